@@ -1,0 +1,9 @@
+/* bls12381_g1_msm.c — MSM over bls12381 g1 (see msm.h, msm_tmpl.h). */
+#include "msm.h"
+
+_Static_assert(sizeof(bls12381_g1_affine_t) == 2 * sizeof(bls12381_fp_t),
+               "affine points are read in the zkey's x||y layout");
+
+#define MSM_GROUP bls12381_g1
+#define MSM_SCALAR_BITS 255
+#include "msm_tmpl.h"

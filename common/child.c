@@ -1,0 +1,82 @@
+/* child.c — see child.h. */
+#include "child.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
+static int parse_uint(const char *s, unsigned long max, unsigned long *out)
+{
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || *s == 0 || *end != 0 || v > max)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+int child_args_parse(struct child_args *a, int argc, char **argv, struct sp_err *e)
+{
+    unsigned long v, v2;
+    memset(a, 0, sizeof(*a));
+    a->ctl_fd = a->pool_ctl_fd = a->pool_payload_fd = a->doorbell_fd = -1;
+    a->backend = "auto";
+    for (int i = 1; i < argc; i++) {
+        const char *k = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!val)
+            return sp_fail(e, -EINVAL, "%s: missing value", k);
+        i++;
+        if (strcmp(k, "--ctl-fd") == 0 && parse_uint(val, 1 << 20, &v) == 0)
+            a->ctl_fd = (int)v;
+        else if (strcmp(k, "--doorbell-fd") == 0 && parse_uint(val, 1 << 20, &v) == 0)
+            a->doorbell_fd = (int)v;
+        else if (strcmp(k, "--pool-fds") == 0 && strchr(val, ',')) {
+            char buf[64];
+            strncpy(buf, val, sizeof(buf) - 1);
+            buf[sizeof(buf) - 1] = 0;
+            char *comma = strchr(buf, ',');
+            *comma = 0;
+            if (parse_uint(buf, 1 << 20, &v) || parse_uint(comma + 1, 1 << 20, &v2))
+                return sp_fail(e, -EINVAL, "--pool-fds %s: expected CTL,PAYLOAD", val);
+            a->pool_ctl_fd = (int)v;
+            a->pool_payload_fd = (int)v2;
+        } else if (strcmp(k, "--incarnation") == 0 && parse_uint(val, 0xffffff, &v) == 0 && v)
+            a->incarnation = (uint32_t)v;
+        else if (strcmp(k, "--supervisor") == 0 && parse_uint(val, 1u << 30, &v) == 0)
+            a->supervisor = (pid_t)v;
+        else if (strcmp(k, "--threads") == 0 && parse_uint(val, 1024, &v) == 0)
+            a->threads = (unsigned)v;
+        else if (strcmp(k, "--backend") == 0)
+            a->backend = val;
+        else
+            return sp_fail(e, -EINVAL, "unexpected argument %s %s", k, val);
+    }
+    if (a->ctl_fd < 0 || a->pool_ctl_fd < 0 || a->incarnation == 0 || a->supervisor <= 0)
+        return sp_fail(e, -EINVAL,
+                       "missing --ctl-fd, --pool-fds, --incarnation or --supervisor "
+                       "(this program is started by `slotprove`, not by hand)");
+    return 0;
+}
+
+int child_bind_to_supervisor(const struct child_args *a)
+{
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0)
+        return -errno;
+    return getppid() == a->supervisor ? 0 : -ESRCH;
+}
+
+int child_supervisor_alive(const struct child_args *a)
+{
+    return getppid() == a->supervisor;
+}
+
+void child_fault_point(const char *point)
+{
+    const char *f = getenv("SLOTPROVE_FAULT");
+    if (f && strcmp(f, point) == 0)
+        kill(getpid(), SIGKILL);
+}

@@ -1,0 +1,47 @@
+/*
+ * child.h — what every child of the supervisor (synthd, gpud) is started
+ * with, and the checks it makes at start.
+ *
+ * The supervisor forks, places the inherited descriptors at fixed numbers and
+ * execs the child with:
+ *   --ctl-fd 3 --pool-fds 4,5 --doorbell-fd 6 --incarnation N
+ *   --supervisor PID [--threads T] [--backend NAME]
+ * fd 3: the control socket (ctl.h); 4, 5: the pool's control and payload
+ * memfds (shm/pool.h); 6: gpud's doorbell eventfd. The incarnation is the
+ * number the supervisor gave this process (it tags slots; pids are reused).
+ */
+#ifndef SLOTPROVE_CHILD_H
+#define SLOTPROVE_CHILD_H
+
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "err.h"
+
+enum { CHILD_FD_CTL = 3, CHILD_FD_POOL_CTL = 4, CHILD_FD_POOL_PAYLOAD = 5, CHILD_FD_DOORBELL = 6 };
+
+struct child_args {
+    int ctl_fd, pool_ctl_fd, pool_payload_fd, doorbell_fd;
+    uint32_t incarnation;
+    pid_t supervisor;
+    unsigned threads;      /* 0 = all online CPUs */
+    const char *backend;   /* gpud only */
+};
+
+/* Parses the arguments above. -EINVAL with a message on anything else. */
+int child_args_parse(struct child_args *a, int argc, char **argv, struct sp_err *e);
+
+/* Makes the child die with the supervisor: PR_SET_PDEATHSIG(SIGKILL), then
+ * re-checks getppid() (the parent may have died before the prctl).
+ * -ESRCH when the supervisor is already gone. */
+int child_bind_to_supervisor(const struct child_args *a);
+
+/* 1 while the supervisor is this process's parent. */
+int child_supervisor_alive(const struct child_args *a);
+
+/* Fault injection for the fault tests: if $SLOTPROVE_FAULT names `point`
+ * (e.g. "synthd-start", "synthd-fill"), the process kills itself with
+ * SIGKILL there. Never set in production. */
+void child_fault_point(const char *point);
+
+#endif

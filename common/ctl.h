@@ -1,0 +1,62 @@
+/*
+ * ctl.h — control messages between the supervisor and its children.
+ *
+ * One SOCK_SEQPACKET socketpair per child: message boundaries are kept, and a
+ * dead peer shows as EOF. A message is a fixed header plus up to
+ * CTL_TEXT_MAX bytes of text (an error message, a path for messages, or a
+ * proof's JSON), and may carry up to CTL_MAX_FDS descriptors (SCM_RIGHTS),
+ * e.g. an opened .zkey or .wtns. Slot payloads never travel here: they are
+ * in the shared pool (shm/), and the slot table says who owns what.
+ */
+#ifndef SLOTPROVE_CTL_H
+#define SLOTPROVE_CTL_H
+
+#include <stdint.h>
+
+#include "stages.h"
+
+#define CTL_TEXT_MAX 8192
+#define CTL_MAX_FDS 4
+
+enum ctl_type {
+    CTL_HELLO = 1,   /* child → sup: started, attached to the pool */
+    CTL_KEY_LOAD,    /* sup → child: fd[0] = .zkey, text = its name; key_id */
+    CTL_KEY_OK,      /* child → sup */
+    CTL_KEY_ERR,     /* child → sup: text = reason */
+    CTL_SYNTH,       /* sup → synthd: fd[0] = .wtns, text = its name; job, partition, key_id */
+    CTL_SYNTH_DONE,  /* synthd → sup: slot, gen published; times[STAGE_SYNTH] */
+    CTL_SYNTH_ERR,   /* synthd → sup: text = reason (bad witness …) */
+    CTL_PROVED,      /* gpud → sup: text = proof.json; times */
+    CTL_PROVE_ERR,   /* gpud → sup: text = reason */
+    CTL_SHUTDOWN,    /* sup → child: finish and exit 0 */
+};
+
+struct ctl_msg {
+    uint32_t type;       /* enum ctl_type */
+    uint32_t key_id;
+    uint64_t job_id;
+    uint32_t partition;
+    uint32_t slot;
+    uint32_t gen;
+    int32_t status;      /* 0 or a negative error code */
+    struct stage_times times;
+    uint32_t text_len;   /* bytes of text, not NUL-terminated on the wire */
+    char text[CTL_TEXT_MAX + 1]; /* NUL-terminated after ctl_recv */
+};
+
+/* Sets text (truncated to CTL_TEXT_MAX) from a printf format. */
+void ctl_text(struct ctl_msg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Sends m (header + text_len bytes) with nfds descriptors. 0 or -errno
+ * (-EPIPE when the peer is gone). Never raises SIGPIPE. */
+int ctl_send(int sock, const struct ctl_msg *m, const int *fds, int nfds);
+
+/* Receives one message; fds (CLOEXEC) go to fds[0..*nfds). Returns 1 for a
+ * message, 0 on EOF (peer closed), -EAGAIN on a non-blocking socket with
+ * nothing queued, -EPROTO for a malformed message (short, truncated, too
+ * many fds: every received fd is closed), or -errno. */
+int ctl_recv(int sock, struct ctl_msg *m, int *fds, int *nfds);
+
+const char *ctl_type_name(uint32_t type);
+
+#endif

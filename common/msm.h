@@ -1,0 +1,24 @@
+/*
+ * msm.h — multi-scalar multiplication for G1 and G2 of each curve
+ * (msm_tmpl.h instances).
+ *
+ *   X_msm(ret, points, scalars, n, nthreads) sets ret = Σ_{i<n} k_i·P_i.
+ *   points: n affine points laid out as in a snarkjs .zkey (x‖y, Montgomery
+ *   form, all-zero = infinity; any alignment). scalars: n × 32 bytes, standard
+ *   (non-Montgomery) form, little-endian, < r. nthreads 0 = parallel_threads().
+ *   Returns 0 or -ENOMEM.
+ */
+#ifndef SLOTPROVE_MSM_H
+#define SLOTPROVE_MSM_H
+
+#include <stddef.h>
+
+#include "bls12381.h"
+#include "bn254.h"
+
+int bn254_g1_msm(bn254_g1_jac_t *ret, const void *points, const void *scalars, size_t n, unsigned nthreads);
+int bn254_g2_msm(bn254_g2_jac_t *ret, const void *points, const void *scalars, size_t n, unsigned nthreads);
+int bls12381_g1_msm(bls12381_g1_jac_t *ret, const void *points, const void *scalars, size_t n, unsigned nthreads);
+int bls12381_g2_msm(bls12381_g2_jac_t *ret, const void *points, const void *scalars, size_t n, unsigned nthreads);
+
+#endif

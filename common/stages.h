@@ -1,0 +1,43 @@
+/*
+ * stages.h — per-stage wall-clock timings of one proof, in nanoseconds,
+ * reported on stderr by `slotprove prove` and carried in result messages.
+ */
+#ifndef SLOTPROVE_STAGES_H
+#define SLOTPROVE_STAGES_H
+
+#include <stdint.h>
+#include <time.h>
+
+enum stage {
+    STAGE_SYNTH,   /* synthd: witness read + a, b, c (sparse mat-vec) */
+    STAGE_NTT,     /* gpud: 3 × (iNTT, coset shift, NTT) and h */
+    STAGE_MSM_A,
+    STAGE_MSM_B1,
+    STAGE_MSM_B2,  /* G2 */
+    STAGE_MSM_C,
+    STAGE_MSM_H,
+    STAGE_PROVE,   /* gpud: whole proof, copy-off to assembled proof */
+    STAGE_COUNT
+};
+
+struct stage_times {
+    uint64_t ns[STAGE_COUNT];
+};
+
+static inline const char *stage_name(enum stage s)
+{
+    static const char *const names[STAGE_COUNT] = {
+        "synthesis", "ntt", "msm_a", "msm_b1", "msm_b2_g2", "msm_c", "msm_h", "prove",
+    };
+    return (unsigned)s < STAGE_COUNT ? names[s] : "?";
+}
+
+/* CLOCK_MONOTONIC in ns. */
+static inline uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+#endif

@@ -1,0 +1,169 @@
+/*
+ * prove_tmpl.h — one Groth16 proof on the CPU for one curve. A "C template":
+ * define PC (curve prefix: bn254 or bls12381) and include; it defines
+ * PC##_cpu_prove, declared in cpu_prove.h.
+ *
+ * The math (snarkjs groth16_prove.js; DESIGN.md "The math"):
+ *   a, b, c (evaluations on ⟨ω_n⟩, Montgomery) → each iNTT, ×shift^i, NTT
+ *   h_i = a_i·b_i − c_i, out of Montgomery form
+ *   πA' = Σ w_i A_i, πB1' = Σ w_i B1_i, πB' = Σ w_i B2_i (G2),
+ *   πC' = Σ_{i>nPublic} w_i C_i, πH = Σ h_i H_i
+ *   A = α1 + πA' + r·δ1, B = β2 + πB' + s·δ2, B1 = β1 + πB1' + s·δ1,
+ *   C = πC' + πH + s·A + r·B1 − r·s·δ1, with r, s uniform in Fr.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "msm.h"
+#include "ntt.h"
+#include "random.h"
+
+#define PC_CAT2(a, b) a##_##b
+#define PC_CAT(a, b) PC_CAT2(a, b)
+#define P_(name) PC_CAT(PC, name)
+
+static void P_(load_g1)(P_(g1_affine_t) *p, const uint8_t *raw)
+{
+    memcpy(p, raw, sizeof(*p));
+}
+
+static void P_(load_g2)(P_(g2_affine_t) *p, const uint8_t *raw)
+{
+    memcpy(p, raw, sizeof(*p));
+}
+
+static void P_(export_fp)(uint64_t out[6], const P_(fp_t) *m)
+{
+    P_(fp_t) s;
+    P_(fp_from_mont)(&s, m);
+    memset(out, 0, 6 * sizeof(uint64_t));
+    memcpy(out, s.l, sizeof(s.l));
+}
+
+struct P_(h_ctx) {
+    P_(fr_t) *a;
+    const P_(fr_t) *b, *c;
+};
+
+/* a_i ← standard form of a_i·b_i − c_i (the H scalars, written over a). */
+static void P_(h_pass)(void *arg, size_t b, size_t e)
+{
+    struct P_(h_ctx) *x = arg;
+    for (size_t i = b; i < e; i++) {
+        P_(fr_t) t;
+        P_(fr_mul)(&t, &x->a[i], &x->b[i]);
+        P_(fr_sub)(&t, &t, &x->c[i]);
+        P_(fr_from_mont)(&x->a[i], &t);
+    }
+}
+
+static int P_(rand_fr)(P_(fr_t) *std, struct sp_err *e)
+{
+    int rc = random_below(std->l, P_(fr_modulus).l);
+    if (rc < 0)
+        return sp_fail(e, rc, "getrandom: %s", strerror(-rc));
+    return 0;
+}
+
+int P_(cpu_prove)(const struct zkey *zk, P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
+                  const uint8_t *witness, const struct PC_CAT(PC, ntt_domain) *dom,
+                  unsigned nthreads, struct groth16_proof *out,
+                  struct stage_times *t, struct sp_err *e)
+{
+    uint64_t t0 = now_ns(), t1;
+    size_t n = zk->domain_size, nv = zk->n_vars, np = zk->n_public;
+    int rc;
+
+    PC_CAT(PC, ntt_coset_lde)(a, dom, nthreads);
+    PC_CAT(PC, ntt_coset_lde)(b, dom, nthreads);
+    PC_CAT(PC, ntt_coset_lde)(c, dom, nthreads);
+    struct P_(h_ctx) hx = { a, b, c };
+    parallel_for(n, 1 << 14, nthreads, P_(h_pass), &hx);
+    t1 = now_ns();
+    t->ns[STAGE_NTT] = t1 - t0;
+
+    P_(g1_jac_t) pi_a, pi_b1, pi_c, pi_h;
+    P_(g2_jac_t) pi_b;
+    struct { enum stage st; int rc; } ran[5];
+    uint64_t s0 = now_ns();
+    ran[0].rc = P_(g1_msm)(&pi_a, zk->a, witness, nv, nthreads);
+    ran[0].st = STAGE_MSM_A;
+    t->ns[STAGE_MSM_A] = now_ns() - s0, s0 = now_ns();
+    ran[1].rc = P_(g1_msm)(&pi_b1, zk->b1, witness, nv, nthreads);
+    t->ns[STAGE_MSM_B1] = now_ns() - s0, s0 = now_ns();
+    ran[2].rc = P_(g2_msm)(&pi_b, zk->b2, witness, nv, nthreads);
+    t->ns[STAGE_MSM_B2] = now_ns() - s0, s0 = now_ns();
+    ran[3].rc = P_(g1_msm)(&pi_c, zk->c, witness + 32 * (np + 1), nv - np - 1, nthreads);
+    t->ns[STAGE_MSM_C] = now_ns() - s0, s0 = now_ns();
+    ran[4].rc = P_(g1_msm)(&pi_h, zk->h, a, n, nthreads);
+    t->ns[STAGE_MSM_H] = now_ns() - s0;
+    for (int i = 0; i < 5; i++)
+        if (ran[i].rc < 0)
+            return sp_fail(e, ran[i].rc, "MSM: out of memory");
+
+    /* blinding */
+    P_(fr_t) r, s, rs, rm, sm;
+    if ((rc = P_(rand_fr)(&r, e)) < 0 || (rc = P_(rand_fr)(&s, e)) < 0)
+        return rc;
+    P_(fr_to_mont)(&rm, &r);
+    P_(fr_to_mont)(&sm, &s);
+    P_(fr_mul)(&rs, &rm, &sm);
+    P_(fr_from_mont)(&rs, &rs);
+
+    P_(g1_affine_t) alpha1, beta1, delta1;
+    P_(g2_affine_t) beta2, delta2;
+    P_(load_g1)(&alpha1, zk->alpha1);
+    P_(load_g1)(&beta1, zk->beta1);
+    P_(load_g1)(&delta1, zk->delta1);
+    P_(load_g2)(&beta2, zk->beta2);
+    P_(load_g2)(&delta2, zk->delta2);
+
+    P_(g1_jac_t) A, B1, C, tmp;
+    P_(g2_jac_t) B, tmp2;
+    /* A = α1 + πA' + r·δ1 */
+    P_(g1_mul_scalar_affine)(&tmp, &delta1, r.l, 4);
+    P_(g1_add_affine)(&A, &pi_a, &alpha1);
+    P_(g1_add)(&A, &A, &tmp);
+    /* B = β2 + πB' + s·δ2 */
+    P_(g2_mul_scalar_affine)(&tmp2, &delta2, s.l, 4);
+    P_(g2_add_affine)(&B, &pi_b, &beta2);
+    P_(g2_add)(&B, &B, &tmp2);
+    /* B1 = β1 + πB1' + s·δ1 */
+    P_(g1_mul_scalar_affine)(&tmp, &delta1, s.l, 4);
+    P_(g1_add_affine)(&B1, &pi_b1, &beta1);
+    P_(g1_add)(&B1, &B1, &tmp);
+    /* C = πC' + πH + s·A + r·B1 − r·s·δ1 */
+    P_(g1_add)(&C, &pi_c, &pi_h);
+    P_(g1_mul_scalar)(&tmp, &A, s.l, 4);
+    P_(g1_add)(&C, &C, &tmp);
+    P_(g1_mul_scalar)(&tmp, &B1, r.l, 4);
+    P_(g1_add)(&C, &C, &tmp);
+    P_(g1_mul_scalar_affine)(&tmp, &delta1, rs.l, 4);
+    P_(g1_sub)(&C, &C, &tmp);
+
+    P_(g1_affine_t) Aa, Ca;
+    P_(g2_affine_t) Ba;
+    memset(out, 0, sizeof(*out));
+    out->curve = zk->curve;
+    out->a_inf = P_(g1_is_inf)(&A);
+    out->b_inf = P_(g2_is_inf)(&B);
+    out->c_inf = P_(g1_is_inf)(&C);
+    P_(g1_to_affine)(&Aa, &A);
+    P_(g2_to_affine)(&Ba, &B);
+    P_(g1_to_affine)(&Ca, &C);
+    P_(export_fp)(out->a[0], &Aa.x);
+    P_(export_fp)(out->a[1], &Aa.y);
+    P_(export_fp)(out->b[0][0], &Ba.x.c0);
+    P_(export_fp)(out->b[0][1], &Ba.x.c1);
+    P_(export_fp)(out->b[1][0], &Ba.y.c0);
+    P_(export_fp)(out->b[1][1], &Ba.y.c1);
+    P_(export_fp)(out->c[0], &Ca.x);
+    P_(export_fp)(out->c[1], &Ca.y);
+    (void)ran[0].st;
+    return 0;
+}
+
+#undef P_
+#undef PC_CAT
+#undef PC_CAT2
+#undef PC

@@ -1,0 +1,295 @@
+/*
+ * gpud — the GPU-owning prover process (one per GPU; with no GPU, one that
+ * runs the CPU backend).
+ *
+ * It sleeps in io_uring_wait_cqe on two requests: a read of its doorbell
+ * eventfd (rung by synthd after each publish) and a poll of its control
+ * socket (keys to load, shutdown). On every wake, and at least once a second,
+ * it takes READY slots: first the ticket ring's FIFO order, then a scan of
+ * the slot table for READY slots the ring missed (a producer that died
+ * between reserving and publishing a ticket). Each slot is taken with a CAS
+ * on exactly (READY, generation), its header checked against the key, its
+ * data copied off by the backend, and released before the heavy work, so
+ * synthd can refill it while this proof finishes. Payloads are mapped
+ * read-only: gpud can never corrupt a slot it may have to prove again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "child.h"
+#include "ctl.h"
+#include "parallel.h"
+#include "pool.h"
+#include "ring.h"
+#include "slot.h"
+#include "zkey.h"
+
+#define MAX_KEYS 64
+#define HOLE_GRACE_NS 200000000ull /* an unpublished ring head older than this is skipped */
+
+enum { TAG_DOORBELL = 1, TAG_CTL = 2 };
+
+struct key {
+    int loaded;
+    char name[256];
+    struct zkey zk;
+};
+
+static struct child_args args;
+static struct pool pool;
+static struct backend backend;
+static struct key keys[MAX_KEYS];
+static struct io_uring ring;
+static uint64_t doorbell_value;
+
+static void send_msg(uint32_t type, uint64_t job, uint32_t part, uint32_t key_id, int status,
+                     const struct stage_times *t, const char *text)
+{
+    static struct ctl_msg m;
+    memset(&m, 0, offsetof(struct ctl_msg, text));
+    m.type = type;
+    m.job_id = job;
+    m.partition = part;
+    m.key_id = key_id;
+    m.status = status;
+    if (t)
+        m.times = *t;
+    ctl_text(&m, "%s", text ? text : "");
+    ctl_send(args.ctl_fd, &m, NULL, 0);
+}
+
+/* Checks a taken slot's header against the key it names and the pool. */
+static int check_header(const struct slot_header *h, uint32_t gen, struct sp_err *e)
+{
+    if (h->gen != gen)
+        return sp_fail(e, SP_EINTERNAL, "slot header generation %u != slot generation %u",
+                       h->gen, gen);
+    if (h->key_id >= MAX_KEYS || !keys[h->key_id].loaded)
+        return sp_fail(e, SP_EINTERNAL, "slot names key %u, which gpud has not loaded", h->key_id);
+    const struct zkey *zk = &keys[h->key_id].zk;
+    if (h->domain_size != zk->domain_size || h->n_vars != zk->n_vars)
+        return sp_fail(e, SP_EINTERNAL,
+                       "slot header (domain %llu, nVars %llu) does not match key %s (domain %u, nVars %u)",
+                       (unsigned long long)h->domain_size, (unsigned long long)h->n_vars,
+                       keys[h->key_id].name, zk->domain_size, zk->n_vars);
+    if (h->payload_bytes != zkey_slot_payload_bytes(zk) || h->payload_bytes > pool.slot_bytes)
+        return sp_fail(e, SP_EINTERNAL, "slot payload %llu bytes is inconsistent (slot %llu)",
+                       (unsigned long long)h->payload_bytes, (unsigned long long)pool.slot_bytes);
+    return 0;
+}
+
+static void prove_slot(uint32_t slot, uint32_t gen)
+{
+    struct sp_err e = { "" };
+    struct slot_header h;
+    struct stage_times t;
+    uint64_t t0 = now_ns();
+    int rc;
+
+    if (slot_take(&pool, slot, gen, args.incarnation) < 0)
+        return; /* stale ticket: the slot moved on */
+    memset(&t, 0, sizeof(t));
+    if ((rc = slot_read_header(&pool, slot, &h)) < 0 || (rc = check_header(&h, gen, &e)) < 0) {
+        if (!e.msg[0])
+            snprintf(e.msg, sizeof(e.msg), "slot %u: unreadable header", slot);
+        slot_invalidate(&pool, slot, gen, args.incarnation);
+        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
+        return;
+    }
+    const struct zkey *zk = &keys[h.key_id].zk;
+    const uint8_t *p = pool_payload(&pool, slot);
+    size_t vec = (size_t)zk->domain_size * 32;
+    struct prove_input in = { p, p + vec, p + 2 * vec, p + 3 * vec };
+    void *job = NULL;
+    rc = backend.ops->prove_start(&backend, zk, &in, &job, &e);
+    /* the data is off the slot (or the start failed): either way it is free */
+    slot_release(&pool, slot, gen, args.incarnation);
+    if (rc < 0) {
+        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
+        return;
+    }
+    struct groth16_proof proof;
+    rc = backend.ops->prove_finish(&backend, zk, job, &proof, &t, &e);
+    if (rc < 0) {
+        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
+        return;
+    }
+    t.ns[STAGE_PROVE] = now_ns() - t0;
+    char *json = proof_to_json(&proof);
+    if (!json) {
+        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, -ENOMEM, NULL,
+                 "gpud: out of memory formatting the proof");
+        return;
+    }
+    send_msg(CTL_PROVED, h.job_id, h.partition, h.key_id, 0, &t, json);
+    free(json);
+}
+
+/* Proves every READY slot: ring order first, then the table scan. */
+static void drain_ready(void)
+{
+    static uint64_t hole_since;
+    struct ring_ticket tk;
+    for (;;) {
+        if (ring_pop(&pool, &tk) == 0) {
+            hole_since = 0;
+            prove_slot(tk.slot, tk.gen);
+            continue;
+        }
+        if (ring_pending(&pool) == 0) {
+            hole_since = 0;
+            break;
+        }
+        /* the head is reserved but unpublished: wait a grace period, then
+         * step past it (the table scan below still finds its slot) */
+        uint64_t now = now_ns();
+        if (!hole_since)
+            hole_since = now;
+        if (now - hole_since < HOLE_GRACE_NS || ring_skip_hole(&pool) < 0)
+            break;
+        hole_since = 0;
+    }
+    uint32_t slot, gen;
+    while (pool_oldest_ready(&pool, &slot, &gen) == 0) {
+        uint64_t before = slot_word(&pool, slot);
+        prove_slot(slot, gen);
+        if (slot_word(&pool, slot) == before)
+            break; /* could not take it; try again on the next wake */
+    }
+}
+
+static void key_load(const struct ctl_msg *req, int fd)
+{
+    struct sp_err e = { "" };
+    if (req->key_id >= MAX_KEYS) {
+        send_msg(CTL_KEY_ERR, 0, 0, req->key_id, -EINVAL, NULL, "key id out of range");
+        return;
+    }
+    struct key *k = &keys[req->key_id];
+    if (k->loaded) {
+        zkey_close(&k->zk);
+        k->loaded = 0;
+    }
+    snprintf(k->name, sizeof(k->name), "%.255s", req->text);
+    int rc = zkey_open(&k->zk, fd, k->name, &e);
+    if (rc < 0) {
+        send_msg(CTL_KEY_ERR, 0, 0, req->key_id, rc, NULL, e.msg);
+        return;
+    }
+    k->loaded = 1;
+    send_msg(CTL_KEY_OK, 0, 0, req->key_id, 0, NULL, NULL);
+}
+
+/* Handles every queued control message; returns 1 to exit. */
+static int handle_ctl(void)
+{
+    static struct ctl_msg m;
+    for (;;) {
+        int fds[CTL_MAX_FDS], nfds;
+        int rc = ctl_recv(args.ctl_fd, &m, fds, &nfds);
+        if (rc == -EAGAIN)
+            return 0;
+        if (rc == -EPROTO)
+            continue;
+        if (rc <= 0)
+            return 1; /* EOF: the supervisor is gone or closed us */
+        int quit = 0;
+        if (m.type == CTL_KEY_LOAD && nfds == 1)
+            key_load(&m, fds[0]);
+        else if (m.type == CTL_SHUTDOWN)
+            quit = 1;
+        for (int i = 0; i < nfds; i++)
+            close(fds[i]);
+        if (quit)
+            return 1;
+    }
+}
+
+static int arm(int tag)
+{
+    struct io_uring_sqe *sqe = io_uring_get_sqe(&ring);
+    if (!sqe)
+        return -EBUSY;
+    if (tag == TAG_DOORBELL)
+        io_uring_prep_read(sqe, args.doorbell_fd, &doorbell_value, sizeof(doorbell_value), 0);
+    else
+        io_uring_prep_poll_add(sqe, args.ctl_fd, POLLIN);
+    io_uring_sqe_set_data64(sqe, (uint64_t)tag);
+    return io_uring_submit(&ring) < 0 ? -EIO : 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct sp_err e = { "" };
+    int rc;
+
+    if ((rc = child_args_parse(&args, argc, argv, &e)) < 0) {
+        fprintf(stderr, "gpud: %s\n", e.msg);
+        return 2;
+    }
+    if (child_bind_to_supervisor(&args) < 0)
+        return 2;
+    child_fault_point("gpud-start");
+    if ((rc = pool_attach(&pool, args.pool_ctl_fd, args.pool_payload_fd, PROT_READ)) < 0) {
+        fprintf(stderr, "gpud: cannot attach the slot pool: %s\n", strerror(-rc));
+        return 2;
+    }
+    if ((rc = backend_open(&backend, args.backend,
+                           args.threads ? args.threads : parallel_threads(), &e)) < 0) {
+        fprintf(stderr, "gpud: %s\n", e.msg);
+        return 2;
+    }
+    if ((rc = io_uring_queue_init(8, &ring, 0)) < 0) {
+        fprintf(stderr, "gpud: io_uring_queue_init: %s\n", strerror(-rc));
+        return 2;
+    }
+    fcntl(args.ctl_fd, F_SETFL, fcntl(args.ctl_fd, F_GETFL) | O_NONBLOCK);
+    if (arm(TAG_DOORBELL) < 0 || arm(TAG_CTL) < 0) {
+        fprintf(stderr, "gpud: cannot submit io_uring requests\n");
+        return 2;
+    }
+    send_msg(CTL_HELLO, 0, 0, 0, 0, NULL, backend.ops->name);
+
+    for (;;) {
+        struct io_uring_cqe *cqe;
+        struct __kernel_timespec ts = { .tv_sec = 1 };
+        drain_ready();
+        rc = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
+        if (!child_supervisor_alive(&args))
+            break;
+        if (rc == -ETIME || rc == -EINTR)
+            continue;
+        if (rc < 0) {
+            fprintf(stderr, "gpud: io_uring_wait_cqe: %s\n", strerror(-rc));
+            return 1;
+        }
+        unsigned head, seen = 0;
+        int quit = 0;
+        io_uring_for_each_cqe(&ring, head, cqe) {
+            uint64_t tag = io_uring_cqe_get_data64(cqe);
+            seen++;
+            if (tag == TAG_DOORBELL)
+                arm(TAG_DOORBELL);
+            else if (tag == TAG_CTL) {
+                quit |= handle_ctl();
+                if (!quit)
+                    arm(TAG_CTL);
+            }
+        }
+        io_uring_cq_advance(&ring, seen);
+        if (quit)
+            break;
+    }
+    io_uring_queue_exit(&ring);
+    backend.ops->close(&backend);
+    pool_detach(&pool);
+    return 0;
+}

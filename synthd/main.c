@@ -1,0 +1,253 @@
+/*
+ * synthd — the synthesizer process.
+ *
+ * Loads keys (the coefficient section, through the shared read-only key
+ * mapping, plus a per-key row index) and, for each partition the supervisor
+ * hands it: claims a FREE slot (waiting on the pool's free_seq futex when
+ * none is free — the pool is the backpressure), preads the witness straight
+ * into the slot, computes a = A·w, b = B·w, c = a∘b into the slot, writes the
+ * slot header, publishes the slot (READY + ticket) and rings gpud's doorbell.
+ * It never talks to the GPU. It may be SIGKILLed at any moment: the
+ * supervisor reclaims a FILLING slot after reaping it.
+ */
+#include <errno.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "ctl.h"
+#include "parallel.h"
+#include "pool.h"
+#include "slot.h"
+#include "synth.h"
+#include "wtns.h"
+#include "zkey.h"
+
+#define MAX_KEYS 64
+
+struct key {
+    int loaded;
+    char name[256];
+    struct zkey zk;
+    struct synth_index ix;
+};
+
+static struct child_args args;
+static struct pool pool;
+static struct key keys[MAX_KEYS];
+static unsigned nthreads;
+
+static void reply(const struct ctl_msg *req, uint32_t type, int status, const char *text)
+{
+    struct ctl_msg m;
+    memset(&m, 0, offsetof(struct ctl_msg, text));
+    m.type = type;
+    m.key_id = req->key_id;
+    m.job_id = req->job_id;
+    m.partition = req->partition;
+    m.status = status;
+    ctl_text(&m, "%s", text ? text : "");
+    ctl_send(args.ctl_fd, &m, NULL, 0);
+}
+
+static void key_load(const struct ctl_msg *req, int fd)
+{
+    struct sp_err e = { "" };
+    int rc;
+    if (req->key_id >= MAX_KEYS) {
+        reply(req, CTL_KEY_ERR, -EINVAL, "key id out of range");
+        return;
+    }
+    struct key *k = &keys[req->key_id];
+    if (k->loaded) {
+        synth_index_free(&k->ix);
+        zkey_close(&k->zk);
+        k->loaded = 0;
+    }
+    snprintf(k->name, sizeof(k->name), "%.255s", req->text);
+    rc = zkey_open(&k->zk, fd, k->name, &e);
+    if (rc == 0) {
+        rc = synth_index_build(&k->ix, &k->zk, &e);
+        if (rc < 0)
+            zkey_close(&k->zk);
+    }
+    if (rc < 0) {
+        reply(req, CTL_KEY_ERR, rc, e.msg);
+        return;
+    }
+    k->loaded = 1;
+    reply(req, CTL_KEY_OK, 0, NULL);
+}
+
+/* Claims a FREE slot, sleeping on free_seq while none is. Gives up only if
+ * the supervisor is gone. */
+static int claim_slot(uint32_t *slot, uint32_t *gen)
+{
+    for (;;) {
+        uint32_t seen = pool_free_seq(&pool);
+        int rc = slot_claim(&pool, args.incarnation, slot, gen);
+        if (rc != -EAGAIN)
+            return rc;
+        if (!child_supervisor_alive(&args))
+            return -ESRCH;
+        slot_wait_free(&pool, seen, 1000);
+    }
+}
+
+static void synthesize(const struct ctl_msg *req, int wfd)
+{
+    struct sp_err e = { "" };
+    struct wtns w;
+    char wname[256];
+    uint64_t t0 = now_ns();
+    int rc;
+
+    snprintf(wname, sizeof(wname), "%.255s", req->text);
+    if (req->key_id >= MAX_KEYS || !keys[req->key_id].loaded) {
+        reply(req, CTL_SYNTH_ERR, -EINVAL, "synthd: key not loaded");
+        return;
+    }
+    struct key *k = &keys[req->key_id];
+    const struct zkey *zk = &k->zk;
+    if ((rc = wtns_open(&w, wfd, wname, &e)) < 0) {
+        reply(req, CTL_SYNTH_ERR, rc, e.msg);
+        return;
+    }
+    if (w.curve != zk->curve) {
+        sp_fail(&e, SP_EMISMATCH, "%s: witness is for %s but %s is a %s key", wname,
+                curve_get(w.curve)->name, k->name, zk->ci->name);
+        reply(req, CTL_SYNTH_ERR, -SP_EMISMATCH, e.msg);
+        return;
+    }
+    if (w.n_witness != zk->n_vars) {
+        sp_fail(&e, SP_EMISMATCH, "%s: nWitness %u != zkey nVars %u (%s)", wname,
+                w.n_witness, zk->n_vars, k->name);
+        reply(req, CTL_SYNTH_ERR, -SP_EMISMATCH, e.msg);
+        return;
+    }
+    uint64_t need = zkey_slot_payload_bytes(zk);
+    if (need > pool.slot_bytes) {
+        sp_fail(&e, SP_ERANGE, "%s: needs %llu-byte slots, the pool has %llu", k->name,
+                (unsigned long long)need, (unsigned long long)pool.slot_bytes);
+        reply(req, CTL_SYNTH_ERR, -SP_ERANGE, e.msg);
+        return;
+    }
+
+    uint32_t slot, gen;
+    if ((rc = claim_slot(&slot, &gen)) < 0) {
+        reply(req, CTL_SYNTH_ERR, rc, "synthd: cannot claim a slot");
+        return;
+    }
+    child_fault_point("synthd-fill");
+    uint8_t *p = pool_payload(&pool, slot);
+    size_t vec = (size_t)zk->domain_size * 32;
+    uint8_t *a = p, *b = p + vec, *c = p + 2 * vec, *wit = p + 3 * vec;
+    /* pread straight into the slot: no private copy of the witness */
+    if ((rc = wtns_read(&w, wfd, wit, 0, w.n_witness, &e)) < 0) {
+        slot_abandon(&pool, slot, gen, args.incarnation);
+        reply(req, CTL_SYNTH_ERR, rc, e.msg);
+        return;
+    }
+    if (zk->curve == CURVE_BN254)
+        bn254_synth_abc(&k->ix, zk, wit, a, b, c, nthreads);
+    else
+        bls12381_synth_abc(&k->ix, zk, wit, a, b, c, nthreads);
+
+    struct slot_header h;
+    memset(&h, 0, sizeof(h));
+    h.gen = gen;
+    h.job_id = req->job_id;
+    h.partition = req->partition;
+    h.key_id = req->key_id;
+    h.domain_size = zk->domain_size;
+    h.n_vars = zk->n_vars;
+    h.payload_bytes = need;
+    h.t_claim_ns = t0;
+    slot_write_header(&pool, slot, &h);
+    if ((rc = slot_publish(&pool, slot, gen, args.incarnation)) < 0) {
+        reply(req, CTL_SYNTH_ERR, rc, "synthd: slot was taken from us (stale generation)");
+        return;
+    }
+    uint64_t one = 1;
+    if (write(args.doorbell_fd, &one, sizeof(one)) < 0) {
+        /* gpud also rescans the table on its timeout: a lost ring is slow, not lost */
+    }
+    struct ctl_msg m;
+    memset(&m, 0, offsetof(struct ctl_msg, text));
+    m.type = CTL_SYNTH_DONE;
+    m.key_id = req->key_id;
+    m.job_id = req->job_id;
+    m.partition = req->partition;
+    m.slot = slot;
+    m.gen = gen;
+    m.times.ns[STAGE_SYNTH] = now_ns() - t0;
+    ctl_send(args.ctl_fd, &m, NULL, 0);
+}
+
+int main(int argc, char **argv)
+{
+    struct sp_err e = { "" };
+    int rc;
+
+    if ((rc = child_args_parse(&args, argc, argv, &e)) < 0) {
+        fprintf(stderr, "synthd: %s\n", e.msg);
+        return 2;
+    }
+    if (child_bind_to_supervisor(&args) < 0)
+        return 2;
+    child_fault_point("synthd-start");
+    nthreads = args.threads ? args.threads : parallel_threads();
+    if ((rc = pool_attach(&pool, args.pool_ctl_fd, args.pool_payload_fd,
+                          PROT_READ | PROT_WRITE)) < 0) {
+        fprintf(stderr, "synthd: cannot attach the slot pool: %s\n", strerror(-rc));
+        return 2;
+    }
+    struct ctl_msg hello;
+    memset(&hello, 0, offsetof(struct ctl_msg, text));
+    hello.type = CTL_HELLO;
+    ctl_send(args.ctl_fd, &hello, NULL, 0);
+
+    static struct ctl_msg m;
+    for (;;) {
+        struct pollfd pfd = { .fd = args.ctl_fd, .events = POLLIN };
+        int pr = poll(&pfd, 1, 1000);
+        if (!child_supervisor_alive(&args))
+            return 0;
+        if (pr <= 0)
+            continue;
+        int fds[CTL_MAX_FDS], nfds;
+        rc = ctl_recv(args.ctl_fd, &m, fds, &nfds);
+        if (rc == 0)
+            return 0; /* supervisor closed our socket */
+        if (rc < 0) {
+            if (rc == -EAGAIN || rc == -EPROTO)
+                continue;
+            return 1;
+        }
+        switch (m.type) {
+        case CTL_KEY_LOAD:
+            if (nfds == 1)
+                key_load(&m, fds[0]);
+            else
+                reply(&m, CTL_KEY_ERR, -EINVAL, "KEY_LOAD without a key descriptor");
+            break;
+        case CTL_SYNTH:
+            if (nfds == 1)
+                synthesize(&m, fds[0]);
+            else
+                reply(&m, CTL_SYNTH_ERR, -EINVAL, "SYNTH without a witness descriptor");
+            break;
+        case CTL_SHUTDOWN:
+            pool_detach(&pool);
+            return 0;
+        default:
+            break;
+        }
+        for (int i = 0; i < nfds; i++)
+            close(fds[i]);
+    }
+}
