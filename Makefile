@@ -62,3 +62,6 @@ clean:
 	rm -rf $(BUILD)
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+
+bench: deps all
+	@sh tests/bench.sh

@@ -1,0 +1,34 @@
+#!/bin/sh
+# make bench: slotprove against snarkjs on the bundled circuits, measured side
+# by side in one run (A B A B … so drift hits both), medians of N runs each.
+# Prints the ratio snarkjs / slotprove; absolute times are this machine's.
+set -eu
+cd "$(dirname "$0")/.."
+N=${BENCH_RUNS:-5}
+SNARKJS=tests/node_modules/.bin/snarkjs
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+
+ms() { # run a command, print its wall time in ms
+    t0=$(date +%s%N); "$@" >/dev/null 2>&1; t1=$(date +%s%N)
+    echo $(( (t1 - t0) / 1000000 ))
+}
+median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+echo "machine: $(nproc) CPUs, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr); $(date -u +%Y-%m-%d)"
+printf '%-18s %8s %14s %12s %8s\n' circuit domain "slotprove ms" "snarkjs ms" ratio
+for curve in bn128 bls12381; do
+    for c in chain nopub; do
+        z=tests/fixtures/$curve/$c.zkey w=tests/fixtures/$curve/$c.wtns
+        [ -f "$z" ] || continue
+        : > "$TMP/a"; : > "$TMP/b"
+        for i in $(seq "$N"); do
+            ms build/slotprove prove -q "$z" "$w" "$TMP/p.json" "$TMP/q.json" >> "$TMP/a"
+            ms $SNARKJS groth16 prove "$z" "$w" "$TMP/p.json" "$TMP/q.json" >> "$TMP/b"
+        done
+        a=$(median < "$TMP/a"); b=$(median < "$TMP/b")
+        dom=$(build/slotprove prove "$z" "$w" "$TMP/p.json" "$TMP/q.json" 2>&1 | sed -n 's/.*domain \(2^[0-9]*\).*/\1/p')
+        printf '%-18s %8s %14s %12s %7.1fx\n' "$curve/$c" "$dom" "$a" "$b" "$(echo "$b $a" | awk '{print $1/$2}')"
+    done
+done
+echo "(median of $N runs each, wall clock per whole command: process start, key load, proof, output)"

@@ -1,0 +1,102 @@
+#!/bin/sh
+# End-to-end tests: every bundled circuit proved through the real process
+# group (slotprove -> synthd + gpud over a memfd slot) and verified by
+# snarkjs; then bad inputs through the CLI, each expecting exit 1 and a
+# message that names the file and the reason.
+set -u
+cd "$(dirname "$0")/.."
+BIN=build/slotprove
+SNARKJS=tests/node_modules/.bin/snarkjs
+FIX=tests/fixtures
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -f "$TMP/err" ] && sed 's/^/       /' "$TMP/err"; }
+
+# JSON shape with every number blanked: ours must match snarkjs's byte for byte.
+shape() { sed 's/"[0-9][0-9]*"/"N"/g' "$1"; }
+
+for curve in bn128 bls12381; do
+    for c in chain nopub allpub; do
+        name="$curve/$c"
+        [ -f "$FIX/$curve/$c.zkey" ] || { rm -f "$TMP/err"; bad "$name: fixture missing"; continue; }
+        out="$TMP/$curve-$c"
+        if ! $BIN prove "$FIX/$curve/$c.zkey" "$FIX/$curve/$c.wtns" "$out.proof.json" "$out.public.json" 2>"$TMP/err"; then
+            bad "$name: slotprove prove failed"; continue
+        fi
+        pids=$(sed -n 's/^slotprove: synthd pid \([0-9]*\), gpud pid \([0-9]*\).*/\1 \2/p' "$TMP/err")
+        set -- $pids
+        if [ $# -eq 2 ] && [ "$1" != "$2" ]; then ok "$name: synthd ($1) and gpud ($2) are separate processes"
+        else bad "$name: expected separate synthd and gpud pids, got '$pids'"; fi
+        if $SNARKJS groth16 verify "$FIX/$curve/$c.vk.json" "$out.public.json" "$out.proof.json" >"$TMP/err" 2>&1 \
+            && grep -q 'OK!' "$TMP/err"; then ok "$name: snarkjs groth16 verify accepts the proof"
+        else bad "$name: snarkjs rejected the proof"; fi
+        if cmp -s "$out.public.json" "$FIX/$curve/$c.public.json"; then ok "$name: public.json equals snarkjs's"
+        else bad "$name: public.json differs from snarkjs's"; fi
+        if [ "$(shape "$out.proof.json")" = "$(shape "$FIX/$curve/$c.snarkjs.proof.json")" ]; then ok "$name: proof.json has snarkjs's exact layout"
+        else bad "$name: proof.json layout differs from snarkjs's"; diff "$out.proof.json" "$FIX/$curve/$c.snarkjs.proof.json" | head -5; fi
+        grep -q "\"curve\": \"$curve\"" "$out.proof.json" && ok "$name: curve is $curve" || bad "$name: curve field"
+    done
+done
+
+# A proof must not verify against another circuit's key (the oracle can fail).
+if [ -f "$TMP/bn128-chain.proof.json" ] && ! $SNARKJS groth16 verify "$FIX/bn128/nopub.vk.json" \
+    "$TMP/bn128-chain.public.json" "$TMP/bn128-chain.proof.json" >"$TMP/err" 2>&1; then
+    ok "snarkjs rejects a proof checked against the wrong key"
+else bad "a proof verified against the wrong key"; fi
+
+# expect_error NAME EXPECTED_SUBSTRING ARGS...: exit 1, message names the file and reason
+expect_error() {
+    what=$1; want=$2; shift 2
+    $BIN prove "$@" "$TMP/x.proof.json" "$TMP/x.public.json" 2>"$TMP/err"
+    rc=$?
+    if [ $rc -eq 1 ] && grep -q -- "$want" "$TMP/err" && [ ! -f "$TMP/x.proof.json" ]; then ok "bad input: $what"
+    else bad "bad input: $what (exit $rc, wanted 1 and '$want')"; fi
+}
+cp "$FIX/bn128/nopub.zkey" "$TMP/trunc.zkey" && truncate -s 3000 "$TMP/trunc.zkey"
+printf 'nope' > "$TMP/magic.zkey" && tail -c +5 "$FIX/bn128/nopub.zkey" >> "$TMP/magic.zkey"
+expect_error "missing zkey" "$TMP/none.zkey: No such file" "$TMP/none.zkey" "$FIX/bn128/nopub.wtns"
+expect_error "missing witness" "$TMP/none.wtns: No such file" "$FIX/bn128/nopub.zkey" "$TMP/none.wtns"
+expect_error "directory as input" "not a regular file" "$FIX" "$FIX/bn128/nopub.wtns"
+expect_error "truncated zkey" "trunc.zkey: truncated" "$TMP/trunc.zkey" "$FIX/bn128/nopub.wtns"
+expect_error "wrong magic" "magic.zkey: wrong magic" "$TMP/magic.zkey" "$FIX/bn128/nopub.wtns"
+expect_error "PLONK key" "plonk.zkey: protocol 2 (PLONK)" "$FIX/bn128/plonk.zkey" "$FIX/bn128/nopub.wtns"
+expect_error "witness for another curve" "is for bls12381 but" "$FIX/bn128/nopub.zkey" "$FIX/bls12381/nopub.wtns"
+expect_error "witness of another circuit" "nWitness .* != zkey nVars" "$FIX/bn128/chain.zkey" "$FIX/bn128/nopub.wtns"
+expect_error "zkey given as witness" "wrong magic" "$FIX/bn128/nopub.zkey" "$FIX/bn128/nopub.zkey"
+
+# A child that dies mid-proof is reported by role and signal; nothing is written.
+SLOTPROVE_FAULT=synthd-fill $BIN prove "$FIX/bn128/nopub.zkey" "$FIX/bn128/nopub.wtns" "$TMP/f.proof.json" "$TMP/f.public.json" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'synthd (pid [0-9]*) was killed by signal 9' "$TMP/err" && [ ! -f "$TMP/f.proof.json" ]; then
+    ok "synthd killed mid-fill: reported, exit 1, no output"
+else bad "synthd killed mid-fill (exit $rc)"; fi
+
+# Killing the supervisor takes synthd and gpud down with it (PDEATHSIG).
+$BIN prove "$FIX/bn128/chain.zkey" "$FIX/bn128/chain.wtns" "$TMP/k.proof.json" "$TMP/k.public.json" 2>"$TMP/err" &
+sup=$!
+kids=""
+for i in $(seq 50); do
+    kids=$(sed -n 's/^slotprove: synthd pid \([0-9]*\), gpud pid \([0-9]*\).*/\1 \2/p' "$TMP/err")
+    [ -n "$kids" ] && break
+    sleep 0.05
+done
+kill -9 $sup 2>/dev/null; wait $sup 2>/dev/null
+sleep 0.5
+alive=""
+# a zombie waiting for its new parent to reap it has exited: only count live ones
+for p in $kids; do
+    st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null || true)
+    [ -n "$st" ] && [ "$st" != Z ] && alive="$alive $p"
+done
+if [ -n "$kids" ] && [ -z "$alive" ]; then ok "supervisor SIGKILLed: no orphaned synthd/gpud"
+else bad "supervisor SIGKILLed: children '$kids' still alive: '$alive'"; fi
+
+$BIN prove --help | grep -q 'usage: slotprove prove' && ok "prove --help" || bad "prove --help"
+$BIN prove a b 2>/dev/null; [ $? -eq 2 ] && ok "usage error exits 2" || bad "usage error exit code"
+
+echo "e2e: $pass passed, $fail failed"
+[ $fail -eq 0 ]
