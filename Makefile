@@ -9,7 +9,7 @@ CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP \
            -Icommon -Ishm -Igpud -Igpud/cpu -Isynthd -Irun
 # liburing is linked statically so the binaries also run on hosts without it.
-LDLIBS  := -l:liburing.a -lbsd -ljansson -lgmp -lpthread -lm
+LDLIBS  := -l:liburing.a -lbsd -lmd -ljansson -lgmp -lpthread -lm
 
 COMMON_SRC := $(wildcard common/*.c) $(wildcard shm/*.c)
 GPUD_SRC   := $(filter-out gpud/main.c,$(wildcard gpud/*.c gpud/cpu/*.c))

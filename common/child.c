@@ -2,6 +2,7 @@
 #include "child.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,9 +75,25 @@ int child_supervisor_alive(const struct child_args *a)
     return getppid() == a->supervisor;
 }
 
-void child_fault_point(const char *point)
+int child_fault_point(const char *point, const char *subject)
 {
-    const char *f = getenv("SLOTPROVE_FAULT");
-    if (f && strcmp(f, point) == 0)
+    const char *f = getenv("SLOTPROVE_FAULT"), *match = getenv("SLOTPROVE_FAULT_MATCH");
+    const char *once = getenv("SLOTPROVE_FAULT_ONCE");
+    if (!f || strcmp(f, point) != 0)
+        return 0;
+    if (match && (!subject || !strstr(subject, match)))
+        return 0;
+    if (once) {
+        int fd = open(once, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
+        if (fd < 0)
+            return 0;
+        close(fd);
+    }
+    return 1;
+}
+
+void child_fault_kill(const char *point, const char *subject)
+{
+    if (child_fault_point(point, subject))
         kill(getpid(), SIGKILL);
 }

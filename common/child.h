@@ -39,9 +39,15 @@ int child_bind_to_supervisor(const struct child_args *a);
 /* 1 while the supervisor is this process's parent. */
 int child_supervisor_alive(const struct child_args *a);
 
-/* Fault injection for the fault tests: if $SLOTPROVE_FAULT names `point`
- * (e.g. "synthd-start", "synthd-fill"), the process kills itself with
- * SIGKILL there. Never set in production. */
-void child_fault_point(const char *point);
+/*
+ * Fault injection, for the fault tests only (never set in production):
+ * returns 1 when $SLOTPROVE_FAULT names `point` (e.g. "synthd-start",
+ * "synthd-fill") and, if $SLOTPROVE_FAULT_MATCH is set, `subject` (a witness
+ * name, may be NULL) contains it, and, if $SLOTPROVE_FAULT_ONCE names a path,
+ * this call is the first to create that file. child_fault_kill SIGKILLs the
+ * process itself when child_fault_point says so.
+ */
+int child_fault_point(const char *point, const char *subject);
+void child_fault_kill(const char *point, const char *subject);
 
 #endif

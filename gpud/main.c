@@ -66,6 +66,28 @@ static void send_msg(uint32_t type, uint64_t job, uint32_t part, uint32_t key_id
     ctl_send(args.ctl_fd, &m, NULL, 0);
 }
 
+/* --trace-buffers: the counts derived from the slot table after each
+ * transition this process makes. */
+static void trace_buffers(const char *event)
+{
+    static int on = -1;
+    char line[160];
+    if (on < 0)
+        on = getenv("SLOTPROVE_TRACE_BUFFERS") != NULL;
+    if (on && pool_format_buffers(&pool, event, line, sizeof(line)) == 0)
+        fprintf(stderr, "gpud[%u]: %s\n", args.incarnation, line);
+}
+
+/* Fault tests only: $SLOTPROVE_FAULT_DELAY_MS stretches the time a slot is
+ * PROVING and the time after its early release, so a test can kill gpud in
+ * either window. */
+static void fault_delay(void)
+{
+    const char *s = getenv("SLOTPROVE_FAULT_DELAY_MS");
+    if (s)
+        usleep((useconds_t)strtoul(s, NULL, 10) * 1000);
+}
+
 /* Checks a taken slot's header against the key it names and the pool. */
 static int check_header(const struct slot_header *h, uint32_t gen, struct sp_err *e)
 {
@@ -96,6 +118,8 @@ static void prove_slot(uint32_t slot, uint32_t gen)
 
     if (slot_take(&pool, slot, gen, args.incarnation) < 0)
         return; /* stale ticket: the slot moved on */
+    trace_buffers("take");
+    fault_delay();
     memset(&t, 0, sizeof(t));
     if ((rc = slot_read_header(&pool, slot, &h)) < 0 || (rc = check_header(&h, gen, &e)) < 0) {
         if (!e.msg[0])
@@ -112,6 +136,8 @@ static void prove_slot(uint32_t slot, uint32_t gen)
     rc = backend.ops->prove_start(&backend, zk, &in, &job, &e);
     /* the data is off the slot (or the start failed): either way it is free */
     slot_release(&pool, slot, gen, args.incarnation);
+    trace_buffers("release");
+    fault_delay();
     if (rc < 0) {
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
         return;
@@ -237,7 +263,7 @@ int main(int argc, char **argv)
     }
     if (child_bind_to_supervisor(&args) < 0)
         return 2;
-    child_fault_point("gpud-start");
+    child_fault_kill("gpud-start", NULL);
     if ((rc = pool_attach(&pool, args.pool_ctl_fd, args.pool_payload_fd, PROT_READ)) < 0) {
         fprintf(stderr, "gpud: cannot attach the slot pool: %s\n", strerror(-rc));
         return 2;

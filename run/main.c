@@ -16,7 +16,16 @@ static void usage(FILE *f)
             "\n"
             "usage:\n"
             "  slotprove prove [options] CIRCUIT.zkey WITNESS.wtns PROOF.json PUBLIC.json\n"
-            "        prove one witness (rapidsnark-compatible); `slotprove prove --help`\n"
+            "        prove one witness (rapidsnark-compatible)\n"
+            "  slotprove serve --socket PATH [options]\n"
+            "        run the proving daemon (supervisor, synthds, gpud)\n"
+            "  slotprove submit --socket PATH (--key NAME | --zkey PATH) --witness W.wtns...\n"
+            "                   --proof OUT.json --public OUT.json [--wait]\n"
+            "        submit a job (one proof per witness) to a running daemon\n"
+            "  slotprove wait --socket PATH [--proof OUT.json --public OUT.json] JOB\n"
+            "  slotprove cancel --socket PATH JOB\n"
+            "  slotprove status --socket PATH [--json]\n"
+            "  Each command takes --help.\n"
             "  slotprove --version\n"
             "  slotprove --help\n",
             SLOTPROVE_VERSION);
@@ -28,8 +37,13 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (strcmp(argv[1], "prove") == 0)
-        return cmd_prove(argc - 1, argv + 1);
+    static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
+        { "prove", cmd_prove }, { "serve", cmd_serve }, { "submit", cmd_submit },
+        { "wait", cmd_wait }, { "cancel", cmd_cancel }, { "status", cmd_status },
+    };
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+        if (strcmp(argv[1], cmds[i].name) == 0)
+            return cmds[i].fn(argc - 1, argv + 1);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);

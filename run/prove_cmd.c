@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "output.h"
 #include "pool.h"
 #include "proc.h"
 #include "proof.h"
@@ -67,32 +68,6 @@ static int open_input(const char *path, struct sp_err *e)
         return sp_fail(e, -EINVAL, "%s: not a regular file", path);
     }
     return fd;
-}
-
-/* Writes text to path atomically (path.tmp.PID, fsync, rename). */
-static int write_output(const char *path, const char *text, struct sp_err *e)
-{
-    char tmp[4096];
-    if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= sizeof(tmp))
-        return sp_fail(e, -ENAMETOOLONG, "%s: path too long", path);
-    FILE *f = fopen(tmp, "we");
-    if (!f) {
-        int err = errno;
-        return sp_fail(e, -err, "%s: %s", path, strerror(err));
-    }
-    int ok = fputs(text, f) >= 0 && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    int err = errno;
-    if (fclose(f) != 0 && ok) {
-        ok = 0;
-        err = errno;
-    }
-    if (!ok || rename(tmp, path) < 0) {
-        if (ok)
-            err = errno;
-        unlink(tmp);
-        return sp_fail(e, -err, "%s: %s", path, strerror(err));
-    }
-    return 0;
 }
 
 /*

@@ -98,6 +98,35 @@ static int claim_slot(uint32_t *slot, uint32_t *gen)
     }
 }
 
+/* --trace-buffers: the counts derived from the slot table after each
+ * transition this process makes. */
+static void trace_buffers(const char *event)
+{
+    static int on = -1;
+    char line[160];
+    if (on < 0)
+        on = getenv("SLOTPROVE_TRACE_BUFFERS") != NULL;
+    if (on && pool_format_buffers(&pool, event, line, sizeof(line)) == 0)
+        fprintf(stderr, "synthd[%u]: %s\n", args.incarnation, line);
+}
+
+/* Fault test "synthd-bloat": grow RssAnon by $SLOTPROVE_FAULT_BYTES (default
+ * 512 MiB) for 3 s, as a runaway synthesis would, so the supervisor's RSS
+ * limit has something to catch. */
+static void bloat_if_asked(const char *wname)
+{
+    if (!child_fault_point("synthd-bloat", wname))
+        return;
+    const char *s = getenv("SLOTPROVE_FAULT_BYTES");
+    size_t n = s ? strtoull(s, NULL, 10) : (512ull << 20);
+    char *p = malloc(n);
+    if (p) {
+        memset(p, 0x5a, n);
+        sleep(3);
+    }
+    free(p);
+}
+
 static void synthesize(const struct ctl_msg *req, int wfd)
 {
     struct sp_err e = { "" };
@@ -142,7 +171,9 @@ static void synthesize(const struct ctl_msg *req, int wfd)
         reply(req, CTL_SYNTH_ERR, rc, "synthd: cannot claim a slot");
         return;
     }
-    child_fault_point("synthd-fill");
+    trace_buffers("claim");
+    child_fault_kill("synthd-fill", wname);
+    bloat_if_asked(wname);
     uint8_t *p = pool_payload(&pool, slot);
     size_t vec = (size_t)zk->domain_size * 32;
     uint8_t *a = p, *b = p + vec, *c = p + 2 * vec, *wit = p + 3 * vec;
@@ -172,6 +203,7 @@ static void synthesize(const struct ctl_msg *req, int wfd)
         reply(req, CTL_SYNTH_ERR, rc, "synthd: slot was taken from us (stale generation)");
         return;
     }
+    trace_buffers("publish");
     uint64_t one = 1;
     if (write(args.doorbell_fd, &one, sizeof(one)) < 0) {
         /* gpud also rescans the table on its timeout: a lost ring is slow, not lost */
@@ -199,7 +231,7 @@ int main(int argc, char **argv)
     }
     if (child_bind_to_supervisor(&args) < 0)
         return 2;
-    child_fault_point("synthd-start");
+    child_fault_kill("synthd-start", NULL);
     nthreads = args.threads ? args.threads : parallel_threads();
     if ((rc = pool_attach(&pool, args.pool_ctl_fd, args.pool_payload_fd,
                           PROT_READ | PROT_WRITE)) < 0) {

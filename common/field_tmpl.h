@@ -1,0 +1,328 @@
+/*
+ * field_tmpl.h - Montgomery prime-field "template" (no include guard on
+ * purpose: include it once per field).
+ *
+ * Before including, define:
+ *   FIELD        name prefix, e.g. bn254_fr
+ *   FIELD_LIMBS  number of 64-bit limbs (4 or 6)
+ *   FIELD_P      modulus p, brace initializer of little-endian u64 limbs
+ *   FIELD_ONE    R mod p (R = 2^(64*FIELD_LIMBS)), brace initializer
+ *   FIELD_R2     R^2 mod p, brace initializer
+ *   FIELD_N0     -p^-1 mod 2^64, a u64 constant
+ * All six macros are #undef'd at the end of this file.
+ *
+ * Generated (with FIELD = F):
+ *   typedef struct { uint64_t l[FIELD_LIMBS]; } F_t;
+ *   static const F_t F_modulus, F_mont_one, F_r2;  static const uint64_t F_n0;
+ *   static inline functions F_xxx(ret, ...) documented below.
+ *
+ * Conventions: values are little-endian limbs, fully reduced (< p) on input
+ * and output; "Montgomery form" of x is x*R mod p, "standard form" is x.
+ * Result pointer first; ret may alias any input. Nothing allocates.
+ * Functions are branch-free except _pow/_inv (which branch on the exponent
+ * bits, which are public here) and the constant-folded choice of the CIOS
+ * variant.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "limb.h"
+
+#if !defined(FIELD) || !defined(FIELD_LIMBS) || !defined(FIELD_P) ||         \
+    !defined(FIELD_ONE) || !defined(FIELD_R2) || !defined(FIELD_N0)
+#error "field_tmpl.h: define FIELD, FIELD_LIMBS, FIELD_P, FIELD_ONE, FIELD_R2, FIELD_N0"
+#endif
+
+#define FT_N FIELD_LIMBS
+#define FT_T TMPL_CAT(FIELD, _t)
+#define FT_(name) TMPL_CAT(FIELD, _##name)
+
+typedef struct {
+    uint64_t l[FIELD_LIMBS];
+} FT_T;
+
+/* The modulus p (standard form limbs). */
+static const FT_T FT_(modulus) = {FIELD_P};
+/* R mod p: Montgomery form of 1. */
+static const FT_T FT_(mont_one) = {FIELD_ONE};
+/* R^2 mod p: to_mont multiplies by this. */
+static const FT_T FT_(r2) = {FIELD_R2};
+/* -p^-1 mod 2^64. */
+static const uint64_t FT_(n0) = FIELD_N0;
+
+/* ret = 0. */
+static inline void FT_(set_zero)(FT_T *ret)
+{
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++)
+        ret->l[i] = 0;
+}
+
+/* ret = 1 in Montgomery form (R mod p). */
+static inline void FT_(set_one)(FT_T *ret)
+{
+    *ret = FT_(mont_one);
+}
+
+/* ret = a. */
+static inline void FT_(copy)(FT_T *ret, const FT_T *a)
+{
+    *ret = *a;
+}
+
+/* 1 if a == 0, else 0 (any form). */
+static inline int FT_(is_zero)(const FT_T *a)
+{
+    uint64_t acc = 0;
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++)
+        acc |= a->l[i];
+    return (int)(limb_nonzero(acc) ^ 1);
+}
+
+/* 1 if a == b, else 0 (both reduced, same form). */
+static inline int FT_(eq)(const FT_T *a, const FT_T *b)
+{
+    uint64_t acc = 0;
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++)
+        acc |= a->l[i] ^ b->l[i];
+    return (int)(limb_nonzero(acc) ^ 1);
+}
+
+/* 1 if a is Montgomery one, else 0. */
+static inline int FT_(is_one)(const FT_T *a)
+{
+    return FT_(eq)(a, &FT_(mont_one));
+}
+
+/* Internal: ret = t - p if (hi:t) >= p else t, where hi:t < 2p
+ * (hi is an extra top bit, 0 or 1). */
+static inline void FT_(reduce_once_)(FT_T *ret, const uint64_t *t, uint64_t hi)
+{
+    uint64_t s[FT_N], bw = 0;
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++)
+        s[i] = limb_sbb(t[i], FT_(modulus).l[i], &bw);
+    /* keep t iff there was no top carry and t - p borrowed */
+    uint64_t keep = limb_mask(bw & (hi ^ 1));
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++)
+        ret->l[i] = limb_select(keep, t[i], s[i]);
+}
+
+/* ret = a + b mod p (any form, both operands in the same form). */
+static inline void FT_(add)(FT_T *ret, const FT_T *a, const FT_T *b)
+{
+    uint64_t t[FT_N], c = 0;
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++)
+        t[i] = limb_adc(a->l[i], b->l[i], &c);
+    FT_(reduce_once_)(ret, t, c);
+}
+
+/* ret = 2a mod p (any form). */
+static inline void FT_(dbl)(FT_T *ret, const FT_T *a)
+{
+    FT_(add)(ret, a, a);
+}
+
+/* ret = a - b mod p (any form). */
+static inline void FT_(sub)(FT_T *ret, const FT_T *a, const FT_T *b)
+{
+    uint64_t t[FT_N], bw = 0, c = 0;
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++)
+        t[i] = limb_sbb(a->l[i], b->l[i], &bw);
+    uint64_t m = limb_mask(bw);
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++)
+        ret->l[i] = limb_adc(t[i], FT_(modulus).l[i] & m, &c);
+}
+
+/* ret = -a mod p (any form; -0 = 0). */
+static inline void FT_(neg)(FT_T *ret, const FT_T *a)
+{
+    uint64_t t[FT_N], bw = 0, acc = 0;
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++) {
+        acc |= a->l[i];
+        t[i] = limb_sbb(FT_(modulus).l[i], a->l[i], &bw);
+    }
+    uint64_t m = limb_mask(limb_nonzero(acc));
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++)
+        ret->l[i] = t[i] & m;
+}
+
+/* ret = a * b * R^-1 mod p (Montgomery product; with both inputs in
+ * Montgomery form the result is in Montgomery form). CIOS, fully reduced. */
+static inline void FT_(mul)(FT_T *ret, const FT_T *a, const FT_T *b)
+{
+    /* The top limb of p is a compile-time constant, so this test folds.
+     * When the top bit of p is clear (p < R/2) the running sum t < 2p always
+     * fits in N words and the carries of the two chains add up within one
+     * limb ("no-carry" CIOS); otherwise use the generic variant. */
+    if (FT_(modulus).l[FT_N - 1] < 0x7fffffffffffffffULL) {
+        uint64_t t[FT_N];
+        TMPL_UNROLL
+        for (int j = 0; j < FT_N; j++)
+            t[j] = 0;
+        TMPL_UNROLL
+        for (int i = 0; i < FT_N; i++) {
+            uint64_t A = 0, C = 0, bi = b->l[i];
+            t[0] = limb_mac(t[0], a->l[0], bi, &A);
+            uint64_t m = t[0] * FT_(n0);
+            (void)limb_mac(t[0], m, FT_(modulus).l[0], &C);
+            TMPL_UNROLL
+            for (int j = 1; j < FT_N; j++) {
+                t[j] = limb_mac(t[j], a->l[j], bi, &A);
+                t[j - 1] = limb_mac(t[j], m, FT_(modulus).l[j], &C);
+            }
+            t[FT_N - 1] = C + A;
+        }
+        FT_(reduce_once_)(ret, t, 0);
+    } else {
+        /* Generic CIOS with two extra words. */
+        uint64_t t[FT_N + 2];
+        TMPL_UNROLL
+        for (int j = 0; j < FT_N + 2; j++)
+            t[j] = 0;
+        TMPL_UNROLL
+        for (int i = 0; i < FT_N; i++) {
+            uint64_t C = 0, c2 = 0, bi = b->l[i];
+            TMPL_UNROLL
+            for (int j = 0; j < FT_N; j++)
+                t[j] = limb_mac(t[j], a->l[j], bi, &C);
+            t[FT_N] = limb_adc(t[FT_N], C, &c2);
+            t[FT_N + 1] = c2;
+            uint64_t m = t[0] * FT_(n0);
+            C = 0;
+            (void)limb_mac(t[0], m, FT_(modulus).l[0], &C);
+            TMPL_UNROLL
+            for (int j = 1; j < FT_N; j++)
+                t[j - 1] = limb_mac(t[j], m, FT_(modulus).l[j], &C);
+            c2 = 0;
+            t[FT_N - 1] = limb_adc(t[FT_N], C, &c2);
+            t[FT_N] = t[FT_N + 1] + c2;
+        }
+        FT_(reduce_once_)(ret, t, t[FT_N]);
+    }
+}
+
+/* ret = a^2 * R^-1 mod p (Montgomery square). */
+static inline void FT_(sqr)(FT_T *ret, const FT_T *a)
+{
+    FT_(mul)(ret, a, a);
+}
+
+/* ret = Montgomery form of std (std is a standard-form value < p). */
+static inline void FT_(to_mont)(FT_T *ret, const FT_T *std)
+{
+    FT_(mul)(ret, std, &FT_(r2));
+}
+
+/* ret = standard form of mont (mont is a Montgomery-form value < p). */
+static inline void FT_(from_mont)(FT_T *ret, const FT_T *mont)
+{
+    FT_T one_std;
+    FT_(set_zero)(&one_std);
+    one_std.l[0] = 1;
+    FT_(mul)(ret, mont, &one_std);
+}
+
+/* ret = Montgomery form of the small integer v (v < p). */
+static inline void FT_(from_u64)(FT_T *ret, uint64_t v)
+{
+    FT_T t;
+    FT_(set_zero)(&t);
+    t.l[0] = v;
+    FT_(to_mont)(ret, &t);
+}
+
+/* ret = base^exp. base and ret in Montgomery form; exp is a standard-form
+ * integer of exp_limbs little-endian u64 limbs (any size, need not be < p).
+ * exp = 0 gives 1 (also for base 0). Left-to-right square-and-multiply;
+ * branches on exponent bits (not constant time in exp). */
+static inline void FT_(pow)(FT_T *ret, const FT_T *base, const uint64_t *exp,
+                            size_t exp_limbs)
+{
+    FT_T b = *base, acc = FT_(mont_one);
+    int started = 0;
+    for (size_t i = exp_limbs; i-- > 0;) {
+        uint64_t w = exp[i];
+        for (int j = 63; j >= 0; j--) {
+            if (started)
+                FT_(sqr)(&acc, &acc);
+            if ((w >> j) & 1) {
+                if (started)
+                    FT_(mul)(&acc, &acc, &b);
+                else
+                    acc = b;
+                started = 1;
+            }
+        }
+    }
+    *ret = acc;
+}
+
+/* ret = a^-1 (Montgomery form in and out), computed as a^(p-2);
+ * the inverse of 0 is 0. */
+static inline void FT_(inv)(FT_T *ret, const FT_T *a)
+{
+    uint64_t e[FT_N], bw = 0;
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++)
+        e[i] = limb_sbb(FT_(modulus).l[i], i == 0 ? 2 : 0, &bw);
+    FT_(pow)(ret, a, e, FT_N);
+}
+
+/* 1 if the FIELD_LIMBS little-endian limbs at l encode a value < p. */
+static inline int FT_(is_canonical)(const uint64_t *l)
+{
+    uint64_t bw = 0;
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++)
+        (void)limb_sbb(l[i], FT_(modulus).l[i], &bw);
+    return (int)bw;
+}
+
+/* Reads 8*FIELD_LIMBS little-endian bytes into ret's limbs, without any
+ * form conversion. Returns 0, or -1 (ret left unchanged) if value >= p. */
+static inline int FT_(from_bytes)(FT_T *ret, const uint8_t *le)
+{
+    uint64_t l[FT_N];
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++) {
+        uint64_t w = 0;
+        for (int k = 7; k >= 0; k--)
+            w = (w << 8) | le[8 * i + k];
+        l[i] = w;
+    }
+    if (!FT_(is_canonical)(l))
+        return -1;
+    memcpy(ret->l, l, sizeof l);
+    return 0;
+}
+
+/* Writes a's limbs as 8*FIELD_LIMBS little-endian bytes (no conversion). */
+static inline void FT_(to_bytes)(uint8_t *le, const FT_T *a)
+{
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++) {
+        uint64_t w = a->l[i];
+        for (int k = 0; k < 8; k++)
+            le[8 * i + k] = (uint8_t)(w >> (8 * k));
+    }
+}
+
+#undef FT_N
+#undef FT_T
+#undef FT_
+#undef FIELD
+#undef FIELD_LIMBS
+#undef FIELD_P
+#undef FIELD_ONE
+#undef FIELD_R2
+#undef FIELD_N0

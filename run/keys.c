@@ -1,0 +1,140 @@
+/*
+ * keys.c — the daemon's key cache.
+ *
+ * Keys are identified by the SHA-256 of their content, not by name: two
+ * submissions of the same file share one entry (and the children's mapped
+ * copy), and two different files with the same name never do. Each entry
+ * keeps the descriptor so a restarted child can load it again, and a header
+ * view (zkey_open) for validation and slot sizing. Preloaded keys (--key
+ * NAME=PATH) are also found by NAME.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sha2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "daemon.h"
+
+static void hash_map(const struct zkey *zk, uint8_t out[32])
+{
+    SHA2_CTX c;
+    SHA256Init(&c);
+    for (size_t off = 0; off < zk->map_len; off += 1 << 24) {
+        size_t n = zk->map_len - off < (1u << 24) ? zk->map_len - off : (1u << 24);
+        SHA256Update(&c, zk->map + off, n);
+    }
+    SHA256Final(out, &c);
+}
+
+static int add_key(struct daemon *d, int fd, const char *name, int preloaded, uint32_t *key_id,
+                   char *err, size_t errlen)
+{
+    struct sp_err e = { "" };
+    struct zkey zk;
+    uint8_t h[32];
+
+    if (zkey_open(&zk, fd, name, &e) < 0) {
+        snprintf(err, errlen, "%s", e.msg);
+        return -1;
+    }
+    hash_map(&zk, h);
+    for (uint32_t i = 0; i < MAX_KEYS; i++)
+        if (d->keys[i].used && memcmp(d->keys[i].hash, h, 32) == 0) {
+            zkey_close(&zk);
+            close(fd);
+            if (preloaded) {
+                d->keys[i].preloaded = 1;
+                snprintf(d->keys[i].name, sizeof(d->keys[i].name), "%s", name);
+            }
+            *key_id = i;
+            return 0;
+        }
+    uint64_t need = zkey_slot_payload_bytes(&zk);
+    if (d->pool.slot_bytes && need > d->pool.slot_bytes) {
+        snprintf(err, errlen, "%s: needs %llu-byte slots but the pool's are %llu bytes "
+                 "(start serve with a larger --slot-bytes)", name, (unsigned long long)need,
+                 (unsigned long long)d->pool.slot_bytes);
+        zkey_close(&zk);
+        return -1;
+    }
+    for (uint32_t i = 0; i < MAX_KEYS; i++) {
+        struct key_entry *k = &d->keys[i];
+        if (k->used)
+            continue;
+        memset(k, 0, sizeof(*k));
+        k->used = 1;
+        k->fd = fd;
+        k->zk = zk;
+        k->preloaded = preloaded;
+        memcpy(k->hash, h, 32);
+        snprintf(k->name, sizeof(k->name), "%s", name);
+        k->zk.path = k->name;
+        *key_id = i;
+        return 0;
+    }
+    zkey_close(&zk);
+    snprintf(err, errlen, "%s: the daemon already holds %d distinct keys", name, MAX_KEYS);
+    return -1;
+}
+
+int keys_preload(struct daemon *d, const char *arg, char *err, size_t errlen)
+{
+    const char *eq = strchr(arg, '=');
+    char name[REQUEST_NAME_MAX + 1];
+    uint32_t id;
+    if (!eq || eq == arg || (size_t)(eq - arg) > REQUEST_NAME_MAX || !eq[1]) {
+        snprintf(err, errlen, "--key %s: expected NAME=PATH.zkey", arg);
+        return -1;
+    }
+    memcpy(name, arg, (size_t)(eq - arg));
+    name[eq - arg] = 0;
+    int fd = open(eq + 1, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", eq + 1, strerror(errno));
+        return -1;
+    }
+    if (add_key(d, fd, eq + 1, 1, &id, err, errlen) < 0) {
+        close(fd);
+        return -1;
+    }
+    /* found by NAME; messages name the file */
+    snprintf(d->keys[id].name, sizeof(d->keys[id].name), "%s", eq + 1);
+    for (uint32_t i = 0; i < MAX_KEYS; i++)
+        if (d->keys[i].used && i != id && strcmp(d->keys[i].name, name) == 0) {
+            snprintf(err, errlen, "--key %s: name used twice", name);
+            return -1;
+        }
+    snprintf(d->key_alias[id], sizeof(d->key_alias[id]), "%s", name);
+    return 0;
+}
+
+int keys_from_fd(struct daemon *d, int fd, const char *name, uint32_t *key_id, char *err,
+                 size_t errlen)
+{
+    int rc = add_key(d, fd, name, 0, key_id, err, errlen);
+    if (rc < 0)
+        close(fd);
+    return rc;
+}
+
+int keys_lookup(struct daemon *d, const char *name, uint32_t *key_id)
+{
+    for (uint32_t i = 0; i < MAX_KEYS; i++)
+        if (d->keys[i].used && d->keys[i].preloaded && strcmp(d->key_alias[i], name) == 0) {
+            *key_id = i;
+            return 0;
+        }
+    return -1;
+}
+
+uint64_t keys_max_slot_bytes(const struct daemon *d)
+{
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < MAX_KEYS; i++)
+        if (d->keys[i].used && zkey_slot_payload_bytes(&d->keys[i].zk) > m)
+            m = zkey_slot_payload_bytes(&d->keys[i].zk);
+    return m;
+}

@@ -1,0 +1,456 @@
+/*
+ * serve.c — `slotprove serve`: the supervisor of the proving daemon.
+ *
+ * It creates the slot pool (prefaulted here, so its pages are charged to the
+ * supervisor and a shortage fails at start), starts N synthds and one gpud,
+ * listens on a unix socket for jobs, and runs one poll loop over signals,
+ * the socket, the clients, and each child's control socket and pidfd. It
+ * never blocks (non-blocking sockets, bounded buffers) and never reads slot
+ * payloads, so it cannot crash with its children. SIGTERM/SIGINT drain:
+ * no new jobs, running ones finish, then the children are stopped; a second
+ * signal stops at once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <grp.h>
+#include <libgen.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon.h"
+#include "run.h"
+
+void daemon_log(const char *fmt, ...)
+{
+    char ts[32];
+    time_t t = time(NULL);
+    struct tm tm;
+    localtime_r(&t, &tm);
+    strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
+    fprintf(stderr, "slotprove serve[%d] %s: ", (int)getpid(), ts);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: slotprove serve [options]\n"
+        "\n"
+        "Runs the proving daemon: this supervisor, N synthd processes and one gpud,\n"
+        "sharing a fixed pool of memfd slots. Clients talk to it with `slotprove\n"
+        "submit/wait/cancel/status` over a unix socket (JSON lines, see README).\n"
+        "\n"
+        "options:\n"
+        "  --socket PATH          socket to listen on (default %s); its directory\n"
+        "                         must belong to this user with mode 0700 (0750 with\n"
+        "                         --allow-gid); it is created if missing\n"
+        "  --synth N              synthesizer processes (default 2, max %d)\n"
+        "  --slots M              shared-memory slots: proofs in flight at most (default 4)\n"
+        "  --slot-bytes SIZE|auto bytes per slot, e.g. 512M, 4G; auto (default) sizes\n"
+        "                         them for the largest --key\n"
+        "  --synth-rss-max SIZE   kill and restart a synthd whose RssAnon passes SIZE\n"
+        "  --backend auto|cpu|cuda  gpud's prover backend (default auto)\n"
+        "  --key NAME=PATH.zkey   preload a key, submitted by NAME (repeatable)\n"
+        "  --threads N            worker threads per process (default: all CPUs)\n"
+        "  --max-attempts K       a partition whose process dies K times fails its job\n"
+        "                         (default 3)\n"
+        "  --result-ttl SECS      keep finished jobs for `wait` this long (default 600)\n"
+        "  --allow-uid UID        uid allowed to connect (repeatable; default: own uid)\n"
+        "  --allow-gid GID        group allowed to connect (socket dir becomes 0750)\n"
+        "  --trace-buffers        log BUFFERS[event] slot counts on every transition\n"
+        "  -h, --help             this text\n"
+        "\n"
+        "SIGTERM or SIGINT: stop taking jobs, finish running ones, exit 0.\n",
+        default_socket_path(), MAX_SYNTHDS);
+}
+
+/* "512M", "4G", "123" → bytes; 0 on error. */
+static uint64_t parse_size(const char *s)
+{
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s)
+        return 0;
+    switch (*end) {
+    case 'k': case 'K': v <<= 10; end++; break;
+    case 'm': case 'M': v <<= 20; end++; break;
+    case 'g': case 'G': v <<= 30; end++; break;
+    case 't': case 'T': v <<= 40; end++; break;
+    }
+    if (*end == 'i' || *end == 'B')
+        end += *end == 'i' ? (end[1] == 'B' ? 2 : 1) : 1;
+    return *end ? 0 : v;
+}
+
+static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int *nkeys)
+{
+    static const struct option opts[] = {
+        { "socket", required_argument, NULL, 's' },
+        { "synth", required_argument, NULL, 'n' },
+        { "slots", required_argument, NULL, 'm' },
+        { "slot-bytes", required_argument, NULL, 'B' },
+        { "synth-rss-max", required_argument, NULL, 'R' },
+        { "backend", required_argument, NULL, 'b' },
+        { "key", required_argument, NULL, 'k' },
+        { "threads", required_argument, NULL, 't' },
+        { "max-attempts", required_argument, NULL, 'a' },
+        { "result-ttl", required_argument, NULL, 'T' },
+        { "allow-uid", required_argument, NULL, 'u' },
+        { "allow-gid", required_argument, NULL, 'g' },
+        { "trace-buffers", no_argument, NULL, 'x' },
+        { "help", no_argument, NULL, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    struct daemon_opts *o = &d->o;
+    int c;
+    o->socket_path = default_socket_path();
+    o->synthds = 2;
+    o->slots = 4;
+    o->backend = "auto";
+    o->max_attempts = 3;
+    o->result_ttl_s = 600;
+    *keys = calloc((size_t)argc, sizeof(char *));
+    *nkeys = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        unsigned long v = optarg ? strtoul(optarg, NULL, 10) : 0;
+        switch (c) {
+        case 's': o->socket_path = optarg; break;
+        case 'n':
+            if (v < 1 || v > MAX_SYNTHDS) {
+                fprintf(stderr, "slotprove serve: --synth must be 1..%d\n", MAX_SYNTHDS);
+                return 2;
+            }
+            o->synthds = (unsigned)v;
+            break;
+        case 'm':
+            if (v < 1 || v > POOL_MAX_SLOTS) {
+                fprintf(stderr, "slotprove serve: --slots must be 1..%u\n", POOL_MAX_SLOTS);
+                return 2;
+            }
+            o->slots = (unsigned)v;
+            break;
+        case 'B':
+            if (strcmp(optarg, "auto") != 0 && !(o->slot_bytes = parse_size(optarg))) {
+                fprintf(stderr, "slotprove serve: --slot-bytes %s: expected SIZE (512M, 4G) or auto\n", optarg);
+                return 2;
+            }
+            break;
+        case 'R':
+            if (!(o->synth_rss_max = parse_size(optarg))) {
+                fprintf(stderr, "slotprove serve: --synth-rss-max %s: expected SIZE (e.g. 2G)\n", optarg);
+                return 2;
+            }
+            break;
+        case 'b': o->backend = optarg; break;
+        case 'k': (*keys)[(*nkeys)++] = optarg; break;
+        case 't': o->threads = (unsigned)v; break;
+        case 'a':
+            if (v < 1 || v > 1000) {
+                fprintf(stderr, "slotprove serve: --max-attempts must be 1..1000\n");
+                return 2;
+            }
+            o->max_attempts = (unsigned)v;
+            break;
+        case 'T': o->result_ttl_s = (unsigned)v; break;
+        case 'u':
+            if (o->n_allow_uid >= 16) {
+                fprintf(stderr, "slotprove serve: at most 16 --allow-uid\n");
+                return 2;
+            }
+            o->allow_uid[o->n_allow_uid++] = (uid_t)v;
+            break;
+        case 'g': o->allow_gid = (gid_t)v; o->has_allow_gid = 1; break;
+        case 'x': o->trace_buffers = 1; break;
+        case 'h': usage(stdout); exit(0);
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind != argc) {
+        fprintf(stderr, "slotprove serve: unexpected argument %s\n", argv[optind]);
+        return 2;
+    }
+    if (strcmp(o->backend, "auto") && strcmp(o->backend, "cpu") && strcmp(o->backend, "cuda")) {
+        fprintf(stderr, "slotprove serve: --backend must be auto, cpu or cuda\n");
+        return 2;
+    }
+    return 0;
+}
+
+/* The socket's directory: ours, and closed to everyone else. */
+static int check_socket_dir(struct daemon *d, char *err, size_t len)
+{
+    char buf[sizeof(((struct sockaddr_un *)0)->sun_path)];
+    if (strlen(d->o.socket_path) >= sizeof(buf)) {
+        snprintf(err, len, "%s: socket path too long (max %zu bytes)", d->o.socket_path, sizeof(buf) - 1);
+        return -1;
+    }
+    strcpy(buf, d->o.socket_path);
+    const char *dir = dirname(buf);
+    mode_t want = d->o.has_allow_gid ? 0750 : 0700;
+    struct stat st;
+    if (stat(dir, &st) < 0) {
+        if (errno != ENOENT || mkdir(dir, want) < 0 || stat(dir, &st) < 0) {
+            snprintf(err, len, "%s: cannot create the socket directory: %s", dir, strerror(errno));
+            return -1;
+        }
+        if (d->o.has_allow_gid && chown(dir, (uid_t)-1, d->o.allow_gid) == 0)
+            stat(dir, &st);
+    }
+    if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+        snprintf(err, len, "%s: socket directory must be a directory owned by uid %u", dir,
+                 (unsigned)geteuid());
+        return -1;
+    }
+    mode_t bad = d->o.has_allow_gid ? 027 : 077;
+    if ((st.st_mode & bad) || (d->o.has_allow_gid && st.st_gid != d->o.allow_gid)) {
+        snprintf(err, len, "%s: socket directory is mode %04o%s; it must be %04o so only "
+                 "allowed users can reach the socket", dir, (unsigned)(st.st_mode & 07777),
+                 d->o.has_allow_gid ? " or not in the allowed group" : "", (unsigned)want);
+        return -1;
+    }
+    return 0;
+}
+
+static int listen_socket(struct daemon *d, char *err, size_t len)
+{
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    strcpy(a.sun_path, d->o.socket_path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        snprintf(err, len, "socket: %s", strerror(errno));
+        return -1;
+    }
+    if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0) {
+        snprintf(err, len, "%s: another daemon is already listening there", d->o.socket_path);
+        close(fd);
+        return -1;
+    }
+    close(fd);
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    struct stat st;
+    if (lstat(a.sun_path, &st) == 0 && S_ISSOCK(st.st_mode))
+        unlink(a.sun_path); /* stale socket of a dead daemon */
+    mode_t old = umask(0117);
+    int rc = bind(fd, (struct sockaddr *)&a, sizeof(a));
+    umask(old);
+    if (rc < 0 || chmod(a.sun_path, 0660) < 0 || listen(fd, 128) < 0) {
+        snprintf(err, len, "%s: %s", d->o.socket_path, strerror(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+static void raise_fd_limit(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+        r.rlim_cur = r.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &r);
+    }
+}
+
+static void protect_from_oom(void)
+{
+    int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "-1000", 5) != 5)
+        daemon_log("note: cannot set oom_score_adj to -1000: %s", strerror(errno));
+    if (fd >= 0)
+        close(fd);
+}
+
+enum { PF_SIGNAL, PF_LISTEN, PF_KID_CTL, PF_KID_PID, PF_CONN };
+
+static int loop(struct daemon *d, int sfd)
+{
+    struct pollfd pf[2 + 2 * (MAX_SYNTHDS + 1) + MAX_CONNS];
+    int kind[sizeof(pf) / sizeof(pf[0])];
+    void *who[sizeof(pf) / sizeof(pf[0])];
+    uint64_t last_purge = 0;
+    static struct ctl_msg m;
+
+    for (;;) {
+        int n = 0;
+        pf[n] = (struct pollfd){ sfd, POLLIN, 0 };
+        kind[n++] = PF_SIGNAL;
+        pf[n] = (struct pollfd){ d->listen_fd, POLLIN, 0 };
+        kind[n++] = PF_LISTEN;
+        for (unsigned i = 0; i < d->nkids; i++) {
+            struct kid *k = &d->kids[i];
+            if (!k->alive)
+                continue;
+            pf[n] = (struct pollfd){ k->p.ctl, POLLIN, 0 };
+            kind[n] = PF_KID_CTL;
+            who[n++] = k;
+            pf[n] = (struct pollfd){ k->p.pidfd, POLLIN, 0 };
+            kind[n] = PF_KID_PID;
+            who[n++] = k;
+        }
+        for (int i = 0; i < MAX_CONNS; i++) {
+            struct conn *c = d->conns[i];
+            if (!c)
+                continue;
+            pf[n] = (struct pollfd){ c->fd, (short)((c->closing ? 0 : POLLIN) | (c->outlen ? POLLOUT : 0)), 0 };
+            kind[n] = PF_CONN;
+            who[n++] = c;
+        }
+        if (poll(pf, (nfds_t)n, 100) < 0 && errno != EINTR) {
+            daemon_log("poll: %s", strerror(errno));
+            return 1;
+        }
+        for (int i = 0; i < n; i++) {
+            if (!pf[i].revents)
+                continue;
+            if (kind[i] == PF_SIGNAL) {
+                struct signalfd_siginfo si;
+                while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+                    if (d->draining) {
+                        daemon_log("second signal: stopping now");
+                        return 1;
+                    }
+                    daemon_log("signal %u: draining (no new jobs; %d running)", si.ssi_signo,
+                               jobs_active(d));
+                    d->draining = 1;
+                }
+            } else if (kind[i] == PF_LISTEN) {
+                conn_accept(d);
+            } else if (kind[i] == PF_KID_CTL) {
+                struct kid *k = who[i];
+                int fds[CTL_MAX_FDS], nfds, rc;
+                while (k->alive && k->p.ctl == pf[i].fd &&
+                       (rc = ctl_recv(k->p.ctl, &m, fds, &nfds)) != -EAGAIN && rc != 0) {
+                    if (rc == 1)
+                        kid_handle_msg(d, k, &m, fds, nfds);
+                    else if (rc != -EPROTO)
+                        break;
+                }
+            } else if (kind[i] == PF_KID_PID) {
+                struct kid *k = who[i];
+                if (k->alive && k->p.pidfd == pf[i].fd)
+                    kids_on_exit(d, k);
+            } else {
+                struct conn *c = who[i];
+                int still = 0;
+                for (int q = 0; q < MAX_CONNS; q++)
+                    still |= d->conns[q] == c;
+                if (!still)
+                    continue;
+                if (pf[i].revents & POLLOUT)
+                    conn_writable(d, c);
+                if (pf[i].revents & (POLLIN | POLLHUP | POLLERR))
+                    conn_readable(d, c);
+            }
+        }
+        for (int q = 0; q < MAX_CONNS; q++) {
+            struct conn *c = d->conns[q];
+            if (c && (c->closing == 2 || (c->closing == 1 && c->outlen == 0)))
+                conn_close(d, c);
+        }
+        uint64_t now = now_ns();
+        kids_tick(d, now);
+        jobs_dispatch(d);
+        if (now - last_purge > 1000000000ull) {
+            jobs_purge(d, now);
+            last_purge = now;
+        }
+        if (d->draining && jobs_active(d) == 0) {
+            int pending = 0;
+            for (int q = 0; q < MAX_CONNS; q++)
+                if (d->conns[q] && d->conns[q]->outlen)
+                    pending = 1;
+            if (!pending || d->draining++ > 50) /* flush answers for up to ~5 s */
+                return 0;
+        }
+    }
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    static struct daemon d;
+    char **keys, err[700];
+    int nkeys, rc;
+
+    memset(&d, 0, sizeof(d));
+    d.pool.ctl_fd = d.pool.payload_fd = -1;
+    if ((rc = parse_opts(&d, argc, argv, &keys, &nkeys)) != 0)
+        return rc;
+    signal(SIGPIPE, SIG_IGN);
+    raise_fd_limit();
+    for (int i = 0; i < nkeys; i++)
+        if (keys_preload(&d, keys[i], err, sizeof(err)) < 0) {
+            fprintf(stderr, "slotprove serve: %s\n", err);
+            return 1;
+        }
+    free(keys);
+    if (!d.o.slot_bytes) {
+        d.o.slot_bytes = keys_max_slot_bytes(&d);
+        if (!d.o.slot_bytes) {
+            fprintf(stderr, "slotprove serve: --slot-bytes auto needs at least one --key; "
+                            "give --slot-bytes SIZE\n");
+            return 2;
+        }
+    }
+    if (check_socket_dir(&d, err, sizeof(err)) < 0 ||
+        (d.listen_fd = listen_socket(&d, err, sizeof(err))) < 0) {
+        fprintf(stderr, "slotprove serve: %s\n", err);
+        return 1;
+    }
+    rc = pool_create(&d.pool, d.o.slots, d.o.slot_bytes);
+    if (rc < 0) {
+        fprintf(stderr, "slotprove serve: cannot create %u slots of %llu bytes: %s\n", d.o.slots,
+                (unsigned long long)d.o.slot_bytes, strerror(-rc));
+        unlink(d.o.socket_path);
+        return 1;
+    }
+    d.doorbell = eventfd(0, EFD_CLOEXEC);
+    d.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (d.o.trace_buffers)
+        setenv("SLOTPROVE_TRACE_BUFFERS", "1", 1);
+    protect_from_oom();
+
+    sigset_t ss;
+    sigemptyset(&ss);
+    sigaddset(&ss, SIGTERM);
+    sigaddset(&ss, SIGINT);
+    sigprocmask(SIG_BLOCK, &ss, NULL);
+    int sfd = signalfd(-1, &ss, SFD_NONBLOCK | SFD_CLOEXEC);
+
+    if ((rc = kids_start(&d)) < 0) {
+        fprintf(stderr, "slotprove serve: cannot start the children: %s\n", strerror(-rc));
+        kids_shutdown(&d);
+        unlink(d.o.socket_path);
+        return 1;
+    }
+    daemon_log("listening on %s: %u synthd, 1 gpud (%s), %u slots of %.1f MiB", d.o.socket_path,
+               d.o.synthds, d.o.backend, d.o.slots, d.o.slot_bytes / 1048576.0);
+    rc = loop(&d, sfd);
+    kids_shutdown(&d);
+    for (int i = 0; i < MAX_CONNS; i++)
+        if (d.conns[i]) {
+            conn_writable(&d, d.conns[i]);
+            conn_close(&d, d.conns[i]);
+        }
+    unlink(d.o.socket_path);
+    pool_detach(&d.pool);
+    daemon_log("stopped");
+    return rc;
+}
