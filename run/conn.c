@@ -204,8 +204,15 @@ static void handle_line(struct daemon *d, struct conn *c, const char *line, size
         send_error(d, c, "no such job (finished jobs are kept for --result-ttl seconds)");
         return;
     }
-    if (r.op == REQ_CANCEL)
+    if (r.op == REQ_CANCEL) {
+        static const char *const names[] = { "running", "done", "failed", "cancelled" };
         jobs_cancel(d, j);
+        char line_out[160];
+        snprintf(line_out, sizeof(line_out), "{\"ok\":true,\"job\":\"%s\",\"state\":\"%s\"}",
+                 j->id, names[j->state]);
+        conn_send(d, c, line_out);
+        return;
+    }
     if (j->state == JOB_RUNNING)
         c->waiting = j; /* answered by conns_job_ended */
     else

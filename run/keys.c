@@ -13,6 +13,8 @@
 #include <sha2.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -111,12 +113,53 @@ int keys_preload(struct daemon *d, const char *arg, char *err, size_t errlen)
     return 0;
 }
 
+/*
+ * A client's key is copied into a sealed memfd before it is validated,
+ * hashed and mapped: the client keeps its own file and could truncate it
+ * (every process mapping it would take SIGBUS) or rewrite it after it was
+ * hashed (poisoning the cache entry other jobs share). Large keys are better
+ * preloaded with --key, which maps the operator's file in place.
+ */
+static int sealed_copy(int fd, const char *name, char *err, size_t errlen)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        snprintf(err, errlen, "%s: not a regular file", name);
+        return -1;
+    }
+    int m = memfd_create("slotprove-zkey", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (m < 0) {
+        snprintf(err, errlen, "%s: memfd_create: %s", name, strerror(errno));
+        return -1;
+    }
+    off_t off = 0;
+    while (off < st.st_size) {
+        ssize_t n = sendfile(m, fd, &off, (size_t)(st.st_size - off));
+        if (n <= 0) {
+            snprintf(err, errlen, "%s: copying the key: %s", name,
+                     n < 0 ? strerror(errno) : "file shrank while being read");
+            close(m);
+            return -1;
+        }
+    }
+    if (fcntl(m, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+        snprintf(err, errlen, "%s: sealing the key copy: %s", name, strerror(errno));
+        close(m);
+        return -1;
+    }
+    return m;
+}
+
 int keys_from_fd(struct daemon *d, int fd, const char *name, uint32_t *key_id, char *err,
                  size_t errlen)
 {
-    int rc = add_key(d, fd, name, 0, key_id, err, errlen);
+    int m = sealed_copy(fd, name, err, errlen);
+    close(fd);
+    if (m < 0)
+        return -1;
+    int rc = add_key(d, m, name, 0, key_id, err, errlen);
     if (rc < 0)
-        close(fd);
+        close(m);
     return rc;
 }
 

@@ -11,7 +11,7 @@
 
 set -u
 
-APT_PKGS="gcc make liburing-dev libbsd-dev libcriterion-dev libgmp-dev libjansson-dev pkg-config"
+APT_PKGS="gcc make liburing-dev libbsd-dev libcriterion-dev libgmp-dev libjansson-dev pkg-config jq clang libclang-rt-14-dev"
 NODE_MIN_MAJOR=18
 
 say() { printf 'install-deps: %s\n' "$*"; }
