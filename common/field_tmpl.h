@@ -14,14 +14,14 @@
  * Generated (with FIELD = F):
  *   typedef struct { uint64_t l[FIELD_LIMBS]; } F_t;
  *   static const F_t F_modulus, F_mont_one, F_r2;  static const uint64_t F_n0;
- *   static inline functions F_xxx(ret, ...) documented below.
+ *   static functions F_xxx(ret, ...) documented below (all inline except
+ *   F_mul, kept out of line on purpose, see TMPL_NOINLINE in limb.h).
  *
  * Conventions: values are little-endian limbs, fully reduced (< p) on input
  * and output; "Montgomery form" of x is x*R mod p, "standard form" is x.
  * Result pointer first; ret may alias any input. Nothing allocates.
- * Functions are branch-free except _pow/_inv (which branch on the exponent
- * bits, which are public here) and the constant-folded choice of the CIOS
- * variant.
+ * Arithmetic is branch-free except _pow/_inv (which branch on the exponent
+ * bits, public here) and the constant-folded choice of the CIOS variant.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -157,8 +157,10 @@ static inline void FT_(neg)(FT_T *ret, const FT_T *a)
 }
 
 /* ret = a * b * R^-1 mod p (Montgomery product; with both inputs in
- * Montgomery form the result is in Montgomery form). CIOS, fully reduced. */
-static inline void FT_(mul)(FT_T *ret, const FT_T *a, const FT_T *b)
+ * Montgomery form the result is in Montgomery form). CIOS, fully reduced.
+ * Not inlined (see TMPL_NOINLINE); unused copies are dropped by gcc. */
+static TMPL_NOINLINE void FT_(mul)(FT_T *ret, const FT_T *a,
+                                    const FT_T *b)
 {
     /* The top limb of p is a compile-time constant, so this test folds.
      * When the top bit of p is clear (p < R/2) the running sum t < 2p always
@@ -243,15 +245,19 @@ static inline void FT_(from_u64)(FT_T *ret, uint64_t v)
 
 /* ret = base^exp. base and ret in Montgomery form; exp is a standard-form
  * integer of exp_limbs little-endian u64 limbs (any size, need not be < p).
- * exp = 0 gives 1 (also for base 0). Left-to-right square-and-multiply;
- * branches on exponent bits (not constant time in exp). */
+ * exp = 0 gives 1 (also for base 0). Left-to-right, fixed 4-bit windows for
+ * multi-limb exponents; branches on the exponent (not constant time in
+ * exp). */
 static inline void FT_(pow)(FT_T *ret, const FT_T *base, const uint64_t *exp,
                             size_t exp_limbs)
 {
-    FT_T b = *base, acc = FT_(mont_one);
+    FT_T acc = FT_(mont_one);
     int started = 0;
-    for (size_t i = exp_limbs; i-- > 0;) {
-        uint64_t w = exp[i];
+    while (exp_limbs > 0 && exp[exp_limbs - 1] == 0)
+        exp_limbs--;
+    if (exp_limbs <= 1) { /* short exponent: plain square-and-multiply */
+        FT_T b = *base;
+        uint64_t w = exp_limbs ? exp[0] : 0;
         for (int j = 63; j >= 0; j--) {
             if (started)
                 FT_(sqr)(&acc, &acc);
@@ -260,6 +266,31 @@ static inline void FT_(pow)(FT_T *ret, const FT_T *base, const uint64_t *exp,
                     FT_(mul)(&acc, &acc, &b);
                 else
                     acc = b;
+                started = 1;
+            }
+        }
+        *ret = acc;
+        return;
+    }
+    FT_T tbl[16]; /* tbl[i] = base^i */
+    tbl[0] = FT_(mont_one);
+    tbl[1] = *base;
+    for (int i = 2; i < 16; i++)
+        FT_(mul)(&tbl[i], &tbl[i - 1], &tbl[1]);
+    for (size_t i = exp_limbs; i-- > 0;) {
+        for (int j = 60; j >= 0; j -= 4) {
+            unsigned w = (unsigned)(exp[i] >> j) & 15;
+            if (started) {
+                FT_(sqr)(&acc, &acc);
+                FT_(sqr)(&acc, &acc);
+                FT_(sqr)(&acc, &acc);
+                FT_(sqr)(&acc, &acc);
+            }
+            if (w) {
+                if (started)
+                    FT_(mul)(&acc, &acc, &tbl[w]);
+                else
+                    acc = tbl[w];
                 started = 1;
             }
         }
