@@ -53,7 +53,10 @@ unit: $(BUILD)/unit
 e2e: $(BINS)
 	@sh tests/e2e.sh
 
-test: deps all unit e2e
+faults: $(BINS)
+	@sh tests/faults.sh
+
+test: deps all unit e2e faults
 
 demo: deps all
 	@sh tests/demo.sh
@@ -65,3 +68,42 @@ clean:
 
 bench: deps all
 	@sh tests/bench.sh
+
+# ---- fuzzing (clang + libFuzzer; Debian: clang, libclang-rt-14-dev) --------
+# `make fuzz` builds build/fuzz/fuzz_{zkey,wtns,request} from tests/fuzz/ and
+# the parser sources, then runs each for FUZZ_SECONDS (default 60) seconds,
+# seeded from tests/fuzz/corpus/<target>/. New corpus entries go to
+# build/fuzz/corpus/<target>/, crash inputs to build/fuzz/<target>-crash-*;
+# tests/fuzz/<target>.dict, when present, is the target's dictionary.
+# `make fuzz-short` is the same with 10 seconds per target. Every target runs
+# even if an earlier one crashes; the recipe fails if any did.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
+                -fno-sanitize-recover=undefined -Wall -Wextra -Icommon -Irun
+FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c common/err.c \
+                run/request.c
+FUZZ_TARGETS := zkey wtns request
+FUZZ_BINS    := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
+
+.PHONY: fuzz fuzz-short fuzz-build
+fuzz-build: $(FUZZ_BINS)
+
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard common/*.h run/*.h)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRC) -o $@ -ljansson
+
+fuzz: $(FUZZ_BINS)
+	@failed=""; for t in $(FUZZ_TARGETS); do \
+	    mkdir -p $(BUILD)/fuzz/corpus/$$t; \
+	    dict=""; [ -f tests/fuzz/$$t.dict ] && dict=-dict=tests/fuzz/$$t.dict; \
+	    echo "fuzz: fuzz_$$t for $(FUZZ_SECONDS) s"; \
+	    $(BUILD)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+	        -artifact_prefix=$(BUILD)/fuzz/$$t- $$dict \
+	        $(BUILD)/fuzz/corpus/$$t tests/fuzz/corpus/$$t || failed="$$failed $$t"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "fuzz: FAILED:$$failed (inputs in $(BUILD)/fuzz/)"; exit 1; fi; \
+	echo "fuzz: no crashes"
+
+fuzz-short:
+	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10

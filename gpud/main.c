@@ -116,6 +116,12 @@ static void prove_slot(uint32_t slot, uint32_t gen)
     uint64_t t0 = now_ns();
     int rc;
 
+    /* A restarted gpud finds the READY slots its predecessor left before the
+     * supervisor's KEY_LOADs (sent after HELLO) arrive: leave a slot whose
+     * key is not loaded yet READY; the scan after the next wake takes it. */
+    if (slot_read_header(&pool, slot, &h) == 0 && h.gen == gen && h.key_id < MAX_KEYS &&
+        !keys[h.key_id].loaded)
+        return;
     if (slot_take(&pool, slot, gen, args.incarnation) < 0)
         return; /* stale ticket: the slot moved on */
     trace_buffers("take");

@@ -252,7 +252,11 @@ static int listen_socket(struct daemon *d, char *err, size_t len)
     mode_t old = umask(0117);
     int rc = bind(fd, (struct sockaddr *)&a, sizeof(a));
     umask(old);
-    if (rc < 0 || chmod(a.sun_path, 0660) < 0 || listen(fd, 128) < 0) {
+    /* with --allow-gid the group must be able to connect(): the socket is
+     * 0660, so it has to belong to that group, not to ours */
+    if (rc < 0 || chmod(a.sun_path, 0660) < 0 ||
+        (d->o.has_allow_gid && chown(a.sun_path, (uid_t)-1, d->o.allow_gid) < 0) ||
+        listen(fd, 128) < 0) {
         snprintf(err, len, "%s: %s", d->o.socket_path, strerror(errno));
         close(fd);
         return -1;

@@ -122,6 +122,9 @@ static void bloat_if_asked(const char *wname)
     char *p = malloc(n);
     if (p) {
         memset(p, 0x5a, n);
+        /* the stores are dead before free(): without this barrier the
+         * compiler drops the memset and RssAnon never grows */
+        __asm__ volatile("" : : "r"(p) : "memory");
         sleep(3);
     }
     free(p);

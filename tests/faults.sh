@@ -1,0 +1,879 @@
+#!/bin/sh
+# Fault suite for `slotprove serve` (make faults; part of make test).
+#
+# Each section starts its own daemon (socket in a fresh 0700 directory),
+# injects one kind of fault (SIGKILLs, SLOTPROVE_FAULT* from common/child.h,
+# SLOTPROVE_FAULT_DELAY_MS from gpud/main.c, bad inputs, signals, other uids)
+# and checks what clients and `slotprove status --json` see. Proofs are
+# verified with snarkjs (its JS API, in one node process per batch).
+# Synchronisation is by polling `status --json` (or the daemon log) with a
+# deadline, never by fixed sleeps (the only plain sleeps: the killer's random
+# pauses, and s4's 1 s window in which nothing may happen). Every process
+# started here is killed on exit (trap), and each section checks that its
+# daemon left no synthd/gpud. FAULTS_ONLY="s2 s7" runs some sections only.
+#
+# Output: "ok - ..." / "FAIL - ..." per check, "# ..." notes and figures,
+# each section's elapsed seconds, and last "faults: N passed, M failed".
+# Exit status 1 when a check failed. Needs: build/ binaries, jq, node,
+# tests/node_modules (make deps). Section 11 runs clients as uid 65534 when
+# run as root (setpriv), else it is skipped with a note.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+BIN=$ROOT/build/slotprove
+FIX=$ROOT/tests/fixtures/bn128
+export NODE_PATH="$ROOT/tests/node_modules"
+
+NJOBS=${FAULTS_NJOBS:-210}   # section 1: jobs under random synthd kills
+KILLS_MIN=50                 # section 1: at least this many synthd SIGKILLs
+KILLS_MAX=150                # section 1: the killer stops here
+OTHER_GID=4711               # section 11: the group given --allow-gid
+
+pass=0
+fail=0
+DAEMONS=""                   # serve pids started and not yet reaped
+ALL_DAEMONS=""               # every serve pid started, for the final orphan check
+BG=""                        # other background pids (killer, samplers, clients)
+EXTRA=""                     # directories outside $TMP to remove
+TMP=$(mktemp -d) || exit 1
+
+ok() { pass=$((pass + 1)); echo "ok - $*"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $*"; }
+note() { echo "# $*"; }
+show() { [ -s "$1" ] && tail -n "${2:-15}" "$1" | sed 's/^/#     /'; return 0; }
+check() { _d=$1; shift; if "$@"; then ok "$_d"; else bad "$_d"; fi; }
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
+
+cleanup() {
+    trap - EXIT INT TERM HUP
+    for _p in $BG; do kill -KILL "$_p" 2>/dev/null; done
+    for _p in $DAEMONS; do kill -KILL "$_p" 2>/dev/null; done
+    for _p in $DAEMONS; do
+        for _k in $(kids_of "$_p"); do kill -KILL "$_k" 2>/dev/null; done
+    done
+    wait 2>/dev/null
+    rm -rf "$TMP" $EXTRA
+}
+trap cleanup EXIT
+trap 'echo "faults: interrupted"; exit 130' INT TERM HUP
+
+# ---- processes ----------------------------------------------------------------
+
+# alive PID: exists and is not a zombie
+alive() {
+    _s=$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -c1)
+    [ -n "$_s" ] && [ "$_s" != Z ] && [ "$_s" != X ]
+}
+dead() { ! alive "$1"; }
+all_dead() { for _q in "$@"; do alive "$_q" && return 1; done; return 0; }
+
+# kids_of SERVE_PID: live synthd/gpud processes that serve started (their
+# command line names it as --supervisor), even after it died
+kids_of() {
+    for _d in /proc/[0-9]*; do
+        case "$( { tr '\0' ' ' <"$_d/cmdline"; } 2>/dev/null)" in
+        "synthd "*"--supervisor $1 "* | "gpud "*"--supervisor $1 "*)
+            alive "${_d#/proc/}" && echo "${_d#/proc/}" ;;
+        esac
+    done
+}
+no_kids() { [ -z "$(kids_of "$1")" ]; }
+
+# poll SECONDS COMMAND...: runs COMMAND until it succeeds or the deadline passes
+poll() {
+    _end=$(($(date +%s) + $1))
+    shift
+    while :; do
+        "$@" && return 0
+        [ "$(date +%s)" -ge "$_end" ] && return 1
+        sleep 0.05
+    done
+}
+
+# ---- the daemon ---------------------------------------------------------------
+
+st() { "$BIN" status --socket "$SOCK" --json 2>/dev/null; }
+sj() { st | jq -r "$1" 2>/dev/null; }
+gpud_pid() { sj '.processes[] | select(.role == "gpud") | .pid'; }
+counter() { sj ".counters.$1"; }
+
+# start_daemon TAG [VAR=VALUE ...] -- SERVE_ARGS...: sets D (its 0700
+# directory), SOCK, LOG, DPID; waits until it answers status
+start_daemon() {
+    TAG=$1
+    shift
+    _env=""
+    while [ $# -gt 0 ] && [ "$1" != "--" ]; do _env="$_env $1"; shift; done
+    shift
+    D=$(mktemp -d "$TMP/$TAG.XXXXXX")
+    SOCK=$D/s.sock
+    LOG=$D/daemon.log
+    # shellcheck disable=SC2086
+    env $_env "$BIN" serve --socket "$SOCK" "$@" 2>"$LOG" &
+    DPID=$!
+    DAEMONS="$DAEMONS $DPID"
+    ALL_DAEMONS="$ALL_DAEMONS $DPID"
+    _end=$(($(date +%s) + 15))
+    while [ "$(date +%s)" -lt "$_end" ] && alive "$DPID"; do
+        if [ -n "$(sj '.processes[] | select(.role == "gpud") | .state | select(. == "idle")')" ]; then
+            return 0
+        fi
+        sleep 0.05
+    done
+    bad "$TAG: the daemon did not come up (serve $*)"
+    show "$LOG"
+    return 1
+}
+
+forget() { DAEMONS=$(echo " $DAEMONS " | sed "s/ $1 / /; s/^ *//; s/ *$//"); }
+# reaped background pids leave the cleanup list (their numbers may be reused)
+bg_add() { BG="$BG $1"; }
+bg_done() { BG=$(echo " $BG " | sed "s/ $1 / /; s/^ *//; s/ *$//"); }
+
+# stop_daemon: SIGTERM, wait for its exit (deadline), reap it, check that it
+# exited 0 and left no synthd/gpud behind
+stop_daemon() {
+    kill -TERM "$DPID" 2>/dev/null
+    if ! poll 30 dead "$DPID"; then
+        bad "$TAG: daemon did not exit within 30 s of SIGTERM"
+        kill -KILL "$DPID" 2>/dev/null
+    fi
+    wait "$DPID"
+    _rc=$?
+    forget "$DPID"
+    if poll 5 no_kids "$DPID"; then
+        check "$TAG: SIGTERM: the daemon exited 0 ($_rc) and no synthd/gpud of it is left" [ "$_rc" = 0 ]
+    else
+        bad "$TAG: synthd/gpud left after the daemon exited: $(kids_of "$DPID" | tr '\n' ' ')"
+        for _k in $(kids_of "$DPID"); do kill -KILL "$_k"; done
+    fi
+}
+
+submit() { "$BIN" submit --socket "$SOCK" "$@"; }
+
+# ---- node helper: zkey/wtns figures and batch verification ----------------------
+
+cat >"$TMP/h.js" <<'EOF'
+'use strict';
+const fs = require('fs');
+const [cmd, a1, a2] = process.argv.slice(2);
+function sections(b, magic) {
+  if (b.toString('latin1', 0, 4) !== magic) throw new Error('not a ' + magic + ' file');
+  const n = b.readUInt32LE(8), s = {};
+  let off = 12;
+  for (let i = 0; i < n; i++) {
+    const t = b.readUInt32LE(off), size = Number(b.readBigUInt64LE(off + 4));
+    (s[t] = s[t] || []).push({ off: off + 12, size });
+    off += 12 + size;
+  }
+  return s;
+}
+if (cmd === 'zkinfo') {            // nVars nPublic domainSize nCoefs n8r
+  const b = fs.readFileSync(a1), s = sections(b, 'zkey');
+  let o = s[2][0].off;
+  o += 4 + b.readUInt32LE(o);
+  const n8r = b.readUInt32LE(o);
+  o += 4 + n8r;
+  console.log(b.readUInt32LE(o), b.readUInt32LE(o + 4), b.readUInt32LE(o + 8),
+              b.readUInt32LE(s[4][0].off), n8r);
+} else if (cmd === 'wtns-big') {   // copy a1 to a2 with witness value 0 = 2^256-1 (>= r)
+  const b = fs.readFileSync(a1), s = sections(b, 'wtns');
+  const n8 = b.readUInt32LE(s[1][0].off), off = s[2][0].off;
+  b.fill(0xff, off, off + n8);
+  fs.writeFileSync(a2, b);
+  console.log(off);
+} else if (cmd === 'verify') {     // lines: VK PROOF PUBLIC NPARTS EXPECTED_PUBLIC
+  (async () => {
+    const snarkjs = require('snarkjs');
+    const lines = fs.readFileSync(a1, 'utf8').split('\n').filter(Boolean);
+    const vks = {}, bad = [];
+    let proofs = 0, good = 0, control = null;
+    for (const line of lines) {
+      const [vkp, pp, qp, ns, ep] = line.split(' ');
+      const n = Number(ns);
+      try {
+        const vk = vks[vkp] || (vks[vkp] = JSON.parse(fs.readFileSync(vkp, 'utf8')));
+        const P = JSON.parse(fs.readFileSync(pp, 'utf8')), Q = JSON.parse(fs.readFileSync(qp, 'utf8'));
+        const exp = JSON.stringify(JSON.parse(fs.readFileSync(ep, 'utf8')));
+        if (n === 1 && (Array.isArray(P) || typeof P !== 'object'))
+          throw new Error('one witness, but the proof file is not one proof object');
+        if (n > 1 && (!Array.isArray(P) || P.length !== n))
+          throw new Error(`${n} witnesses, but ${Array.isArray(P) ? P.length : 'not an array of'} proofs`);
+        const ps = n === 1 ? [P] : P, qs = n === 1 ? [Q] : Q;
+        if (!Array.isArray(qs) || qs.length !== n) throw new Error('public file has the wrong shape');
+        for (let i = 0; i < n; i++) {
+          proofs++;
+          if (JSON.stringify(qs[i]) !== exp) throw new Error(`public[${i}] differs from the fixture`);
+          if (!(await snarkjs.groth16.verify(vk, qs[i], ps[i]))) throw new Error(`proof ${i} rejected`);
+          good++;
+          if (!control) control = { vk, pub: qs[i], proof: ps[i] };
+        }
+      } catch (e) { bad.push(pp + ': ' + (e.message || e)); }
+    }
+    // negative control: the same verifier rejects a tampered proof
+    let control_rejected = null;
+    if (control) {
+      const t = JSON.parse(JSON.stringify(control.proof));
+      [t.pi_a, t.pi_c] = [t.pi_c, t.pi_a];
+      control_rejected = !(await snarkjs.groth16.verify(control.vk, control.pub, t));
+    }
+    console.log(JSON.stringify({ jobs: lines.length, proofs, verified: good, nbad: bad.length,
+                                 bad: bad.slice(0, 5), control_rejected }));
+    process.exit(bad.length === 0 && control_rejected === true && good > 0 ? 0 : 1);
+  })().catch((e) => { console.log(JSON.stringify({ error: String(e) })); process.exit(1); });
+} else {
+  console.error('h.js: unknown command ' + cmd);
+  process.exit(2);
+}
+EOF
+
+# verify_batch LIST WHAT: verifies every line of LIST (see h.js) with snarkjs
+verify_batch() {
+    if node "$TMP/h.js" verify "$1" >"$1.out" 2>&1; then
+        ok "$2: $(cat "$1.out")"
+    else
+        bad "$2: $(tail -c 600 "$1.out")"
+    fi
+}
+# vline CIRCUIT PROOF PUBLIC NPARTS: a line for verify_batch
+vline() { echo "$FIX/$1.vk.json $2 $3 $4 $FIX/$1.public.json"; }
+
+# ---- 1. random synthd kills under load -----------------------------------------
+
+killer() {
+    _n=0
+    while [ ! -e "$D/stop" ] && [ "$_n" -lt "$KILLS_MAX" ]; do
+        _pids=$(sj '.processes[] | select(.role == "synthd" and .state == "busy" and .pid > 0) | .pid')
+        # shellcheck disable=SC2046
+        set -- $(od -An -N8 -tu4 /dev/urandom) # two random numbers
+        _delay=$(printf '0.%03d' $(($2 % 80)))  # the next moment: 0..79 ms on
+        _r=$1
+        if [ -n "$_pids" ]; then
+            # shellcheck disable=SC2086
+            set -- $_pids
+            eval "_p=\${$((_r % $# + 1))}"
+            if kill -KILL "$_p" 2>/dev/null; then
+                _n=$((_n + 1))
+                echo "$_p" >>"$D/kills"
+            fi
+        fi
+        sleep "$_delay"
+    done
+}
+kills() { wc -l <"$D/kills" | tr -d ' '; }
+none_running() { [ "$(sj .jobs.running)" = 0 ]; }
+all_free() { [ "$(sj .slots.FREE.count)" = "$1" ]; }
+
+# submit_until N: submits jobs i+1..N, appending "i id circuit nwitnesses" to
+# $D/jobs: nopub and allpub alternately, a few of 2 or 3 witnesses of each
+submit_until() {
+    while [ $i -lt "$1" ]; do
+        i=$((i + 1))
+        if [ $((i % 2)) -eq 0 ]; then c=nopub; else c=allpub; fi
+        k=1
+        case $((i % 8)) in 0 | 3) k=2 ;; esac
+        [ $((i % 24)) -eq 0 ] && k=3
+        w=""
+        j=0
+        while [ $j -lt $k ]; do w="$w --witness $FIX/$c.wtns"; j=$((j + 1)); done
+        # shellcheck disable=SC2086
+        if id=$(submit --key $c $w 2>"$D/submit.err"); then
+            echo "$i $id $c $k" >>"$D/jobs"
+            nparts=$((nparts + k))
+            [ $k -gt 1 ] && nmulti=$((nmulti + 1))
+        else
+            bad "s1: submit $i refused: $(cat "$D/submit.err")"
+        fi
+    done
+}
+
+s1() {
+    start_daemon s1 -- --synth 3 --slots 4 --max-attempts 20 \
+        --key nopub="$FIX/nopub.zkey" --key allpub="$FIX/allpub.zkey" || return
+    gpud0=$(gpud_pid)
+    : >"$D/kills"
+    killer &
+    KPID=$!
+    bg_add "$KPID"
+    i=0
+    nparts=0
+    nmulti=0
+    : >"$D/jobs"
+    submit_until "$NJOBS"
+    note "s1: submitted $i jobs ($nmulti with 2-3 witnesses, $nparts partitions); killer running"
+    # the killer goes on until every job has ended (or KILLS_MAX); on a
+    # machine fast enough to finish before KILLS_MIN kills, add waves of jobs
+    waves=0
+    while :; do
+        poll 180 none_running || bad "s1: jobs still running after 180 s: $(sj .jobs.running)"
+        if [ "$(kills)" -ge "$KILLS_MIN" ] || [ $waves -ge 4 ]; then break; fi
+        waves=$((waves + 1))
+        note "s1: only $(kills) kills when the jobs ended: wave $waves of 60 more jobs"
+        submit_until $((i + 60))
+    done
+    njobs=$(wc -l <"$D/jobs" | tr -d ' ')
+    touch "$D/stop"
+    wait "$KPID"
+    bg_done "$KPID"
+    note "s1: $(kills) synthd SIGKILLs sent while the jobs ran"
+    check "s1: at least $KILLS_MIN synthd SIGKILLs landed while jobs were running ($(kills))" \
+        [ "$(kills)" -ge "$KILLS_MIN" ]
+    # wait for every job; each must come back done, once
+    end=$(($(date +%s) + 180))
+    : >"$D/verify"
+    nok=0
+    nfail=0
+    while read -r i id c k; do
+        left=$((end - $(date +%s)))
+        [ $left -lt 2 ] && left=2
+        if timeout "$left" "$BIN" wait --socket "$SOCK" --proof "$D/p.$i.json" --public "$D/q.$i.json" \
+            "$id" 2>"$D/wait.err"; then
+            nok=$((nok + 1))
+        else
+            nfail=$((nfail + 1))
+            [ $nfail -le 3 ] && note "s1: job $i ($id, $c x$k): $(cat "$D/wait.err")"
+        fi
+        vline "$c" "$D/p.$i.json" "$D/q.$i.json" "$k" >>"$D/verify"
+    done <"$D/jobs"
+    check "s1: all $njobs jobs completed ok:true ($nok done, $nfail not)" [ "$nok" -eq "$njobs" -a "$njobs" -ge "$NJOBS" ]
+    verify_batch "$D/verify" "s1: every proof verifies and each job has one proof per witness"
+    st >"$D/final.json"
+    f() { jq -r "$1" "$D/final.json"; }
+    note "s1: counters $(jq -c .counters "$D/final.json")"
+    check "s1: jobs done $(f .jobs.done) == $njobs, failed $(f .jobs.failed) == 0" \
+        [ "$(f .jobs.done)" = "$njobs" -a "$(f .jobs.failed)" = 0 ]
+    check "s1: each partition proved exactly once (counters.proofs $(f .counters.proofs) == $nparts)" \
+        [ "$(f .counters.proofs)" = "$nparts" ]
+    check "s1: gpud pid unchanged ($gpud0 -> $(f '.processes[] | select(.role == "gpud") | .pid')), gpud_deaths 0" \
+        [ "$(f '.processes[] | select(.role == "gpud") | .pid')" = "$gpud0" -a "$(f .counters.gpud_deaths)" = 0 ]
+    check "s1: synthd_deaths $(f .counters.synthd_deaths) >= $KILLS_MIN" [ "$(f .counters.synthd_deaths)" -ge "$KILLS_MIN" ]
+    r=$(f '[.processes[] | select(.role == "synthd") | .restarts] | add')
+    check "s1: synthds were restarted ($r restarts)" [ "$r" -gt 0 ]
+    s=$(f '[.processes[] | select(.role == "synthd" and .state == "stopped")] | length')
+    check "s1: no synthd was stopped by the crash-loop breaker ($s stopped)" [ "$s" = 0 ]
+    poll 20 all_free 4
+    check "s1: slots conserved: total $(sj .slots.total) == 4 and all FREE ($(sj .slots.FREE.count))" \
+        [ "$(sj .slots.total)" = 4 -a "$(sj .slots.FREE.count)" = 4 ]
+    stop_daemon
+}
+
+# ---- 2. gpud SIGKILL mid-proving ------------------------------------------------
+
+proving() { [ "$(sj .slots.PROVING.count)" -ge 1 ] 2>/dev/null; }
+new_gpud() {
+    _g=$(sj '.processes[] | select(.role == "gpud" and .state == "idle") | "\(.pid) \(.incarnation)"')
+    [ -n "$_g" ] && [ "${_g% *}" != 0 ] && [ "${_g% *}" != "$1" ]
+}
+released() { grep -q "^gpud\[$1\]: BUFFERS\[release\]" "$LOG"; }
+gpud_deaths_is() { [ "$(counter gpud_deaths)" = "$1" ]; }
+
+s2() {
+    start_daemon s2 SLOTPROVE_FAULT_DELAY_MS=700 -- --synth 2 --slots 4 --trace-buffers \
+        --key nopub="$FIX/nopub.zkey" || return
+    g0=$(gpud_pid)
+    : >"$D/jobs"
+    for i in 1 2 3 4 5 6; do
+        submit --key nopub --witness "$FIX/nopub.wtns" >>"$D/jobs" 2>"$D/err" || bad "s2: submit $i: $(cat "$D/err")"
+    done
+    # kill 1: while a slot is PROVING (gpud holds it 700 ms before copying off)
+    if poll 30 proving; then
+        kill -KILL "$g0"
+        ok "s2: gpud $g0 SIGKILLed while a slot was PROVING"
+    else
+        bad "s2: no slot reached PROVING"
+    fi
+    poll 20 gpud_deaths_is 1
+    rep1=$(counter reproved_from_shm)
+    res1=$(counter resynthesized)
+    note "s2: after kill 1: reproved_from_shm $rep1, resynthesized $res1"
+    # kill 2: after the new gpud released a slot early (trace line) and before
+    # it sent the result (it sleeps 700 ms in between)
+    if poll 20 new_gpud "$g0"; then
+        set -- $(sj '.processes[] | select(.role == "gpud") | "\(.pid) \(.incarnation)"')
+        g1=$1
+        inc1=$2
+        if poll 30 released "$inc1"; then
+            snap=$(sj '"\(.slots.PROVING.count) \(.jobs.running)"')
+            kill -KILL "$g1"
+            set -- $snap
+            note "s2: kill 2 of gpud $g1 after its early release: PROVING slots $1, jobs running $2"
+            check "s2: kill 2 landed in the release window (no PROVING slot, jobs still running)" \
+                [ "$1" = 0 -a "$2" -ge 1 ]
+        else
+            bad "s2: gpud $g1 never released a slot (no BUFFERS[release] trace)"
+        fi
+    else
+        bad "s2: no new gpud after kill 1"
+    fi
+    poll 20 gpud_deaths_is 2
+    : >"$D/verify"
+    n=0
+    nok=0
+    while read -r id; do
+        n=$((n + 1))
+        if timeout 90 "$BIN" wait --socket "$SOCK" --proof "$D/p.$n.json" --public "$D/q.$n.json" "$id" 2>"$D/err"; then
+            nok=$((nok + 1))
+        else
+            note "s2: job $id: $(cat "$D/err")"
+        fi
+        vline nopub "$D/p.$n.json" "$D/q.$n.json" 1 >>"$D/verify"
+    done <"$D/jobs"
+    check "s2: all $n jobs completed ($nok ok)" [ "$nok" = 6 ]
+    verify_batch "$D/verify" "s2: all proofs verify"
+    g2=$(gpud_pid)
+    check "s2: a new gpud runs (pids $g0 -> ${g1:-?} -> $g2), gpud_deaths $(counter gpud_deaths) == 2" \
+        [ -n "$g2" -a "$g2" != "$g0" -a "$g2" != "${g1:-}" -a "$(counter gpud_deaths)" = 2 ]
+    check "s2: counters.reproved_from_shm $(counter reproved_from_shm) >= 1 (kill 1 alone: $rep1)" \
+        [ "$rep1" -ge 1 ]
+    check "s2: counters.resynthesized $(counter resynthesized) >= 1 (after kill 1: $res1)" \
+        [ "$(counter resynthesized)" -ge 1 ]
+    check "s2: counters.duplicate_results $(counter duplicate_results) and proofs $(counter proofs) == 6" \
+        [ "$(counter proofs)" = 6 ]
+    stop_daemon
+}
+
+# ---- 3. RSS limit ---------------------------------------------------------------
+
+synthd_restarted() { [ "$(sj '[.processes[] | select(.role == "synthd") | .restarts] | add')" -ge 1 ] 2>/dev/null; }
+
+s3() {
+    start_daemon s3 SLOTPROVE_FAULT=synthd-bloat SLOTPROVE_FAULT_ONCE="$TMP/s3.once" \
+        SLOTPROVE_FAULT_BYTES=300000000 -- --synth 2 --synth-rss-max 100M \
+        --key nopub="$FIX/nopub.zkey" || return
+    if timeout 60 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
+        --proof "$D/p.json" --public "$D/q.json" >/dev/null 2>"$D/err"; then
+        ok "s3: the job completed despite the bloated synthd"
+    else
+        bad "s3: the job failed: $(cat "$D/err")"
+    fi
+    vline nopub "$D/p.json" "$D/q.json" 1 >"$D/verify"
+    verify_batch "$D/verify" "s3: the proof verifies"
+    check "s3: the fault fired (synthd grew by 300 MB)" [ -e "$TMP/s3.once" ]
+    line=$(grep -m1 'RssAnon .* exceeded --synth-rss-max' "$LOG")
+    note "s3: log: ${line#*: }"
+    check "s3: the log names the figure (RssAnon ... exceeded --synth-rss-max 100.0 MiB)" \
+        eval 'echo "$line" | grep -q "killing synthd pid [0-9]*: RssAnon [0-9.]* MiB exceeded --synth-rss-max 100.0 MiB"'
+    check "s3: counters.rss_kills $(counter rss_kills) >= 1" [ "$(counter rss_kills)" -ge 1 ]
+    poll 10 synthd_restarted
+    check "s3: the synthd was restarted ($(sj '[.processes[] | select(.role == "synthd") | .restarts] | add') restarts, last_exit: $(sj '[.processes[] | select(.role == "synthd") | .last_exit | select(. != "")][0]'))" \
+        synthd_restarted
+    stop_daemon
+}
+
+# ---- 4. crash loop --------------------------------------------------------------
+
+synthds_stopped() { [ "$(sj '[.processes[] | select(.role == "synthd" and .state != "stopped")] | length')" = 0 ]; }
+
+s4() {
+    start_daemon s4 SLOTPROVE_FAULT=synthd-start -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
+    t0=$(now)
+    if id=$(submit --key nopub --witness "$FIX/nopub.wtns" 2>"$D/err"); then
+        timeout 60 "$BIN" wait --socket "$SOCK" "$id" >/dev/null 2>"$D/err"
+        rc=$?
+        check "s4: the queued job failed (exit $rc, not a hang) after $(since "$t0") s: $(cat "$D/err")" \
+            eval '[ $rc = 1 ] && grep -q "crash loop" "$D/err"'
+    else
+        check "s4: the submit was refused: $(cat "$D/err")" grep -q "crash loop" "$D/err"
+    fi
+    poll 30 synthds_stopped
+    st >"$D/st.json"
+    check "s4: every synthd is stopped" synthds_stopped
+    reason=$(jq -r '[.processes[] | select(.role == "synthd") | .stop_reason][0]' "$D/st.json")
+    note "s4: stop_reason: $reason"
+    check "s4: stop_reason names the crash loop" eval 'echo "$reason" | grep -q "^crash loop: "'
+    r1=$(jq -c '[.processes[] | select(.role == "synthd") | .restarts]' "$D/st.json")
+    lim=$(sed -n 's/^#define CRASH_LIMIT *\([0-9]*\).*/\1/p' run/daemon.h)
+    check "s4: bounded respawns per synthd ($r1, at most CRASH_LIMIT = ${lim:-?})" \
+        eval '[ "$(jq "[.processes[] | select(.role == \"synthd\") | .restarts] | max" "$D/st.json")" -le "${lim:-0}" ]'
+    # a stopped synthd must stay stopped: after the longest backoff (6.4 s)
+    # nothing could be pending anyway, so one observation 1 s later suffices
+    sleep 1
+    r2=$(sj '[.processes[] | select(.role == "synthd") | .restarts]' | tr -d ' \n')
+    check "s4: no respawn after the breaker tripped (restarts $r1 -> $r2)" [ "$r1" = "$r2" ]
+    submit --key nopub --witness "$FIX/nopub.wtns" >/dev/null 2>"$D/err"
+    rc=$?
+    check "s4: a new submit is refused at once (exit $rc): $(cat "$D/err")" \
+        eval '[ $rc = 1 ] && grep -q "cannot prove: crash loop" "$D/err"'
+    check "s4: the daemon ($DPID) and gpud are still up" \
+        eval 'alive $DPID && [ "$(sj ".processes[] | select(.role == \"gpud\") | .state")" = idle ]'
+    stop_daemon
+}
+
+# ---- 5. poison partition --------------------------------------------------------
+
+s5() {
+    start_daemon s5 SLOTPROVE_FAULT=synthd-fill SLOTPROVE_FAULT_MATCH=poison -- --synth 2 \
+        --max-attempts 3 --key nopub="$FIX/nopub.zkey" --key allpub="$FIX/allpub.zkey" || return
+    cp "$FIX/nopub.wtns" "$D/poison.wtns"
+    pid_poison=$(submit --key nopub --witness "$D/poison.wtns" 2>"$D/err") || bad "s5: poison submit: $(cat "$D/err")"
+    : >"$D/jobs"
+    for i in 1 2 3 4 5 6; do
+        if [ $((i % 2)) = 0 ]; then c=nopub; else c=allpub; fi
+        id=$(submit --key $c --witness "$FIX/$c.wtns" 2>"$D/err") && echo "$i $id $c" >>"$D/jobs"
+    done
+    timeout 60 "$BIN" wait --socket "$SOCK" "${pid_poison:-0}" >/dev/null 2>"$D/err"
+    rc=$?
+    note "s5: poison job: $(cat "$D/err")"
+    check "s5: the poison job failed (exit $rc), naming the partition and attempts" \
+        eval '[ $rc = 1 ] && grep -q "partition 0 (.*poison.wtns) failed after 3 attempts" "$D/err"'
+    : >"$D/verify"
+    nok=0
+    while read -r i id c; do
+        timeout 60 "$BIN" wait --socket "$SOCK" --proof "$D/p.$i.json" --public "$D/q.$i.json" "$id" 2>"$D/err" &&
+            nok=$((nok + 1))
+        vline $c "$D/p.$i.json" "$D/q.$i.json" 1 >>"$D/verify"
+    done <"$D/jobs"
+    check "s5: every other job completed ($nok of 6)" [ "$nok" = 6 ]
+    verify_batch "$D/verify" "s5: their proofs verify"
+    s=$(sj '[.processes[] | select(.role == "synthd") | .state] | join(",")')
+    check "s5: synthds not stopped (states $s; synthd_deaths $(counter synthd_deaths) == 3)" \
+        eval 'echo "$s" | grep -qv stopped && [ "$(counter synthd_deaths)" = 3 ]'
+    stop_daemon
+}
+
+# ---- 6. supervisor killed -------------------------------------------------------
+
+s6() {
+    start_daemon s6 SLOTPROVE_FAULT_DELAY_MS=300 -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
+    for i in 1 2 3 4; do submit --key nopub --witness "$FIX/nopub.wtns" >/dev/null; done
+    poll 20 proving || bad "s6: no slot reached PROVING"
+    kids=$(kids_of "$DPID" | tr '\n' ' ')
+    spids=$(sj '[.processes[] | select(.role != "supervisor") | .pid] | map(tostring) | join(" ")')
+    note "s6: killing serve $DPID with $(sj .jobs.running) jobs running; children $kids (status: $spids)"
+    check "s6: status and /proc agree on the 3 children" \
+        [ "$(echo "$kids" | wc -w)" = 3 -a "$(echo "$spids" | wc -w)" = 3 ]
+    kill -KILL "$DPID"
+    t0=$(now)
+    # shellcheck disable=SC2086
+    if poll 10 all_dead $kids $spids; then
+        ok "s6: no synthd or gpud survived the supervisor ($(since "$t0") s)"
+    else
+        # shellcheck disable=SC2086
+        bad "s6: survivors: $(for p in $kids $spids; do alive $p && echo $p; done | tr '\n' ' ')"
+    fi
+    wait "$DPID" 2>/dev/null
+    forget "$DPID"
+}
+
+# ---- 7. client disconnect -------------------------------------------------------
+
+client_in_job() { [ -s "$D/c.id" ] && [ "$(sj .jobs.running)" = 1 ]; }
+
+s7() {
+    start_daemon s7 SLOTPROVE_FAULT_DELAY_MS=500 -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
+    "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
+        --proof "$D/c.proof.json" --public "$D/c.public.json" >"$D/c.id" 2>"$D/c.err" &
+    CPID=$!
+    bg_add "$CPID"
+    if poll 20 client_in_job; then
+        kill -KILL "$CPID"
+        wait "$CPID" 2>/dev/null
+        bg_done "$CPID"
+        ok "s7: client $CPID killed while its job was running"
+    else
+        bad "s7: the job never started"
+    fi
+    id=$(cat "$D/c.id")
+    check "s7: the killed client wrote no output" [ ! -e "$D/c.proof.json" ]
+    if timeout 30 "$BIN" wait --socket "$SOCK" --proof "$D/p.json" --public "$D/q.json" "$id" 2>"$D/err"; then
+        ok "s7: slotprove wait $id returned the finished job"
+    else
+        bad "s7: wait $id: $(cat "$D/err")"
+    fi
+    vline nopub "$D/p.json" "$D/q.json" 1 >"$D/verify"
+    verify_batch "$D/verify" "s7: its proof verifies"
+    stop_daemon
+}
+
+# ---- 8. bad inputs as jobs ------------------------------------------------------
+
+# bad_job WHAT PATTERN SUBMIT_ARGS...: the job fails alone, with PATTERN
+# (file and reason); then a valid job proves
+bad_job() {
+    _what=$1
+    _want=$2
+    shift 2
+    rm -f "$D/b.proof.json"
+    timeout 30 "$BIN" submit --socket "$SOCK" "$@" --wait --proof "$D/b.proof.json" \
+        --public "$D/b.public.json" >/dev/null 2>"$D/err"
+    _rc=$?
+    if [ $_rc = 1 ] && grep -q -- "$_want" "$D/err" && [ ! -e "$D/b.proof.json" ]; then
+        ok "s8: $_what: exit 1, $(head -c 160 "$D/err")"
+    else
+        bad "s8: $_what: exit $_rc (wanted 1 and '$_want'): $(cat "$D/err")"
+    fi
+    nbad=$((nbad + 1))
+    if timeout 30 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
+        --proof "$D/v$nbad.proof.json" --public "$D/v$nbad.public.json" >/dev/null 2>"$D/err"; then
+        vline nopub "$D/v$nbad.proof.json" "$D/v$nbad.public.json" 1 >>"$D/verify"
+    else
+        bad "s8: the valid job after '$_what' failed: $(cat "$D/err")"
+    fi
+}
+
+s8() {
+    start_daemon s8 -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
+    cp "$FIX/nopub.zkey" "$D/trunc.zkey" && truncate -s 3000 "$D/trunc.zkey"
+    { printf 'nope'; tail -c +5 "$FIX/nopub.zkey"; } >"$D/magic.zkey"
+    off=$(node "$TMP/h.js" wtns-big "$FIX/nopub.wtns" "$D/big.wtns")
+    note "s8: big.wtns: witness value 0 (at byte $off) set to 2^256-1"
+    mkdir "$D/dir.wtns"
+    nbad=0
+    : >"$D/verify"
+    bad_job "truncated zkey" "trunc.zkey: truncated" --zkey "$D/trunc.zkey" --witness "$FIX/nopub.wtns"
+    bad_job "wrong magic" "magic.zkey: wrong magic" --zkey "$D/magic.zkey" --witness "$FIX/nopub.wtns"
+    bad_job "PLONK key" "plonk.zkey: protocol 2 (PLONK)" --zkey "$FIX/plonk.zkey" --witness "$FIX/nopub.wtns"
+    if [ -f "$FIX/../bls12381/nopub.wtns" ]; then
+        bad_job "bls12381 witness on a bn128 key" "nopub.wtns: witness is for bls12381 but .* is a bn128 key" \
+            --key nopub --witness "$FIX/../bls12381/nopub.wtns"
+    else
+        note "s8: SKIP bls12381 witness case: tests/fixtures/bls12381/nopub.wtns not generated yet"
+    fi
+    bad_job "witness of another circuit" "allpub.wtns: nWitness [0-9]* != zkey nVars" \
+        --key nopub --witness "$FIX/allpub.wtns"
+    bad_job "witness value >= r" "big.wtns: witness value 0 is not below r" --key nopub --witness "$D/big.wtns"
+    bad_job "directory as witness" "dir.wtns: not a regular file" --key nopub --witness "$D/dir.wtns"
+    bad_job "missing witness" "none.wtns: No such file" --key nopub --witness "$D/none.wtns"
+    bad_job "missing zkey" "none.zkey: No such file" --zkey "$D/none.zkey" --witness "$FIX/nopub.wtns"
+    bad_job "bad one among good witnesses" "big.wtns: witness value 0 is not below r" \
+        --key nopub --witness "$FIX/nopub.wtns" --witness "$D/big.wtns"
+    verify_batch "$D/verify" "s8: the valid job after each bad one proves and verifies"
+    check "s8: the daemon pid is unchanged ($DPID) and no child died (synthd $(counter synthd_deaths), gpud $(counter gpud_deaths))" \
+        eval 'alive $DPID && [ "$(sj ".processes[0].pid")" = "$DPID" ] && [ "$(counter synthd_deaths)" = 0 ] && [ "$(counter gpud_deaths)" = 0 ]'
+    poll 10 all_free 4
+    check "s8: every slot is FREE again ($(sj .slots.FREE.count) of 4)" all_free 4
+    stop_daemon
+}
+
+# ---- 9. memory bound ------------------------------------------------------------
+
+sampler() {
+    while [ ! -e "$D/stop" ]; do
+        sj '"\(.group_pss_kib) \(.slots.total) \(.slots.FREE.count) \(.slots.FILLING.count) \(.slots.READY.count) \(.slots.PROVING.count) \(.processes | map(select(.role == "supervisor") | .pss_kib) | add) \(.processes | map(select(.role == "synthd") | .pss_kib) | add) \(.processes | map(select(.role == "gpud") | .pss_kib) | add)"' >>"$D/samples"
+        sleep 0.02
+    done
+}
+all_idle() { [ "$(sj '[.processes[] | select(.role != "supervisor" and .state != "idle")] | length')" = 0 ]; }
+
+s9() {
+    SLOTS=3
+    SLOT_BYTES=8M
+    NSYN=4
+    start_daemon s9 -- --synth $NSYN --slots $SLOTS --slot-bytes $SLOT_BYTES --key nopub="$FIX/nopub.zkey" || return
+    poll 10 all_idle
+    base=0
+    for i in 1 2 3; do # the largest of three idle samples
+        set -- $(sj '"\(.group_pss_kib) \(.processes | map(select(.role == "supervisor") | .pss_kib) | add) \(.processes | map(select(.role == "synthd") | .pss_kib) | add) \(.processes | map(select(.role == "gpud") | .pss_kib) | add)"')
+        [ "$1" -gt "$base" ] && base=$1 base_roles="$2 $3 $4"
+    done
+    slot_bytes=$(sj .slots.slot_bytes)
+    set -- $(node "$TMP/h.js" zkinfo "$FIX/nopub.zkey")
+    nvars=$1 domain=$3 ncoefs=$4 n8r=$5
+    wtns_hdr=$((12 + 12 + 4 + n8r + 4 + 12)) # file header, section 1, section 2 header
+    scratch=$((4 * ncoefs + 8 * (domain + 1) + wtns_hdr))
+    payload=$(((3 * domain + nvars) * n8r))
+    : >"$D/samples"
+    sampler &
+    SPID=$!
+    bg_add "$SPID"
+    : >"$D/jobs"
+    for i in $(seq 30); do submit --key nopub --witness "$FIX/nopub.wtns" >>"$D/jobs" 2>"$D/err" || bad "s9: submit: $(cat "$D/err")"; done
+    : >"$D/verify"
+    n=0
+    nok=0
+    while read -r id; do
+        n=$((n + 1))
+        timeout 60 "$BIN" wait --socket "$SOCK" --proof "$D/p.$n.json" --public "$D/q.$n.json" "$id" 2>"$D/err" &&
+            nok=$((nok + 1))
+        vline nopub "$D/p.$n.json" "$D/q.$n.json" 1 >>"$D/verify"
+    done <"$D/jobs"
+    touch "$D/stop"
+    wait "$SPID"
+    bg_done "$SPID"
+    check "s9: all 30 jobs completed ($nok)" [ "$nok" = 30 ]
+    verify_batch "$D/verify" "s9: their proofs verify"
+    ns=$(wc -l <"$D/samples" | tr -d ' ')
+    peak=$(awk 'BEGIN { m = 0 } $1 > m { m = $1 } END { print m }' "$D/samples")
+    peak_roles=$(awk 'BEGIN { m = 0 } $1 > m { m = $1; r = $7 " " $8 " " $9 } END { print r }' "$D/samples")
+    maxbusy=$(awk 'BEGIN { m = 0 } { b = $4 + $5 + $6; if (b > m) m = b } END { print m }' "$D/samples")
+    badsum=$(awk '$3 + $4 + $5 + $6 != $2 || $2 != '$SLOTS' { n++ } END { print n + 0 }' "$D/samples")
+    busy_seen=$(awk '$4 + $5 + $6 > 0 { n++ } END { print n + 0 }' "$D/samples")
+    slots_kib=$((SLOTS * slot_bytes / 1024))
+    scratch_kib=$(((NSYN * scratch + 1023) / 1024))
+    copied_kib=$(((payload + 1023) / 1024))
+    bound=$((base + slots_kib + scratch_kib + copied_kib))
+    note "s9: key nopub: nVars $nvars, domain $domain, nCoefs $ncoefs"
+    note "s9: baseline group Pss (idle, no job yet)        $base KiB"
+    note "s9: peak group Pss over $ns samples               $peak KiB (+$((peak - base)) KiB)"
+    note "s9:   supervisor / synthds / gpud: idle $base_roles KiB, at the peak $peak_roles KiB"
+    note "s9: slots x slot_bytes = $SLOTS x $slot_bytes        $slots_kib KiB"
+    note "s9: synthds x scratch = $NSYN x $scratch B         $scratch_kib KiB  (4 B/coef + 8 B/row index + wtns header)"
+    note "s9: gpud copied-off: 1 proof in flight x $payload B  $copied_kib KiB  ((3 x domain + nVars) x 32: a, b, c, witness)"
+    note "s9: bound = baseline + slots + scratch + copied-off = $bound KiB"
+    note "s9: the pool is prefaulted by serve, so the baseline already holds the $slots_kib KiB of slots;"
+    note "s9:   growth beyond scratch + copied-off: $((peak - base - scratch_kib - copied_kib)) KiB (gpud's NTT/MSM buffers, touched key pages, allocator arenas: not in the formula)"
+    check "s9: sampled while jobs ran ($ns samples, $busy_seen with a slot in use)" [ "$ns" -ge 10 -a "$busy_seen" -ge 1 ]
+    check "s9: in-flight slots never exceeded $SLOTS (max not-FREE $maxbusy; $badsum samples with counts != total)" \
+        [ "$maxbusy" -le $SLOTS -a "$badsum" = 0 ]
+    check "s9: peak Pss $peak KiB <= bound $bound KiB" [ "$peak" -le "$bound" ]
+    stop_daemon
+}
+
+# ---- 10. SIGTERM drains ---------------------------------------------------------
+
+draining() { [ "$(sj .draining)" = true ]; }
+
+s10() {
+    start_daemon s10 SLOTPROVE_FAULT_DELAY_MS=300 -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
+    sock=$SOCK
+    : >"$D/waiters"
+    for i in 1 2 3 4; do
+        id=$(submit --key nopub --witness "$FIX/nopub.wtns") || continue
+        ( timeout 60 "$BIN" wait --socket "$sock" --proof "$D/p.$i.json" --public "$D/q.$i.json" "$id" \
+            2>"$D/w.$i.err"; echo $? >"$D/w.$i.rc" ) &
+        bg_add $!
+        echo "$i $!" >>"$D/waiters"
+    done
+    poll 20 proving || bad "s10: no slot reached PROVING"
+    running=$(sj .jobs.running)
+    kill -TERM "$DPID"
+    poll 10 draining || bad "s10: status never showed draining"
+    submit --key nopub --witness "$FIX/nopub.wtns" >/dev/null 2>"$D/err"
+    rc=$?
+    check "s10: a submit while draining is refused (exit $rc): $(cat "$D/err")" \
+        eval '[ $rc = 1 ] && grep -q "shutting down" "$D/err"'
+    poll 60 dead "$DPID"
+    wait "$DPID"
+    drc=$?
+    forget "$DPID"
+    check "s10: SIGTERM with $running jobs running: the daemon exited 0 ($drc)" [ "$drc" = 0 ]
+    check "s10: the daemon removed its socket" [ ! -e "$sock" ]
+    : >"$D/verify"
+    nok=0
+    while read -r i p; do
+        wait "$p" 2>/dev/null
+        bg_done "$p"
+        [ "$(cat "$D/w.$i.rc" 2>/dev/null)" = 0 ] && nok=$((nok + 1))
+        vline nopub "$D/p.$i.json" "$D/q.$i.json" 1 >>"$D/verify"
+    done <"$D/waiters"
+    check "s10: every running job completed and its waiting client got it ($nok of 4)" [ "$nok" = 4 ]
+    verify_batch "$D/verify" "s10: their proofs verify"
+    check "s10: no synthd/gpud left" no_kids "$DPID"
+}
+
+# ---- 11. socket security --------------------------------------------------------
+
+s11() {
+    TAG=s11
+    D=$(mktemp -d "$TMP/s11.XXXXXX")
+    chmod 0755 "$D"
+    timeout 20 "$BIN" serve --socket "$D/s.sock" --key nopub="$FIX/nopub.zkey" 2>"$D/err"
+    rc=$?
+    check "s11: serve refuses a 0755 socket directory (exit $rc): $(cat "$D/err")" \
+        eval '[ $rc = 1 ] && grep -q "is mode 0755; it must be 0700" "$D/err" && [ ! -e "$D/s.sock" ]'
+    if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+        start_daemon s11 -- --synth 1 --key nopub="$FIX/nopub.zkey" || return
+        check "s11: the socket is mode 0660 ($(stat -c %a "$SOCK"))" [ "$(stat -c %a "$SOCK")" = 660 ]
+        note "s11: SKIP other-uid checks: not root (or no setpriv)"
+        stop_daemon
+        return
+    fi
+    # a directory other uids can traverse to: 0750, group OTHER_GID
+    G=$(mktemp -d /tmp/slotprove-faults.XXXXXX)
+    EXTRA="$EXTRA $G"
+    chgrp "$OTHER_GID" "$G" && chmod 0750 "$G"
+    SOCK=$G/s.sock
+    LOG=$G/daemon.log
+    TAG=s11
+    "$BIN" serve --socket "$SOCK" --synth 1 --allow-gid "$OTHER_GID" --key nopub="$FIX/nopub.zkey" 2>"$LOG" &
+    DPID=$!
+    DAEMONS="$DAEMONS $DPID"
+    ALL_DAEMONS="$ALL_DAEMONS $DPID"
+    poll 15 eval '[ "$(gpud_pid)" -gt 0 ] 2>/dev/null' || { bad "s11: daemon did not come up"; show "$LOG"; return; }
+    check "s11: the socket is mode 0660, group $OTHER_GID ($(stat -c '%a %g' "$SOCK"))" \
+        [ "$(stat -c '%a %g' "$SOCK")" = "660 $OTHER_GID" ]
+    as_member() { setpriv --reuid 65534 --regid "$OTHER_GID" --clear-groups "$@"; }
+    as_other() { setpriv --reuid 65534 --regid 65534 --groups "$OTHER_GID" "$@"; }
+    as_member "$BIN" status --socket "$SOCK" >/dev/null 2>"$D/err"
+    rc=$?
+    check "s11: uid 65534 with primary gid $OTHER_GID (--allow-gid) is served (exit $rc)$(cat "$D/err")" [ $rc = 0 ]
+    as_other "$BIN" status --socket "$SOCK" >/dev/null 2>"$D/err"
+    rc=$?
+    check "s11: uid 65534 outside the allowed uid/gid is refused (exit $rc): $(cat "$D/err")" \
+        eval '[ $rc = 1 ] && grep -q "uid 65534 is not allowed" "$D/err"'
+    id=$(submit --key nopub --witness "$FIX/nopub.wtns" 2>"$D/err") || bad "s11: submit as root: $(cat "$D/err")"
+    as_member "$BIN" wait --socket "$SOCK" "${id:-0}" >/dev/null 2>"$D/err"
+    rc=$?
+    check "s11: root's job is \"no such job\" for uid 65534 (exit $rc): $(cat "$D/err")" \
+        eval '[ $rc = 1 ] && grep -q "no such job" "$D/err"'
+    as_member "$BIN" cancel --socket "$SOCK" "${id:-0}" >/dev/null 2>"$D/err"
+    rc=$?
+    check "s11: ... and uid 65534 cannot cancel it (exit $rc)" eval '[ $rc = 1 ] && grep -q "no such job" "$D/err"'
+    timeout 30 "$BIN" wait --socket "$SOCK" "${id:-0}" >/dev/null 2>"$D/err"
+    check "s11: the owner still gets the job" [ $? = 0 ]
+    stop_daemon
+}
+
+# ---- 12. fuzzers ----------------------------------------------------------------
+
+s12() {
+    if ! grep -q '^fuzz-short:' Makefile; then
+        note "s12: SKIP: the Makefile has no fuzz-short target yet"
+        return
+    fi
+    if ! command -v clang >/dev/null 2>&1; then
+        note "s12: SKIP: make fuzz-short needs clang, which is not installed"
+        return
+    fi
+    if timeout 240 make --no-print-directory fuzz-short >"$TMP/fuzz.log" 2>&1; then
+        grep -E '^fuzz:|^Done [0-9]+ runs' "$TMP/fuzz.log" | sed 's/^/# s12: /'
+        ok "s12: make fuzz-short"
+    else
+        bad "s12: make fuzz-short failed"
+        show "$TMP/fuzz.log" 25
+    fi
+}
+
+# ---- main -----------------------------------------------------------------------
+
+for f in "$BIN" "$ROOT/build/synthd" "$ROOT/build/gpud" "$FIX/nopub.zkey" "$NODE_PATH/snarkjs"; do
+    [ -e "$f" ] || { echo "FAIL - $f is missing (make all deps)"; echo "faults: 0 passed, 1 failed"; exit 1; }
+done
+for t in jq node timeout; do
+    command -v $t >/dev/null 2>&1 || { echo "FAIL - $t not found (make deps)"; echo "faults: 0 passed, 1 failed"; exit 1; }
+done
+
+T0=$(now)
+section() {
+    _t=$(now)
+    echo "# --- $1: $2"
+    "$1"
+    # whatever the section left running
+    [ -n "${DPID:-}" ] && case " $DAEMONS " in *" $DPID "*) kill -KILL "$DPID"; wait "$DPID" 2>/dev/null; forget "$DPID" ;; esac
+    echo "# $1 took $(since "$_t") s"
+}
+ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s12"}
+for s in $ONLY; do
+    case $s in
+    s1) section s1 "random synthd kills under load" ;;
+    s2) section s2 "gpud SIGKILL mid-proving" ;;
+    s3) section s3 "RSS limit" ;;
+    s4) section s4 "crash loop" ;;
+    s5) section s5 "poison partition" ;;
+    s6) section s6 "supervisor killed" ;;
+    s7) section s7 "client disconnect" ;;
+    s8) section s8 "bad inputs as jobs" ;;
+    s9) section s9 "memory bound" ;;
+    s10) section s10 "SIGTERM drains" ;;
+    s11) section s11 "socket security" ;;
+    s12) section s12 "fuzzers (make fuzz-short)" ;;
+    esac
+done
+orphans=""
+for p in $ALL_DAEMONS; do orphans="$orphans $(kids_of "$p" | tr '\n' ' ')"; done
+orphans=$(echo $orphans) # trims
+check "no synthd/gpud of the $(echo $ALL_DAEMONS | wc -w) daemons started here is left${orphans:+: $orphans}" [ -z "$orphans" ]
+echo "# total $(since "$T0") s"
+echo "faults: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
