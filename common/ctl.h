@@ -29,6 +29,7 @@ enum ctl_type {
     CTL_PROVED,      /* gpud → sup: text = proof.json; times */
     CTL_PROVE_ERR,   /* gpud → sup: text = reason */
     CTL_SHUTDOWN,    /* sup → child: finish and exit 0 */
+    CTL_TAKEN,       /* gpud → sup: took the slot of (job, partition) */
 };
 
 struct ctl_msg {

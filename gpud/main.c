@@ -134,6 +134,9 @@ static void prove_slot(uint32_t slot, uint32_t gen)
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
         return;
     }
+    /* tell the supervisor who holds this partition now: if gpud dies after
+     * the early release below, only it knows the partition must be redone */
+    send_msg(CTL_TAKEN, h.job_id, h.partition, h.key_id, 0, NULL, NULL);
     const struct zkey *zk = &keys[h.key_id].zk;
     const uint8_t *p = pool_payload(&pool, slot);
     size_t vec = (size_t)zk->domain_size * 32;

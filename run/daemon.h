@@ -61,6 +61,8 @@ enum job_state { JOB_RUNNING, JOB_DONE, JOB_FAILED, JOB_CANCELLED };
 struct part {
     enum part_state state;
     unsigned attempts;         /* deaths of a process while it held this partition */
+    uint32_t synth_inc;        /* synthd incarnation synthesizing it (0: none) */
+    uint32_t taken_by;         /* gpud incarnation that took its slot (0: none) */
     int wfd;                   /* the client's witness, kept for retries */
     char wname[REQUEST_NAME_MAX + 1];
     char *proof_json;          /* from gpud, once done */
@@ -171,6 +173,7 @@ void jobs_fail(struct daemon *d, struct job *j, const char *fmt, ...) __attribut
 void jobs_cancel(struct daemon *d, struct job *j);
 void jobs_on_proved(struct daemon *d, const struct ctl_msg *m);
 void jobs_on_synth_done(struct daemon *d, struct kid *k, const struct ctl_msg *m);
+void jobs_on_taken(struct daemon *d, struct kid *k, const struct ctl_msg *m);
 void jobs_partition_died(struct daemon *d, struct job *j, uint32_t part, const char *why);
 struct job *jobs_by_num(struct daemon *d, uint64_t num);
 void jobs_fail_all(struct daemon *d, const char *why);

@@ -261,6 +261,8 @@ void jobs_dispatch(struct daemon *d)
         if (ctl_send(k->p.ctl, &m, &j->parts[p].wfd, 1) < 0)
             continue;
         j->parts[p].state = PART_SYNTH;
+        j->parts[p].synth_inc = k->p.incarnation;
+        j->parts[p].taken_by = 0;
         k->state = KID_BUSY;
         k->job = j;
         k->part = p;
@@ -274,9 +276,20 @@ void jobs_on_synth_done(struct daemon *d, struct kid *k, const struct ctl_msg *m
     if (!j || j->num != m->job_id || m->partition >= j->nparts)
         return;
     struct part *p = &j->parts[m->partition];
+    /* only the synthd that holds the partition now moves it on: an earlier
+     * holder's late report is about work that was already written off */
+    if (p->state != PART_SYNTH || p->synth_inc != k->p.incarnation)
+        return;
     p->synth_ns = m->times.ns[STAGE_SYNTH];
-    if (p->state == PART_SYNTH)
-        p->state = PART_PUBLISHED;
+    p->state = PART_PUBLISHED;
+    p->synth_inc = 0;
+}
+
+void jobs_on_taken(struct daemon *d, struct kid *k, const struct ctl_msg *m)
+{
+    struct job *j = jobs_by_num(d, m->job_id);
+    if (j && j->state == JOB_RUNNING && m->partition < j->nparts)
+        j->parts[m->partition].taken_by = k->p.incarnation;
 }
 
 void jobs_on_proved(struct daemon *d, const struct ctl_msg *m)
@@ -308,6 +321,8 @@ void jobs_partition_died(struct daemon *d, struct job *j, uint32_t part, const c
     if (j->state != JOB_RUNNING || p->state == PART_DONE)
         return;
     p->attempts++;
+    p->synth_inc = 0;
+    p->taken_by = 0;
     if (p->attempts >= d->o.max_attempts) {
         jobs_fail(d, j, "partition %u (%s) failed after %u attempts; last: %s", part, p->wname,
                   p->attempts, why);

@@ -156,6 +156,9 @@ void kid_handle_msg(struct daemon *d, struct kid *k, struct ctl_msg *m, int *fds
     case CTL_PROVED:
         jobs_on_proved(d, m);
         break;
+    case CTL_TAKEN:
+        jobs_on_taken(d, k, m);
+        break;
     case CTL_PROVE_ERR: {
         struct job *j = jobs_by_num(d, m->job_id);
         if (j && j->state == JOB_RUNNING)
@@ -197,7 +200,8 @@ static void after_synthd_death(struct daemon *d, struct kid *k, const char *why,
     d->c.synthd_deaths++;
     struct job *j = k->job;
     *job_caused = j != NULL;
-    if (j && j->state == JOB_RUNNING && j->parts[k->part].state == PART_SYNTH) {
+    if (j && j->state == JOB_RUNNING && j->parts[k->part].state == PART_SYNTH &&
+        j->parts[k->part].synth_inc == k->p.incarnation) {
         if (in_live_slot(d, j->num, k->part))
             j->parts[k->part].state = PART_PUBLISHED; /* it published, then died */
         else
@@ -209,7 +213,8 @@ static void after_synthd_death(struct daemon *d, struct kid *k, const char *why,
 static void after_gpud_death(struct daemon *d, const char *why, int *job_caused)
 {
     struct reclaim_report rep;
-    slot_reclaim_owner(&d->pool, kids_gpud(d)->p.incarnation, &rep);
+    uint32_t dead = kids_gpud(d)->p.incarnation;
+    slot_reclaim_owner(&d->pool, dead, &rep);
     d->c.gpud_deaths++;
     *job_caused = rep.n_readied > 0;
     /* PROVING slots went back to READY: prove them again from shared memory */
@@ -227,15 +232,23 @@ static void after_gpud_death(struct daemon *d, const char *why, int *job_caused)
             jobs_fail(d, j, "partition %u (%s): gpud died %u times while proving it; last: %s",
                       r->partition, p->wname, p->attempts, why);
     }
-    /* partitions whose slot was released early lived only in gpud: redo them */
+    /* Partitions whose slot was released early lived only in gpud: redo them.
+     * That is every published partition no longer in a slot, and also one
+     * whose synthd has not yet reported SYNTH_DONE but whose slot the dead
+     * gpud already took (its TAKEN message was read before this). */
     for (struct job *j = d->jobs; j; j = j->next) {
         if (j->state != JOB_RUNNING)
             continue;
-        for (uint32_t i = 0; i < j->nparts && j->state == JOB_RUNNING; i++)
-            if (j->parts[i].state == PART_PUBLISHED && !in_live_slot(d, j->num, i)) {
+        for (uint32_t i = 0; i < j->nparts && j->state == JOB_RUNNING; i++) {
+            struct part *p = &j->parts[i];
+            int lost = (p->state == PART_PUBLISHED ||
+                        (p->state == PART_SYNTH && p->taken_by == dead)) &&
+                       !in_live_slot(d, j->num, i);
+            if (lost) {
                 d->c.resynthesized++;
                 jobs_partition_died(d, j, i, why);
             }
+        }
     }
 }
 

@@ -662,6 +662,12 @@ s9() {
     NSYN=4
     start_daemon s9 -- --synth $NSYN --slots $SLOTS --slot-bytes $SLOT_BYTES --key nopub="$FIX/nopub.zkey" || return
     poll 10 all_idle
+    # one warm-up job first, so the baseline holds what every process touches
+    # once (libraries, allocator arenas, gpud's NTT domain) and not only the
+    # prefaulted pool
+    timeout 60 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" \
+        --proof "$D/w.json" --public "$D/wq.json" --wait >/dev/null 2>"$D/err" || bad "s9: warm-up job: $(cat "$D/err")"
+    poll 10 all_idle
     base=0
     for i in 1 2 3; do # the largest of three idle samples
         set -- $(sj '"\(.group_pss_kib) \(.processes | map(select(.role == "supervisor") | .pss_kib) | add) \(.processes | map(select(.role == "synthd") | .pss_kib) | add) \(.processes | map(select(.role == "gpud") | .pss_kib) | add)"')
@@ -671,7 +677,11 @@ s9() {
     set -- $(node "$TMP/h.js" zkinfo "$FIX/nopub.zkey")
     nvars=$1 domain=$3 ncoefs=$4 n8r=$5
     wtns_hdr=$((12 + 12 + 4 + n8r + 4 + 12)) # file header, section 1, section 2 header
-    scratch=$((4 * ncoefs + 8 * (domain + 1) + wtns_hdr))
+    # a synthd's scratch: its row index (4 B per coefficient + 8 B per row),
+    # the key's coefficient section it maps and reads (12 + n8r B per entry),
+    # the witness header, and 64 KiB of stack for each of its threads
+    nthr=$(nproc)
+    scratch=$((4 * ncoefs + 8 * (domain + 1) + (12 + n8r) * ncoefs + wtns_hdr + 65536 * nthr))
     payload=$(((3 * domain + nvars) * n8r))
     : >"$D/samples"
     sampler &
@@ -702,17 +712,19 @@ s9() {
     slots_kib=$((SLOTS * slot_bytes / 1024))
     scratch_kib=$(((NSYN * scratch + 1023) / 1024))
     copied_kib=$(((payload + 1023) / 1024))
-    bound=$((base + slots_kib + scratch_kib + copied_kib))
+    # serve prefaults the pool, so the idle group already holds the slots once:
+    # baseline (processes alone) = idle Pss - slots
+    proc_base=$((base - slots_kib))
+    bound=$((proc_base + slots_kib + scratch_kib + copied_kib))
     note "s9: key nopub: nVars $nvars, domain $domain, nCoefs $ncoefs"
-    note "s9: baseline group Pss (idle, no job yet)        $base KiB"
+    note "s9: idle group Pss after one warm-up job          $base KiB (of which the prefaulted pool $slots_kib KiB)"
+    note "s9: baseline (processes without the pool)         $proc_base KiB"
     note "s9: peak group Pss over $ns samples               $peak KiB (+$((peak - base)) KiB)"
     note "s9:   supervisor / synthds / gpud: idle $base_roles KiB, at the peak $peak_roles KiB"
     note "s9: slots x slot_bytes = $SLOTS x $slot_bytes        $slots_kib KiB"
-    note "s9: synthds x scratch = $NSYN x $scratch B         $scratch_kib KiB  (4 B/coef + 8 B/row index + wtns header)"
+    note "s9: synthds x scratch = $NSYN x $scratch B         $scratch_kib KiB  (index 4 B/coef + 8 B/row, mapped coefficients, wtns header, 64 KiB stack x $nthr threads)"
     note "s9: gpud copied-off: 1 proof in flight x $payload B  $copied_kib KiB  ((3 x domain + nVars) x 32: a, b, c, witness)"
-    note "s9: bound = baseline + slots + scratch + copied-off = $bound KiB"
-    note "s9: the pool is prefaulted by serve, so the baseline already holds the $slots_kib KiB of slots;"
-    note "s9:   growth beyond scratch + copied-off: $((peak - base - scratch_kib - copied_kib)) KiB (gpud's NTT/MSM buffers, touched key pages, allocator arenas: not in the formula)"
+    note "s9: bound = baseline + slots + synthds x scratch + copied-off = $bound KiB (Pss summed over the group, smaps_rollup)"
     check "s9: sampled while jobs ran ($ns samples, $busy_seen with a slot in use)" [ "$ns" -ge 10 -a "$busy_seen" -ge 1 ]
     check "s9: in-flight slots never exceeded $SLOTS (max not-FREE $maxbusy; $badsum samples with counts != total)" \
         [ "$maxbusy" -le $SLOTS -a "$badsum" = 0 ]
