@@ -85,7 +85,8 @@ int NN(domain_init)(struct NN(domain) *d, unsigned log_n, unsigned nthreads)
     memset(d, 0, sizeof(*d));
     d->log_n = log_n;
     d->n = (size_t)1 << log_n;
-    d->roots = aligned_alloc(64, (d->n / 2) * sizeof(NT) + 64);
+    /* C11 aligned_alloc wants a size that is a multiple of the alignment */
+    d->roots = aligned_alloc(64, ((d->n / 2) * sizeof(NT) + 127) & ~(size_t)63);
     if (!d->roots)
         return -12; /* -ENOMEM */
     NT w, one;
