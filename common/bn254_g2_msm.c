@@ -5,5 +5,6 @@ _Static_assert(sizeof(bn254_g2_affine_t) == 2 * sizeof(bn254_fp2_t),
                "affine points are read in the zkey's x||y layout");
 
 #define MSM_GROUP bn254_g2
+#define MSM_FIELD bn254_fp2
 #define MSM_SCALAR_BITS 254
 #include "msm_tmpl.h"

@@ -250,8 +250,10 @@ int cmd_prove(int argc, char **argv)
     if (!r.quiet)
         fprintf(stderr, "slotprove: synthesized into slot %u (%.1f ms); proving\n", m.slot,
                 synth_ns / 1e6);
-    if (expect(&r, 1, &m, fds, &nfds, &e) < 0)
-        goto out;
+    do /* gpud reports TAKEN first; only the daemon needs it */
+        if (expect(&r, 1, &m, fds, &nfds, &e) < 0)
+            goto out;
+    while (m.type == CTL_TAKEN);
     if (m.type != CTL_PROVED) {
         sp_fail(&e, m.status ? m.status : SP_EINTERNAL, "%s", m.text);
         goto out;
