@@ -53,9 +53,14 @@ int binfile_open(struct binfile *bf, int fd, const char *path,
                        path, (unsigned long long)bf->file_size, magic);
     if ((rc = binfile_pread(fd, path, hdr, sizeof(hdr), 0, e)) < 0)
         return rc;
-    if (memcmp(hdr, magic, 4) != 0)
-        return sp_fail(e, SP_EFORMAT, "%s: wrong magic \"%.4s\", expected \"%s\"",
-                       path, (const char *)hdr, magic);
+    if (memcmp(hdr, magic, 4) != 0) {
+        char shown[5];
+        for (int i = 0; i < 4; i++) /* the file's bytes, printable or '?' */
+            shown[i] = hdr[i] >= 0x20 && hdr[i] < 0x7f ? (char)hdr[i] : '?';
+        shown[4] = 0;
+        return sp_fail(e, SP_EFORMAT, "%s: wrong magic \"%s\", expected \"%s\" (not a .%s file?)",
+                       path, shown, magic, magic);
+    }
     bf->version = binfile_u32(hdr + 4);
     bf->nsections = binfile_u32(hdr + 8);
     if (bf->version == 0 || bf->version > max_version)

@@ -201,7 +201,9 @@ static void handle_line(struct daemon *d, struct conn *c, const char *line, size
     }
     struct job *j = jobs_find(d, r.job, c->uid);
     if (!j) {
-        send_error(d, c, "no such job (finished jobs are kept for --result-ttl seconds)");
+        snprintf(err, sizeof(err), "no such job %s (finished jobs are kept for --result-ttl "
+                 "seconds, and only for the uid that submitted them)", r.job);
+        send_error(d, c, err);
         return;
     }
     if (r.op == REQ_CANCEL) {

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "args.h"
 #include "output.h"
 #include "pool.h"
 #include "proc.h"
@@ -44,9 +45,9 @@ static void usage(FILE *f)
             "writes snarkjs-format proof and public-signal files.\n"
             "\n"
             "options:\n"
-            "  --backend auto|cpu|cuda  prover backend for gpud (default auto: CUDA when\n"
-            "                           built in and a GPU is present, else CPU)\n"
-            "  --threads N              worker threads per process (default: all CPUs)\n"
+            "  --backend auto|cpu       prover backend for gpud (default auto; this build has\n"
+            "                           only the CPU backend, CUDA comes later)\n"
+            "  --threads N              worker threads per process, 0..1024 (default 0: all CPUs)\n"
             "  -q, --quiet              no progress or timings on stderr\n"
             "  -h, --help               this text\n"
             "\n"
@@ -140,8 +141,23 @@ int cmd_prove(int argc, char **argv)
     optind = 1;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
-        case 'b': backend = optarg; break;
-        case 't': threads = (unsigned)strtoul(optarg, NULL, 10); break;
+        case 'b':
+            backend = optarg;
+            if (strcmp(backend, "cuda") == 0) {
+                fprintf(stderr, "slotprove prove: --backend cuda: this build has no CUDA backend yet\n");
+                return 2;
+            }
+            if (strcmp(backend, "auto") != 0 && strcmp(backend, "cpu") != 0) {
+                fprintf(stderr, "slotprove prove: --backend must be auto or cpu\n");
+                return 2;
+            }
+            break;
+        case 't':
+            if (parse_count(optarg, 0, 1024, &threads) < 0) {
+                fprintf(stderr, "slotprove prove: --threads %s: expected 0..1024 (0 = all CPUs)\n", optarg);
+                return 2;
+            }
+            break;
         case 'q': r.quiet = 1; break;
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
@@ -273,9 +289,10 @@ int cmd_prove(int argc, char **argv)
     }
     free(pub);
     size_t plen = strlen(m.text);
-    int wrc = write_output(proof_path, m.text, &e);
-    if (wrc == 0)
-        wrc = write_output(public_path, pub_json, &e);
+    /* both temporary files are written before either is renamed: a failure
+     * leaves neither a new proof next to an old public.json nor the reverse */
+    const char *paths[2] = { proof_path, public_path }, *texts[2] = { m.text, pub_json };
+    int wrc = write_outputs(2, paths, texts, &e);
     free(pub_json);
     (void)plen;
     if (wrc < 0)

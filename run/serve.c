@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "daemon.h"
 #include "run.h"
 
@@ -64,9 +65,11 @@ static void usage(FILE *f)
         "  --synth N              synthesizer processes (default 2, max %d)\n"
         "  --slots M              shared-memory slots: proofs in flight at most (default 4)\n"
         "  --slot-bytes SIZE|auto bytes per slot, e.g. 512M, 4G; auto (default) sizes\n"
-        "                         them for the largest --key\n"
+        "                         them for the largest --key (so auto needs a --key);\n"
+        "                         keys submitted later must fit\n"
         "  --synth-rss-max SIZE   kill and restart a synthd whose RssAnon passes SIZE\n"
-        "  --backend auto|cpu|cuda  gpud's prover backend (default auto)\n"
+        "  --backend auto|cpu     gpud's prover backend (default auto; this build has only\n"
+        "                         the CPU backend, CUDA comes later)\n"
         "  --key NAME=PATH.zkey   preload a key, submitted by NAME (repeatable)\n"
         "  --threads N            worker threads per process (default: all CPUs)\n"
         "  --max-attempts K       a partition whose process dies K times fails its job\n"
@@ -83,23 +86,10 @@ static void usage(FILE *f)
         default_socket_path(), MAX_SYNTHDS);
 }
 
-/* "512M", "4G", "123" → bytes; 0 on error. */
-static uint64_t parse_size(const char *s)
+static int bad_opt(const char *opt, const char *val, const char *want)
 {
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (errno || end == s)
-        return 0;
-    switch (*end) {
-    case 'k': case 'K': v <<= 10; end++; break;
-    case 'm': case 'M': v <<= 20; end++; break;
-    case 'g': case 'G': v <<= 30; end++; break;
-    case 't': case 'T': v <<= 40; end++; break;
-    }
-    if (*end == 'i' || *end == 'B')
-        end += *end == 'i' ? (end[1] == 'B' ? 2 : 1) : 1;
-    return *end ? 0 : v;
+    fprintf(stderr, "slotprove serve: %s %s: expected %s\n", opt, val, want);
+    return 2;
 }
 
 static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int *nkeys)
@@ -133,67 +123,71 @@ static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int
     *nkeys = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-        unsigned long v = optarg ? strtoul(optarg, NULL, 10) : 0;
+        unsigned v;
         switch (c) {
         case 's': o->socket_path = optarg; break;
         case 'n':
-            if (v < 1 || v > MAX_SYNTHDS) {
-                fprintf(stderr, "slotprove serve: --synth must be 1..%d\n", MAX_SYNTHDS);
-                return 2;
-            }
-            o->synthds = (unsigned)v;
+            if (parse_count(optarg, 1, MAX_SYNTHDS, &v) < 0)
+                return bad_opt("--synth", optarg, "1..64");
+            o->synthds = v;
             break;
         case 'm':
-            if (v < 1 || v > POOL_MAX_SLOTS) {
-                fprintf(stderr, "slotprove serve: --slots must be 1..%u\n", POOL_MAX_SLOTS);
-                return 2;
-            }
-            o->slots = (unsigned)v;
+            if (parse_count(optarg, 1, POOL_MAX_SLOTS, &v) < 0)
+                return bad_opt("--slots", optarg, "1..256");
+            o->slots = v;
             break;
         case 'B':
-            if (strcmp(optarg, "auto") != 0 && !(o->slot_bytes = parse_size(optarg))) {
-                fprintf(stderr, "slotprove serve: --slot-bytes %s: expected SIZE (512M, 4G) or auto\n", optarg);
-                return 2;
-            }
+            if (strcmp(optarg, "auto") != 0 && !(o->slot_bytes = parse_size(optarg)))
+                return bad_opt("--slot-bytes", optarg, "SIZE (512M, 4G) or auto");
             break;
         case 'R':
-            if (!(o->synth_rss_max = parse_size(optarg))) {
-                fprintf(stderr, "slotprove serve: --synth-rss-max %s: expected SIZE (e.g. 2G)\n", optarg);
-                return 2;
-            }
+            if (!(o->synth_rss_max = parse_size(optarg)))
+                return bad_opt("--synth-rss-max", optarg, "SIZE (e.g. 2G)");
             break;
         case 'b': o->backend = optarg; break;
         case 'k': (*keys)[(*nkeys)++] = optarg; break;
-        case 't': o->threads = (unsigned)v; break;
-        case 'a':
-            if (v < 1 || v > 1000) {
-                fprintf(stderr, "slotprove serve: --max-attempts must be 1..1000\n");
-                return 2;
-            }
-            o->max_attempts = (unsigned)v;
+        case 't':
+            if (parse_count(optarg, 0, 1024, &o->threads) < 0)
+                return bad_opt("--threads", optarg, "0..1024 (0 = all CPUs)");
             break;
-        case 'T': o->result_ttl_s = (unsigned)v; break;
+        case 'a':
+            if (parse_count(optarg, 1, 1000, &o->max_attempts) < 0)
+                return bad_opt("--max-attempts", optarg, "1..1000");
+            break;
+        case 'T':
+            if (parse_count(optarg, 0, 30 * 86400, &o->result_ttl_s) < 0)
+                return bad_opt("--result-ttl", optarg, "seconds, 0..2592000");
+            break;
         case 'u':
-            if (o->n_allow_uid >= 16) {
-                fprintf(stderr, "slotprove serve: at most 16 --allow-uid\n");
-                return 2;
-            }
+            if (o->n_allow_uid >= 16)
+                return bad_opt("--allow-uid", optarg, "at most 16 of them");
+            if (parse_count(optarg, 0, 0xfffffffe, &v) < 0)
+                return bad_opt("--allow-uid", optarg, "a numeric uid");
             o->allow_uid[o->n_allow_uid++] = (uid_t)v;
             break;
-        case 'g': o->allow_gid = (gid_t)v; o->has_allow_gid = 1; break;
+        case 'g':
+            if (parse_count(optarg, 0, 0xfffffffe, &v) < 0)
+                return bad_opt("--allow-gid", optarg, "a numeric gid");
+            o->allow_gid = (gid_t)v;
+            o->has_allow_gid = 1;
+            break;
         case 'x': o->trace_buffers = 1; break;
         case 'h': usage(stdout); exit(0);
-        default: usage(stderr); return 2;
+        default:
+            fprintf(stderr, "see `slotprove serve --help`\n");
+            return 2;
         }
     }
     if (optind != argc) {
         fprintf(stderr, "slotprove serve: unexpected argument %s\n", argv[optind]);
         return 2;
     }
-    if (strcmp(o->backend, "auto") && strcmp(o->backend, "cpu") && strcmp(o->backend, "cuda")) {
-        fprintf(stderr, "slotprove serve: --backend must be auto, cpu or cuda\n");
+    if (strcmp(o->backend, "cuda") == 0) {
+        fprintf(stderr, "slotprove serve: --backend cuda: this build has no CUDA backend yet\n");
         return 2;
     }
+    if (strcmp(o->backend, "auto") && strcmp(o->backend, "cpu"))
+        return bad_opt("--backend", o->backend, "auto or cpu");
     return 0;
 }
 
@@ -414,6 +408,12 @@ int cmd_serve(int argc, char **argv)
                             "give --slot-bytes SIZE\n");
             return 2;
         }
+    }
+    if (keys_max_slot_bytes(&d) > d.o.slot_bytes) {
+        fprintf(stderr, "slotprove serve: --slot-bytes %llu is too small: the largest --key needs "
+                        "%llu-byte slots\n", (unsigned long long)d.o.slot_bytes,
+                (unsigned long long)keys_max_slot_bytes(&d));
+        return 2;
     }
     if (check_socket_dir(&d, err, sizeof(err)) < 0 ||
         (d.listen_fd = listen_socket(&d, err, sizeof(err))) < 0) {

@@ -1,0 +1,43 @@
+/* args.c — see args.h. */
+#include "args.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+int parse_count(const char *s, unsigned long min, unsigned long max, unsigned *out)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9')
+        return -1;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 10);
+    if (errno || *end || v < min || v > max)
+        return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+uint64_t parse_size(const char *s)
+{
+    char *end;
+    if (!s || *s < '0' || *s > '9')
+        return 0;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || end == s)
+        return 0;
+    unsigned shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    }
+    if (shift && (*end == 'i' || *end == 'I'))
+        end++;
+    if (shift && (*end == 'b' || *end == 'B'))
+        end++;
+    if (*end || (shift && v > (~0ull >> shift)))
+        return 0;
+    return (uint64_t)v << shift;
+}

@@ -1,0 +1,15 @@
+/* args.h — strict parsing of command-line numbers: junk, signs and
+ * out-of-range values are errors, never silently 0. */
+#ifndef SLOTPROVE_ARGS_H
+#define SLOTPROVE_ARGS_H
+
+#include <stdint.h>
+
+/* A decimal integer in [min, max]; 0, or -1 if s is not one. */
+int parse_count(const char *s, unsigned long min, unsigned long max, unsigned *out);
+
+/* A byte size: digits with an optional K/M/G/T suffix (powers of 1024,
+ * "KiB"/"MB" spellings accepted), > 0; 0 if s is not one. */
+uint64_t parse_size(const char *s);
+
+#endif
