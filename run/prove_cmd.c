@@ -288,13 +288,11 @@ int cmd_prove(int argc, char **argv)
         goto out;
     }
     free(pub);
-    size_t plen = strlen(m.text);
     /* both temporary files are written before either is renamed: a failure
      * leaves neither a new proof next to an old public.json nor the reverse */
     const char *paths[2] = { proof_path, public_path }, *texts[2] = { m.text, pub_json };
     int wrc = write_outputs(2, paths, texts, &e);
     free(pub_json);
-    (void)plen;
     if (wrc < 0)
         goto out;
     print_times(&r, &zk, &t, now_ns() - t_start);

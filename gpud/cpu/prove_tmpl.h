@@ -84,22 +84,23 @@ int P_(cpu_prove)(const struct zkey *zk, P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
 
     P_(g1_jac_t) pi_a, pi_b1, pi_c, pi_h;
     P_(g2_jac_t) pi_b;
-    struct { enum stage st; int rc; } ran[5];
     uint64_t s0 = now_ns();
-    ran[0].rc = P_(g1_msm)(&pi_a, zk->a, witness, nv, nthreads);
-    ran[0].st = STAGE_MSM_A;
+    rc = P_(g1_msm)(&pi_a, zk->a, witness, nv, nthreads);
     t->ns[STAGE_MSM_A] = now_ns() - s0, s0 = now_ns();
-    ran[1].rc = P_(g1_msm)(&pi_b1, zk->b1, witness, nv, nthreads);
+    if (rc == 0)
+        rc = P_(g1_msm)(&pi_b1, zk->b1, witness, nv, nthreads);
     t->ns[STAGE_MSM_B1] = now_ns() - s0, s0 = now_ns();
-    ran[2].rc = P_(g2_msm)(&pi_b, zk->b2, witness, nv, nthreads);
+    if (rc == 0)
+        rc = P_(g2_msm)(&pi_b, zk->b2, witness, nv, nthreads);
     t->ns[STAGE_MSM_B2] = now_ns() - s0, s0 = now_ns();
-    ran[3].rc = P_(g1_msm)(&pi_c, zk->c, witness + 32 * (np + 1), nv - np - 1, nthreads);
+    if (rc == 0)
+        rc = P_(g1_msm)(&pi_c, zk->c, witness + 32 * (np + 1), nv - np - 1, nthreads);
     t->ns[STAGE_MSM_C] = now_ns() - s0, s0 = now_ns();
-    ran[4].rc = P_(g1_msm)(&pi_h, zk->h, a, n, nthreads);
+    if (rc == 0)
+        rc = P_(g1_msm)(&pi_h, zk->h, a, n, nthreads);
     t->ns[STAGE_MSM_H] = now_ns() - s0;
-    for (int i = 0; i < 5; i++)
-        if (ran[i].rc < 0)
-            return sp_fail(e, ran[i].rc, "MSM: out of memory");
+    if (rc < 0)
+        return sp_fail(e, rc, "MSM: out of memory");
 
     /* blinding */
     P_(fr_t) r, s, rs, rm, sm;
@@ -159,7 +160,6 @@ int P_(cpu_prove)(const struct zkey *zk, P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
     P_(export_fp)(out->b[1][1], &Ba.y.c1);
     P_(export_fp)(out->c[0], &Ca.x);
     P_(export_fp)(out->c[1], &Ca.y);
-    (void)ran[0].st;
     return 0;
 }
 
