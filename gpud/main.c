@@ -66,17 +66,6 @@ static void send_msg(uint32_t type, uint64_t job, uint32_t part, uint32_t key_id
     ctl_send(args.ctl_fd, &m, NULL, 0);
 }
 
-/* --trace-buffers: the counts derived from the slot table after each
- * transition this process makes. */
-static void trace_buffers(const char *event)
-{
-    static int on = -1;
-    char line[160];
-    if (on < 0)
-        on = getenv("SLOTPROVE_TRACE_BUFFERS") != NULL;
-    if (on && pool_format_buffers(&pool, event, line, sizeof(line)) == 0)
-        fprintf(stderr, "gpud[%u]: %s\n", args.incarnation, line);
-}
 
 /* Fault tests only: $SLOTPROVE_FAULT_DELAY_MS stretches the time a slot is
  * PROVING and the time after its early release, so a test can kill gpud in
@@ -124,7 +113,7 @@ static void prove_slot(uint32_t slot, uint32_t gen)
         return;
     if (slot_take(&pool, slot, gen, args.incarnation) < 0)
         return; /* stale ticket: the slot moved on */
-    trace_buffers("take");
+    pool_trace_buffers(&pool, "gpud", args.incarnation, "take");
     fault_delay();
     memset(&t, 0, sizeof(t));
     if ((rc = slot_read_header(&pool, slot, &h)) < 0 || (rc = check_header(&h, gen, &e)) < 0) {
@@ -145,7 +134,7 @@ static void prove_slot(uint32_t slot, uint32_t gen)
     rc = backend.ops->prove_start(&backend, zk, &in, &job, &e);
     /* the data is off the slot (or the start failed): either way it is free */
     slot_release(&pool, slot, gen, args.incarnation);
-    trace_buffers("release");
+    pool_trace_buffers(&pool, "gpud", args.incarnation, "release");
     fault_delay();
     if (rc < 0) {
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);

@@ -2,7 +2,11 @@
 #include "args.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int parse_count(const char *s, unsigned long min, unsigned long max, unsigned *out)
 {
@@ -40,4 +44,19 @@ uint64_t parse_size(const char *s)
     if (*end || (shift && v > (~0ull >> shift)))
         return 0;
     return (uint64_t)v << shift;
+}
+
+int open_input(const char *path, struct sp_err *e)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        int err = errno;
+        return sp_fail(e, -err, "%s: %s", path, strerror(err));
+    }
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return sp_fail(e, -EINVAL, "%s: not a regular file", path);
+    }
+    return fd;
 }

@@ -1,9 +1,12 @@
-/* args.h — strict parsing of command-line numbers: junk, signs and
- * out-of-range values are errors, never silently 0. */
+/* args.h — command-line arguments: numbers parsed strictly (junk, signs
+ * and out-of-range values are errors, never silently 0) and input files
+ * opened safely. */
 #ifndef SLOTPROVE_ARGS_H
 #define SLOTPROVE_ARGS_H
 
 #include <stdint.h>
+
+#include "err.h"
 
 /* A decimal integer in [min, max]; 0, or -1 if s is not one. */
 int parse_count(const char *s, unsigned long min, unsigned long max, unsigned *out);
@@ -11,5 +14,9 @@ int parse_count(const char *s, unsigned long min, unsigned long max, unsigned *o
 /* A byte size: digits with an optional K/M/G/T suffix (powers of 1024,
  * "KiB"/"MB" spellings accepted), > 0; 0 if s is not one. */
 uint64_t parse_size(const char *s);
+
+/* Opens a user-named input read-only (O_CLOEXEC); regular files only.
+ * Returns the fd, or -errno with "path: reason" in e. */
+int open_input(const char *path, struct sp_err *e);
 
 #endif

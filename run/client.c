@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "err.h"
+#include "args.h"
 #include "output.h"
 #include "request.h"
 #include "run.h"
@@ -239,21 +240,6 @@ static int call(struct conn *c, json_t *req, const int *fds, unsigned nfds, json
 
 /* ---- arguments ------------------------------------------------------------ */
 
-/* Opens a user-named input: regular files only. */
-static int open_input(const char *path, struct sp_err *e)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        int err = errno;
-        return sp_fail(e, -err, "%s: %s", path, strerror(err));
-    }
-    struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return sp_fail(e, -EINVAL, "%s: not a regular file", path);
-    }
-    return fd;
-}
 
 /*
  * The name sent for a file (request.h: for the daemon's messages only): the

@@ -55,21 +55,6 @@ static void usage(FILE *f)
             "names the file and the reason), 2 usage error.\n");
 }
 
-/* Opens a user-named input: regular files only. */
-static int open_input(const char *path, struct sp_err *e)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        int err = errno;
-        return sp_fail(e, -err, "%s: %s", path, strerror(err));
-    }
-    struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        close(fd);
-        return sp_fail(e, -EINVAL, "%s: not a regular file", path);
-    }
-    return fd;
-}
 
 /*
  * Waits for the next message from kid k. Fails if any child exits or closes

@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 /* Header fields are plain integers accessed with relaxed atomics: same code
@@ -408,4 +409,15 @@ int pool_format_buffers(const struct pool *pool, const char *event, char *buf, s
     if (n < 0 || (size_t)n >= len)
         return -ENOSPC;
     return 0;
+}
+
+void pool_trace_buffers(const struct pool *pool, const char *who, uint32_t incarnation,
+                        const char *event)
+{
+    static int on = -1;
+    char line[160];
+    if (on < 0)
+        on = getenv("SLOTPROVE_TRACE_BUFFERS") != NULL;
+    if (on && pool_format_buffers(pool, event, line, sizeof(line)) == 0)
+        fprintf(stderr, "%s[%u]: %s\n", who, incarnation, line);
 }

@@ -98,17 +98,6 @@ static int claim_slot(uint32_t *slot, uint32_t *gen)
     }
 }
 
-/* --trace-buffers: the counts derived from the slot table after each
- * transition this process makes. */
-static void trace_buffers(const char *event)
-{
-    static int on = -1;
-    char line[160];
-    if (on < 0)
-        on = getenv("SLOTPROVE_TRACE_BUFFERS") != NULL;
-    if (on && pool_format_buffers(&pool, event, line, sizeof(line)) == 0)
-        fprintf(stderr, "synthd[%u]: %s\n", args.incarnation, line);
-}
 
 /* Fault test "synthd-bloat": grow RssAnon by $SLOTPROVE_FAULT_BYTES (default
  * 512 MiB) for 3 s, as a runaway synthesis would, so the supervisor's RSS
@@ -174,7 +163,7 @@ static void synthesize(const struct ctl_msg *req, int wfd)
         reply(req, CTL_SYNTH_ERR, rc, "synthd: cannot claim a slot");
         return;
     }
-    trace_buffers("claim");
+    pool_trace_buffers(&pool, "synthd", args.incarnation, "claim");
     child_fault_kill("synthd-fill", wname);
     bloat_if_asked(wname);
     uint8_t *p = pool_payload(&pool, slot);
@@ -206,7 +195,7 @@ static void synthesize(const struct ctl_msg *req, int wfd)
         reply(req, CTL_SYNTH_ERR, rc, "synthd: slot was taken from us (stale generation)");
         return;
     }
-    trace_buffers("publish");
+    pool_trace_buffers(&pool, "synthd", args.incarnation, "publish");
     uint64_t one = 1;
     if (write(args.doorbell_fd, &one, sizeof(one)) < 0) {
         /* gpud also rescans the table on its timeout: a lost ring is slow, not lost */
