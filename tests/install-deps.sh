@@ -3,15 +3,17 @@
 # Idempotent: checks each dependency first and does nothing when all present.
 # Called by `make deps`.  Runs apt as root, or through sudo when not root.
 #
-#   apt:  gcc make liburing-dev libbsd-dev libcriterion-dev libgmp-dev
-#         libjansson-dev pkg-config, and nodejs npm unless node >= 18 and
-#         npm are already on PATH (e.g. from NodeSource or nvm)
+#   apt:  gcc make liburing-dev libbsd-dev libmd-dev (SHA-256 for the key
+#         cache) libcriterion-dev libgmp-dev libjansson-dev pkg-config,
+#         jq (fault suite), clang libclang-rt-14-dev (libFuzzer), and nodejs
+#         npm unless node >= 18 and npm are already on PATH (e.g. from
+#         NodeSource or nvm)
 #   npm:  `npm ci` in tests/ (snarkjs + circom2 pinned by tests/package-lock.json)
 #         when tests/node_modules is missing or older than the lockfile
 
 set -u
 
-APT_PKGS="gcc make liburing-dev libbsd-dev libcriterion-dev libgmp-dev libjansson-dev pkg-config jq clang libclang-rt-14-dev"
+APT_PKGS="gcc make liburing-dev libbsd-dev libmd-dev libcriterion-dev libgmp-dev libjansson-dev pkg-config jq clang libclang-rt-14-dev"
 NODE_MIN_MAJOR=18
 
 say() { printf 'install-deps: %s\n' "$*"; }
