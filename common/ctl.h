@@ -30,6 +30,8 @@ enum ctl_type {
     CTL_PROVE_ERR,   /* gpud → sup: text = reason */
     CTL_SHUTDOWN,    /* sup → child: finish and exit 0 */
     CTL_TAKEN,       /* gpud → sup: took the slot of (job, partition) */
+    CTL_PROGRESS,    /* gpud → sup: stage `gen` (enum stage) of (job, partition)
+                        finished after times.ns[gen] ns */
 };
 
 struct ctl_msg {

@@ -32,6 +32,9 @@ static inline const char *stage_name(enum stage s)
     return (unsigned)s < STAGE_COUNT ? names[s] : "?";
 }
 
+/* Called as each stage of a proof finishes (progress for long proofs). */
+typedef void (*stage_progress_fn)(void *arg, enum stage s, uint64_t ns);
+
 /* CLOCK_MONOTONIC in ns. */
 static inline uint64_t now_ns(void)
 {

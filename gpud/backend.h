@@ -42,6 +42,8 @@ struct backend {
     const struct backend_ops *ops;
     unsigned nthreads;
     void *priv;
+    stage_progress_fn progress; /* optional: called as each stage finishes */
+    void *progress_arg;
 };
 
 /* Opens a backend by name: "cpu", or "auto" (CUDA when built in and a device

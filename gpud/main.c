@@ -97,6 +97,25 @@ static int check_header(const struct slot_header *h, uint32_t gen, struct sp_err
     return 0;
 }
 
+struct progress_ctx {
+    uint64_t job;
+    uint32_t partition;
+};
+
+/* Each finished stage goes to the supervisor: progress for long proofs. */
+static void send_progress(void *arg, enum stage s, uint64_t ns)
+{
+    struct progress_ctx *p = arg;
+    static struct ctl_msg m;
+    memset(&m, 0, offsetof(struct ctl_msg, text));
+    m.type = CTL_PROGRESS;
+    m.job_id = p->job;
+    m.partition = p->partition;
+    m.gen = (uint32_t)s;
+    m.times.ns[s] = ns;
+    ctl_send(args.ctl_fd, &m, NULL, 0);
+}
+
 static void prove_slot(uint32_t slot, uint32_t gen)
 {
     struct sp_err e = { "" };
@@ -141,7 +160,11 @@ static void prove_slot(uint32_t slot, uint32_t gen)
         return;
     }
     struct groth16_proof proof;
+    struct progress_ctx pc = { h.job_id, h.partition };
+    backend.progress = send_progress;
+    backend.progress_arg = &pc;
     rc = backend.ops->prove_finish(&backend, zk, job, &proof, &t, &e);
+    backend.progress = NULL;
     if (rc < 0) {
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
         return;

@@ -159,6 +159,8 @@ void kid_handle_msg(struct daemon *d, struct kid *k, struct ctl_msg *m, int *fds
     case CTL_TAKEN:
         jobs_on_taken(d, k, m);
         break;
+    case CTL_PROGRESS:
+        break; /* per-stage progress matters to `prove`'s terminal, not to the daemon */
     case CTL_PROVE_ERR: {
         struct job *j = jobs_by_num(d, m->job_id);
         if (j && j->state == JOB_RUNNING)

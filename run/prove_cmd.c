@@ -94,15 +94,13 @@ static int expect(struct prove_run *r, int k, struct ctl_msg *m, int *fds, int *
     }
 }
 
-static void print_times(const struct prove_run *r, const struct zkey *zk,
-                        const struct stage_times *t, uint64_t total)
+/* The stages were printed as they finished; this adds the totals. */
+static void print_totals(const struct prove_run *r, const struct stage_times *t, uint64_t total)
 {
     if (r->quiet)
         return;
-    fprintf(stderr, "slotprove: %s, domain 2^%u, nVars %u, nPublic %u\n", zk->ci->name,
-            zk->log_domain, zk->n_vars, zk->n_public);
-    for (int s = 0; s < STAGE_COUNT; s++)
-        fprintf(stderr, "  %-10s %10.3f ms\n", stage_name(s), t->ns[s] / 1e6);
+    fprintf(stderr, "  %-10s %10.3f ms (gpud: copy-off to assembled proof)\n",
+            stage_name(STAGE_PROVE), t->ns[STAGE_PROVE] / 1e6);
     fprintf(stderr, "  %-10s %10.3f ms (wall, including process start and key load)\n",
             "total", total / 1e6);
 }
@@ -248,13 +246,21 @@ int cmd_prove(int argc, char **argv)
         goto out;
     }
     uint64_t synth_ns = m.times.ns[STAGE_SYNTH];
-    if (!r.quiet)
-        fprintf(stderr, "slotprove: synthesized into slot %u (%.1f ms); proving\n", m.slot,
-                synth_ns / 1e6);
-    do /* gpud reports TAKEN first; only the daemon needs it */
+    if (!r.quiet) {
+        fprintf(stderr, "slotprove: %s, domain 2^%u, nVars %u, nPublic %u: synthesized into "
+                        "slot %u; proving\n", zk.ci->name, zk.log_domain, zk.n_vars,
+                zk.n_public, m.slot);
+        fprintf(stderr, "  %-10s %10.3f ms\n", stage_name(STAGE_SYNTH), synth_ns / 1e6);
+    }
+    for (;;) { /* TAKEN (the daemon's business), PROGRESS per stage, then the proof */
         if (expect(&r, 1, &m, fds, &nfds, &e) < 0)
             goto out;
-    while (m.type == CTL_TAKEN);
+        if (m.type == CTL_PROGRESS && !r.quiet && m.gen < STAGE_COUNT)
+            fprintf(stderr, "  %-10s %10.3f ms\n", stage_name((enum stage)m.gen),
+                    m.times.ns[m.gen] / 1e6);
+        if (m.type != CTL_TAKEN && m.type != CTL_PROGRESS)
+            break;
+    }
     if (m.type != CTL_PROVED) {
         sp_fail(&e, m.status ? m.status : SP_EINTERNAL, "%s", m.text);
         goto out;
@@ -280,7 +286,7 @@ int cmd_prove(int argc, char **argv)
     free(pub_json);
     if (wrc < 0)
         goto out;
-    print_times(&r, &zk, &t, now_ns() - t_start);
+    print_totals(&r, &t, now_ns() - t_start);
     rc = 0;
 out:
     for (int k = 0; k < 2; k++) {

@@ -91,10 +91,10 @@ static int cpu_prove_finish(struct backend *be, const struct zkey *zk, void *job
     }
     if (zk->curve == CURVE_BN254)
         rc = bn254_cpu_prove(zk, j->a, j->b, j->c, j->witness, &p->bn254[k],
-                             be->nthreads, out, t, e);
+                             be->nthreads, be->progress, be->progress_arg, out, t, e);
     else
         rc = bls12381_cpu_prove(zk, j->a, j->b, j->c, j->witness, &p->bls12381[k],
-                                be->nthreads, out, t, e);
+                                be->nthreads, be->progress, be->progress_arg, out, t, e);
     job_free(j);
     return rc;
 }

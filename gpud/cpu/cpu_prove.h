@@ -5,7 +5,7 @@
  * a, b, c: domain_size Fr each (Montgomery form), private buffers that are
  * overwritten (a ends up holding the H scalars). witness: n_vars × 32 bytes,
  * standard form. dom: the NTT domain of size zk->domain_size. Fills out and
- * the NTT/MSM stages of t. Errors: -ENOMEM, -errno from getrandom.
+ * the NTT/MSM stages of t, calling progress (if not NULL) as each ends. Errors: -ENOMEM, -errno from getrandom.
  */
 #ifndef SLOTPROVE_CPU_PROVE_H
 #define SLOTPROVE_CPU_PROVE_H
@@ -18,11 +18,12 @@
 
 int bn254_cpu_prove(const struct zkey *zk, bn254_fr_t *a, bn254_fr_t *b, bn254_fr_t *c,
                     const uint8_t *witness, const struct bn254_ntt_domain *dom,
-                    unsigned nthreads, struct groth16_proof *out,
-                    struct stage_times *t, struct sp_err *e);
+                    unsigned nthreads, stage_progress_fn progress, void *progress_arg,
+                    struct groth16_proof *out, struct stage_times *t, struct sp_err *e);
 int bls12381_cpu_prove(const struct zkey *zk, bls12381_fr_t *a, bls12381_fr_t *b,
                        bls12381_fr_t *c, const uint8_t *witness,
                        const struct bls12381_ntt_domain *dom, unsigned nthreads,
+                       stage_progress_fn progress, void *progress_arg,
                        struct groth16_proof *out, struct stage_times *t,
                        struct sp_err *e);
 
