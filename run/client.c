@@ -23,219 +23,17 @@
 
 #include "err.h"
 #include "args.h"
+#include "client.h"
 #include "output.h"
 #include "request.h"
 #include "run.h"
 
 #define DEFAULT_SOCKET "/run/slotprove/slotprove.sock"
-#define RESPONSE_LINE_MAX ((size_t)64 << 20) /* proofs of 64 partitions fit easily */
-#define TABLE_CELL_MAX 48                    /* status tables truncate wider cells */
-#define TABLE_COLS_MAX 32
 
 const char *default_socket_path(void)
 {
     const char *s = getenv("SLOTPROVE_SOCKET");
     return s && *s ? s : DEFAULT_SOCKET;
-}
-
-/* ---- connection ----------------------------------------------------------- */
-
-struct conn {
-    int fd;
-    const char *path;
-    char *buf;      /* received bytes; buf[0..len) */
-    size_t len, cap;
-    size_t scanned; /* bytes of buf already searched for '\n' */
-    size_t consumed; /* bytes of the line last returned, to drop on the next read */
-};
-
-static int conn_open(struct conn *c, const char *path, struct sp_err *e)
-{
-    memset(c, 0, sizeof(*c));
-    c->fd = -1;
-    c->path = path;
-    struct sockaddr_un sa = { .sun_family = AF_UNIX };
-    if (strlen(path) >= sizeof(sa.sun_path))
-        return sp_fail(e, -ENAMETOOLONG, "cannot connect to %s: %s", path, strerror(ENAMETOOLONG));
-    memcpy(sa.sun_path, path, strlen(path) + 1);
-    c->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (c->fd < 0) {
-        int err = errno;
-        return sp_fail(e, -err, "socket: %s", strerror(err));
-    }
-    int rc;
-    do
-        rc = connect(c->fd, (struct sockaddr *)&sa, sizeof(sa));
-    while (rc < 0 && errno == EINTR);
-    if (rc < 0) {
-        int err = errno;
-        close(c->fd);
-        c->fd = -1;
-        return sp_fail(e, -err, "cannot connect to %s: %s%s", path, strerror(err),
-                       err == ENOENT || err == ECONNREFUSED ? " (is `slotprove serve` running?)"
-                                                            : "");
-    }
-    return 0;
-}
-
-static void conn_close(struct conn *c)
-{
-    if (c->fd >= 0)
-        close(c->fd);
-    free(c->buf);
-    c->fd = -1;
-    c->buf = NULL;
-}
-
-/* Sends one request line, with fds attached to its first byte. */
-static int conn_send(struct conn *c, const char *line, size_t len, const int *fds, unsigned nfds,
-                     struct sp_err *e)
-{
-    union {
-        char b[CMSG_SPACE(sizeof(int) * (REQUEST_MAX_WITNESSES + 1))];
-        struct cmsghdr align;
-    } u;
-    size_t off = 0;
-
-    if (nfds > REQUEST_MAX_WITNESSES + 1)
-        return sp_fail(e, SP_EINTERNAL, "%u descriptors in one request", nfds);
-    while (off < len) {
-        struct iovec iov = { .iov_base = (char *)line + off, .iov_len = len - off };
-        struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1 };
-        if (off == 0 && nfds > 0) {
-            memset(&u, 0, sizeof(u));
-            mh.msg_control = u.b;
-            mh.msg_controllen = CMSG_SPACE(sizeof(int) * nfds);
-            struct cmsghdr *cm = CMSG_FIRSTHDR(&mh);
-            cm->cmsg_level = SOL_SOCKET;
-            cm->cmsg_type = SCM_RIGHTS;
-            cm->cmsg_len = CMSG_LEN(sizeof(int) * nfds);
-            memcpy(CMSG_DATA(cm), fds, sizeof(int) * nfds);
-        }
-        ssize_t n = sendmsg(c->fd, &mh, MSG_NOSIGNAL);
-        if (n < 0) {
-            int err = errno;
-            if (err == EINTR)
-                continue;
-            return sp_fail(e, -err, "%s: cannot send the request: %s", c->path, strerror(err));
-        }
-        off += (size_t)n;
-    }
-    return 0;
-}
-
-/* Reads the next response line; *line is NUL-terminated (the '\n' replaced)
- * and stays valid until the next call. */
-static int conn_read_line(struct conn *c, char **line, size_t *len, struct sp_err *e)
-{
-    if (c->consumed) {
-        memmove(c->buf, c->buf + c->consumed, c->len - c->consumed);
-        c->len -= c->consumed;
-        c->consumed = 0;
-        c->scanned = 0;
-    }
-    for (;;) {
-        char *nl = c->len > c->scanned ? memchr(c->buf + c->scanned, '\n', c->len - c->scanned)
-                                       : NULL;
-        if (nl) {
-            *nl = 0;
-            *line = c->buf;
-            *len = (size_t)(nl - c->buf);
-            c->consumed = *len + 1;
-            return 0;
-        }
-        c->scanned = c->len;
-        if (c->len > RESPONSE_LINE_MAX)
-            return sp_fail(e, SP_EFORMAT, "%s: a response from the daemon exceeds %zu MiB",
-                           c->path, RESPONSE_LINE_MAX >> 20);
-        if (c->cap - c->len < 4096) {
-            size_t ncap = c->cap ? c->cap * 2 : 65536;
-            if (ncap > RESPONSE_LINE_MAX + 2)
-                ncap = RESPONSE_LINE_MAX + 2;
-            char *nb = realloc(c->buf, ncap);
-            if (!nb)
-                return sp_fail(e, -ENOMEM, "out of memory");
-            c->buf = nb;
-            c->cap = ncap;
-        }
-        ssize_t n = recv(c->fd, c->buf + c->len, c->cap - c->len, 0);
-        if (n < 0) {
-            int err = errno;
-            if (err == EINTR)
-                continue;
-            return sp_fail(e, -err, "%s: %s", c->path, strerror(err));
-        }
-        if (n == 0)
-            return sp_fail(e, -EPIPE, "%s: the daemon closed the connection%s", c->path,
-                           c->len ? " in the middle of a response" : " without answering");
-        c->len += (size_t)n;
-    }
-}
-
-/* Replaces control characters, so a message from the daemon cannot drive
- * the terminal. */
-static void sanitize(char *s)
-{
-    for (; *s; s++)
-        if ((unsigned char)*s < 0x20 || *s == 0x7f)
-            *s = '?';
-}
-
-/*
- * Sends req (and fds) and reads the response object into *resp. An
- * {"ok":false} answer is returned as an error carrying the daemon's reason;
- * then *resp is still set (the caller may look at "state") and must be freed.
- */
-static int call(struct conn *c, json_t *req, const int *fds, unsigned nfds, json_t **resp,
-                struct sp_err *e)
-{
-    *resp = NULL;
-    char *s = json_dumps(req, JSON_COMPACT | JSON_PRESERVE_ORDER);
-    if (!s)
-        return sp_fail(e, -ENOMEM, "cannot encode the request");
-    size_t n = strlen(s);
-    if (n + 1 > REQUEST_LINE_MAX) {
-        free(s);
-        return sp_fail(e, -E2BIG, "the request is %zu bytes; the protocol allows %d", n + 1,
-                       REQUEST_LINE_MAX);
-    }
-    char *line = realloc(s, n + 2);
-    if (!line) {
-        free(s);
-        return sp_fail(e, -ENOMEM, "out of memory");
-    }
-    line[n] = '\n';
-    line[n + 1] = 0;
-    struct sp_err send_err = { "" };
-    int src = conn_send(c, line, n + 1, fds, nfds, &send_err);
-    free(line);
-
-    /* Even when sending failed (the daemon may have rejected the request and
-     * hung up), its answer may be waiting: prefer it to EPIPE. */
-    char *rl = NULL;
-    size_t rlen = 0;
-    int rc = conn_read_line(c, &rl, &rlen, e);
-    if (rc < 0) {
-        if (src < 0)
-            *e = send_err;
-        return src < 0 ? src : rc;
-    }
-    json_error_t je;
-    json_t *o = json_loadb(rl, rlen, 0, &je);
-    if (!o || !json_is_object(o) || !json_is_boolean(json_object_get(o, "ok"))) {
-        json_decref(o);
-        return sp_fail(e, -EPROTO, "%s: malformed response from the daemon%s%s", c->path,
-                       o ? "" : ": ", o ? "" : je.text);
-    }
-    *resp = o;
-    if (!json_is_true(json_object_get(o, "ok"))) {
-        const char *why = json_string_value(json_object_get(o, "error"));
-        const char *state = json_string_value(json_object_get(o, "state"));
-        int rc2 = sp_fail(e, SP_EINTERNAL, "%s", why ? why : state ? state : "request failed");
-        sanitize(e->msg);
-        return rc2;
-    }
-    return 0;
 }
 
 /* ---- arguments ------------------------------------------------------------ */
@@ -392,20 +190,20 @@ static int write_results(json_t *resp, size_t want, const char *proof_path,
  * Sends wait for job on c and handles the answer: writes the outputs when
  * both paths are given, else prints the final state.
  */
-static int wait_job(struct conn *c, const char *job, size_t want, const char *proof_path,
+static int wait_job(struct client_conn *c, const char *job, size_t want, const char *proof_path,
                     const char *public_path, struct sp_err *e)
 {
     json_t *req = json_object(), *resp = NULL;
     json_object_set_new(req, "op", json_string("wait"));
     json_object_set_new(req, "job", json_string(job));
-    int rc = call(c, req, NULL, 0, &resp, e);
+    int rc = client_call(c, req, NULL, 0, &resp, e);
     json_decref(req);
     if (rc < 0)
         goto out;
     const char *state = json_string_value(json_object_get(resp, "state"));
     if (!state || strcmp(state, "done") != 0) {
         rc = sp_fail(e, -EPROTO, "job %s ended in state \"%.40s\"", job, state ? state : "?");
-        sanitize(e->msg);
+        client_sanitize(e->msg);
         goto out;
     }
     if (proof_path)
@@ -521,7 +319,7 @@ int cmd_submit(int argc, char **argv)
         sock = default_socket_path();
 
     struct sp_err e = { "" };
-    struct conn conn = { .fd = -1 };
+    struct client_conn conn = { .fd = -1 };
     int fds[REQUEST_MAX_WITNESSES + 1];
     unsigned nfds = 0;
     int rc = 1;
@@ -550,7 +348,7 @@ int cmd_submit(int argc, char **argv)
         json_object_set_new(req, "zkey", name_json(zkey));
     json_object_set(req, "witnesses", names);
 
-    if (conn_open(&conn, sock, &e) < 0 || call(&conn, req, fds, nfds, &resp, &e) < 0)
+    if (client_open(&conn, sock, &e) < 0 || client_call(&conn, req, fds, nfds, &resp, &e) < 0)
         goto out;
     /* the daemon holds its own references now */
     for (unsigned i = 0; i < nfds; i++)
@@ -579,7 +377,7 @@ out:
         fprintf(stderr, "slotprove: %s\n", e.msg[0] ? e.msg : "submit failed");
     for (unsigned i = 0; i < nfds; i++)
         close(fds[i]);
-    conn_close(&conn);
+    client_close(&conn);
     json_decref(req);
     json_decref(resp);
     json_decref(names);
@@ -649,14 +447,14 @@ int cmd_wait(int argc, char **argv)
         sock = default_socket_path();
 
     struct sp_err e = { "" };
-    struct conn conn = { .fd = -1 };
+    struct client_conn conn = { .fd = -1 };
     int rc = 1;
     if ((!proof || (check_output_path(proof, &e) == 0 && check_output_path(pub, &e) == 0)) &&
-        conn_open(&conn, sock, &e) == 0 && wait_job(&conn, job, 0, proof, pub, &e) == 0)
+        client_open(&conn, sock, &e) == 0 && wait_job(&conn, job, 0, proof, pub, &e) == 0)
         rc = 0;
     if (rc != 0)
         fprintf(stderr, "slotprove: %s\n", e.msg[0] ? e.msg : "wait failed");
-    conn_close(&conn);
+    client_close(&conn);
     return rc;
 }
 
@@ -706,14 +504,14 @@ int cmd_cancel(int argc, char **argv)
         sock = default_socket_path();
 
     struct sp_err e = { "" };
-    struct conn conn = { .fd = -1 };
+    struct client_conn conn = { .fd = -1 };
     json_t *req = json_object(), *resp = NULL;
     int rc = 1;
     json_object_set_new(req, "op", json_string("cancel"));
     json_object_set_new(req, "job", json_string(job));
-    int crc = conn_open(&conn, sock, &e);
+    int crc = client_open(&conn, sock, &e);
     if (crc == 0)
-        crc = call(&conn, req, NULL, 0, &resp, &e);
+        crc = client_call(&conn, req, NULL, 0, &resp, &e);
     const char *state = json_string_value(json_object_get(resp, "state"));
     /* request.h answers a cancel with {"ok":true,...}; an {"ok":false} that
      * reports this job as cancelled means the same, so accept it too. */
@@ -724,7 +522,7 @@ int cmd_cancel(int argc, char **argv)
     if (crc == 0) {
         char buf[64];
         snprintf(buf, sizeof(buf), "%s", state ? state : "cancelled");
-        sanitize(buf);
+        client_sanitize(buf);
         if (printf("%s\n", buf) < 0 || fflush(stdout) != 0)
             sp_fail(&e, -EIO, "stdout: %s", strerror(errno));
         else
@@ -734,167 +532,8 @@ int cmd_cancel(int argc, char **argv)
         fprintf(stderr, "slotprove: %s\n", e.msg[0] ? e.msg : "cancel failed");
     json_decref(req);
     json_decref(resp);
-    conn_close(&conn);
+    client_close(&conn);
     return rc;
-}
-
-/* ---- status --------------------------------------------------------------- */
-
-/* Text of a scalar (or, compactly, of a nested value) for one line or cell. */
-static char *value_text(json_t *v)
-{
-    char buf[64];
-    switch (json_typeof(v)) {
-    case JSON_STRING: {
-        char *s = strdup(json_string_value(v));
-        if (s)
-            sanitize(s);
-        return s;
-    }
-    case JSON_INTEGER:
-        snprintf(buf, sizeof(buf), "%lld", (long long)json_integer_value(v));
-        return strdup(buf);
-    case JSON_REAL:
-        snprintf(buf, sizeof(buf), "%.6g", json_real_value(v));
-        return strdup(buf);
-    case JSON_TRUE: return strdup("true");
-    case JSON_FALSE: return strdup("false");
-    case JSON_NULL: return strdup("-");
-    default: {
-        char *s = json_dumps(v, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY);
-        if (s)
-            sanitize(s);
-        return s;
-    }
-    }
-}
-
-static int is_scalar(json_t *v)
-{
-    return !json_is_object(v) && !json_is_array(v);
-}
-
-static void print_key(const char *key, int indent)
-{
-    char *k = strdup(key);
-    if (k)
-        sanitize(k);
-    printf("%*s%s:", indent, "", k ? k : "?");
-    free(k);
-}
-
-/* Prints an array of objects as a table: one column per key (first seen
- * order), one row per object, "-" where a row lacks the key. */
-static void print_table(json_t *rows, int indent)
-{
-    const char *cols[TABLE_COLS_MAX];
-    size_t ncols = 0, width[TABLE_COLS_MAX], i, k;
-    json_t *row, *v;
-    const char *key;
-
-    json_array_foreach(rows, i, row) {
-        json_object_foreach(row, key, v) {
-            size_t j = 0;
-            while (j < ncols && strcmp(cols[j], key) != 0)
-                j++;
-            if (j == ncols && ncols < TABLE_COLS_MAX)
-                cols[ncols++] = key;
-        }
-    }
-    for (k = 0; k < ncols; k++) {
-        width[k] = strlen(cols[k]);
-        json_array_foreach(rows, i, row) {
-            json_t *cell = json_object_get(row, cols[k]);
-            char *t = cell ? value_text(cell) : NULL;
-            size_t w = t ? strlen(t) : 1;
-            if (w > width[k])
-                width[k] = w;
-            free(t);
-        }
-        if (width[k] > TABLE_CELL_MAX)
-            width[k] = TABLE_CELL_MAX;
-    }
-    printf("%*s", indent, "");
-    for (k = 0; k < ncols; k++) {
-        char *h = strdup(cols[k]);
-        if (h)
-            sanitize(h);
-        if (k + 1 < ncols)
-            printf("%-*.*s  ", (int)width[k], (int)width[k], h ? h : "?");
-        else
-            printf("%.*s\n", (int)width[k], h ? h : "?");
-        free(h);
-    }
-    json_array_foreach(rows, i, row) {
-        printf("%*s", indent, "");
-        for (k = 0; k < ncols; k++) {
-            json_t *cell = json_object_get(row, cols[k]);
-            char *t = cell ? value_text(cell) : NULL;
-            const char *s = t ? t : "-";
-            if (strlen(s) > width[k] && width[k] > 3)
-                printf("%.*s...", (int)width[k] - 3, s);
-            else if (k + 1 < ncols)
-                printf("%-*.*s", (int)width[k], (int)width[k], s);
-            else
-                printf("%.*s", (int)width[k], s);
-            fputs(k + 1 < ncols ? "  " : "\n", stdout);
-            free(t);
-        }
-    }
-}
-
-/* Prints "key: value", or "key:" and the nested value indented below it. */
-static void print_node(const char *key, json_t *v, int indent)
-{
-    size_t i, n;
-    json_t *x;
-    const char *k;
-
-    if (is_scalar(v)) {
-        char *t = value_text(v);
-        print_key(key, indent);
-        printf(" %s\n", t ? t : "?");
-        free(t);
-        return;
-    }
-    if (json_is_object(v)) {
-        print_key(key, indent);
-        if (json_object_size(v) == 0) {
-            printf(" (none)\n");
-            return;
-        }
-        putchar('\n');
-        json_object_foreach(v, k, x)
-            print_node(k, x, indent + 2);
-        return;
-    }
-    n = json_array_size(v);
-    int scalars = 1, objects = 1;
-    json_array_foreach(v, i, x) {
-        scalars &= is_scalar(x);
-        objects &= json_is_object(x);
-    }
-    print_key(key, indent);
-    if (n == 0) {
-        printf(" (none)\n");
-    } else if (scalars) {
-        json_array_foreach(v, i, x) {
-            char *t = value_text(x);
-            printf("%s%s", i ? ", " : " ", t ? t : "?");
-            free(t);
-        }
-        putchar('\n');
-    } else if (objects) {
-        putchar('\n');
-        print_table(v, indent + 2);
-    } else {
-        putchar('\n');
-        json_array_foreach(v, i, x) {
-            char idx[32];
-            snprintf(idx, sizeof(idx), "[%zu]", i);
-            print_node(idx, x, indent + 2);
-        }
-    }
 }
 
 static void status_usage(FILE *f)
@@ -943,11 +582,11 @@ int cmd_status(int argc, char **argv)
         sock = default_socket_path();
 
     struct sp_err e = { "" };
-    struct conn conn = { .fd = -1 };
+    struct client_conn conn = { .fd = -1 };
     json_t *req = json_object(), *resp = NULL;
     int rc = 1;
     json_object_set_new(req, "op", json_string("status"));
-    if (conn_open(&conn, sock, &e) < 0 || call(&conn, req, NULL, 0, &resp, &e) < 0)
+    if (client_open(&conn, sock, &e) < 0 || client_call(&conn, req, NULL, 0, &resp, &e) < 0)
         goto out;
     json_t *st = json_object_get(resp, "status");
     if (!json_is_object(st)) {
@@ -963,10 +602,7 @@ int cmd_status(int argc, char **argv)
         printf("%s\n", s);
         free(s);
     } else {
-        const char *k;
-        json_t *v;
-        json_object_foreach(st, k, v)
-            print_node(k, v, 0);
+        client_print_status(st);
     }
     if (fflush(stdout) != 0) {
         sp_fail(&e, -EIO, "stdout: %s", strerror(errno));
@@ -978,6 +614,6 @@ out:
         fprintf(stderr, "slotprove: %s\n", e.msg[0] ? e.msg : "status failed");
     json_decref(req);
     json_decref(resp);
-    conn_close(&conn);
+    client_close(&conn);
     return rc;
 }

@@ -48,7 +48,8 @@ static json_t *processes(struct daemon *d, long *group_pss)
                               "rss_shmem_kib", (json_int_t)k->rss_shmem_kib,
                               "pss_kib", (json_int_t)pss, "restarts", (int)k->restarts);
         json_object_set_new(o, "incarnation", json_integer(k->p.incarnation));
-        json_object_set_new(o, "last_exit", json_string(k->last_exit));
+        if (k->last_exit[0]) /* a child that never exited has none */
+            json_object_set_new(o, "last_exit", json_string(k->last_exit));
         if (k->state == KID_STOPPED)
             json_object_set_new(o, "stop_reason", json_string(k->stop_reason));
         if (k->job) {
