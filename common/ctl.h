@@ -32,6 +32,7 @@ enum ctl_type {
     CTL_TAKEN,       /* gpud → sup: took the slot of (job, partition) */
     CTL_PROGRESS,    /* gpud → sup: stage `gen` (enum stage) of (job, partition)
                         finished after times.ns[gen] ns */
+    CTL_KEY_DROP,    /* sup → child: forget key_id (evicted from the cache) */
 };
 
 struct ctl_msg {

@@ -251,7 +251,10 @@ static int handle_ctl(void)
         int quit = 0;
         if (m.type == CTL_KEY_LOAD && nfds == 1)
             key_load(&m, fds[0]);
-        else if (m.type == CTL_SHUTDOWN)
+        else if (m.type == CTL_KEY_DROP && m.key_id < MAX_KEYS && keys[m.key_id].loaded) {
+            zkey_close(&keys[m.key_id].zk);
+            keys[m.key_id].loaded = 0;
+        } else if (m.type == CTL_SHUTDOWN)
             quit = 1;
         for (int i = 0; i < nfds; i++)
             close(fds[i]);

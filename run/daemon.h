@@ -92,6 +92,7 @@ struct key_entry {
     struct zkey zk;            /* header view, for validation and sizes */
     int preloaded;
     int failed;                /* a child could not load it */
+    uint64_t last_used_ns;     /* for eviction when the table is full */
     char error[600];
 };
 
@@ -119,6 +120,7 @@ struct daemon_opts {
     unsigned threads;
     unsigned max_attempts;
     unsigned result_ttl_s;
+    uint64_t max_job_key;      /* bytes: largest key a client may attach */
     int trace_buffers;
     uid_t allow_uid[16];
     unsigned n_allow_uid;

@@ -154,7 +154,8 @@ int jobs_submit(struct daemon *d, uid_t uid, const struct request *r, int *fds, 
         if (keys_from_fd(d, kfd, r->zkey, &key_id, err, errlen) < 0)
             return -1;
     }
-    const struct key_entry *k = &d->keys[key_id];
+    struct key_entry *k = &d->keys[key_id];
+    k->last_used_ns = now_ns();
     if (k->failed) {
         snprintf(err, errlen, "%s", k->error);
         return -1;

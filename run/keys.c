@@ -31,6 +31,46 @@ static void hash_map(const struct zkey *zk, uint8_t out[32])
     SHA256Final(out, &c);
 }
 
+/*
+ * When the table is full, forgets the least recently used key that is not
+ * preloaded and not used by a running job: the children drop their mappings
+ * (KEY_DROP) and the descriptor is closed. A later submission of the same
+ * key simply loads it again.
+ */
+static void keys_evict_one(struct daemon *d)
+{
+    uint32_t victim = MAX_KEYS;
+    for (uint32_t i = 0; i < MAX_KEYS; i++) {
+        if (!d->keys[i].used)
+            return; /* room left */
+        if (d->keys[i].preloaded)
+            continue;
+        int busy = 0;
+        for (struct job *j = d->jobs; j && !busy; j = j->next)
+            busy = j->key_id == i && j->state == JOB_RUNNING;
+        if (!busy && (victim == MAX_KEYS || d->keys[i].last_used_ns < d->keys[victim].last_used_ns))
+            victim = i;
+    }
+    if (victim == MAX_KEYS)
+        return;
+    static struct ctl_msg m;
+    memset(&m, 0, sizeof(m));
+    m.type = CTL_KEY_DROP;
+    m.key_id = victim;
+    for (unsigned i = 0; i < d->nkids; i++) {
+        struct kid *k = &d->kids[i];
+        if (k->alive && (k->keys_sent & (1ull << victim)))
+            ctl_send(k->p.ctl, &m, NULL, 0);
+        k->keys_sent &= ~(1ull << victim);
+        k->keys_loaded &= ~(1ull << victim);
+    }
+    struct key_entry *k = &d->keys[victim];
+    daemon_log("key cache full: dropped %s", k->name);
+    zkey_close(&k->zk);
+    close(k->fd);
+    memset(k, 0, sizeof(*k));
+}
+
 static int add_key(struct daemon *d, int fd, const char *name, int preloaded, uint32_t *key_id,
                    char *err, size_t errlen)
 {
@@ -47,6 +87,7 @@ static int add_key(struct daemon *d, int fd, const char *name, int preloaded, ui
         if (d->keys[i].used && memcmp(d->keys[i].hash, h, 32) == 0) {
             zkey_close(&zk);
             close(fd);
+            d->keys[i].last_used_ns = now_ns();
             if (preloaded) {
                 d->keys[i].preloaded = 1;
                 snprintf(d->keys[i].name, sizeof(d->keys[i].name), "%s", name);
@@ -62,6 +103,8 @@ static int add_key(struct daemon *d, int fd, const char *name, int preloaded, ui
         zkey_close(&zk);
         return -1;
     }
+    if (!preloaded)
+        keys_evict_one(d); /* keep a free entry if an idle one can go */
     for (uint32_t i = 0; i < MAX_KEYS; i++) {
         struct key_entry *k = &d->keys[i];
         if (k->used)
@@ -71,6 +114,7 @@ static int add_key(struct daemon *d, int fd, const char *name, int preloaded, ui
         k->fd = fd;
         k->zk = zk;
         k->preloaded = preloaded;
+        k->last_used_ns = now_ns();
         memcpy(k->hash, h, 32);
         snprintf(k->name, sizeof(k->name), "%s", name);
         k->zk.path = k->name;
@@ -78,7 +122,8 @@ static int add_key(struct daemon *d, int fd, const char *name, int preloaded, ui
         return 0;
     }
     zkey_close(&zk);
-    snprintf(err, errlen, "%s: the daemon already holds %d distinct keys", name, MAX_KEYS);
+    snprintf(err, errlen, "%s: the daemon holds %d distinct keys, all in use by running jobs "
+             "or preloaded", name, MAX_KEYS);
     return -1;
 }
 
@@ -120,11 +165,18 @@ int keys_preload(struct daemon *d, const char *arg, char *err, size_t errlen)
  * hashed (poisoning the cache entry other jobs share). Large keys are better
  * preloaded with --key, which maps the operator's file in place.
  */
-static int sealed_copy(int fd, const char *name, char *err, size_t errlen)
+static int sealed_copy(int fd, const char *name, uint64_t max_bytes, char *err, size_t errlen)
 {
     struct stat st;
     if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
         snprintf(err, errlen, "%s: not a regular file", name);
+        return -1;
+    }
+    /* copying and hashing run in the supervisor's loop: keep them short */
+    if ((uint64_t)st.st_size > max_bytes) {
+        snprintf(err, errlen, "%s: %.1f MiB is above --max-job-key %.1f MiB; preload large keys "
+                 "with serve --key NAME=PATH", name, st.st_size / 1048576.0,
+                 max_bytes / 1048576.0);
         return -1;
     }
     int m = memfd_create("slotprove-zkey", MFD_CLOEXEC | MFD_ALLOW_SEALING);
@@ -153,7 +205,7 @@ static int sealed_copy(int fd, const char *name, char *err, size_t errlen)
 int keys_from_fd(struct daemon *d, int fd, const char *name, uint32_t *key_id, char *err,
                  size_t errlen)
 {
-    int m = sealed_copy(fd, name, err, errlen);
+    int m = sealed_copy(fd, name, d->o.max_job_key, err, errlen);
     close(fd);
     if (m < 0)
         return -1;

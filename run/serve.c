@@ -75,6 +75,8 @@ static void usage(FILE *f)
         "  --max-attempts K       a partition whose process dies K times fails its job\n"
         "                         (default 3)\n"
         "  --result-ttl SECS      keep finished jobs for `wait` this long (default 600)\n"
+        "  --max-job-key SIZE     largest .zkey a client may attach with --zkey (default\n"
+        "                         256M; it is copied and hashed); preload larger ones\n"
         "  --allow-uid UID        uid allowed to connect (repeatable; default: own uid);\n"
         "                         it must also reach the socket directory, so it has to\n"
         "                         be in the --allow-gid group\n"
@@ -107,6 +109,7 @@ static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int
         { "result-ttl", required_argument, NULL, 'T' },
         { "allow-uid", required_argument, NULL, 'u' },
         { "allow-gid", required_argument, NULL, 'g' },
+        { "max-job-key", required_argument, NULL, 'K' },
         { "trace-buffers", no_argument, NULL, 'x' },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
@@ -119,6 +122,7 @@ static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int
     o->backend = "auto";
     o->max_attempts = 3;
     o->result_ttl_s = 600;
+    o->max_job_key = 256ull << 20;
     *keys = calloc((size_t)argc, sizeof(char *));
     *nkeys = 0;
     optind = 1;
@@ -170,6 +174,10 @@ static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int
                 return bad_opt("--allow-gid", optarg, "a numeric gid");
             o->allow_gid = (gid_t)v;
             o->has_allow_gid = 1;
+            break;
+        case 'K':
+            if (!(o->max_job_key = parse_size(optarg)))
+                return bad_opt("--max-job-key", optarg, "SIZE (e.g. 256M)");
             break;
         case 'x': o->trace_buffers = 1; break;
         case 'h': usage(stdout); exit(0);

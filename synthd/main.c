@@ -265,6 +265,13 @@ int main(int argc, char **argv)
             else
                 reply(&m, CTL_SYNTH_ERR, -EINVAL, "SYNTH without a witness descriptor");
             break;
+        case CTL_KEY_DROP:
+            if (m.key_id < MAX_KEYS && keys[m.key_id].loaded) {
+                synth_index_free(&keys[m.key_id].ix);
+                zkey_close(&keys[m.key_id].zk);
+                keys[m.key_id].loaded = 0;
+            }
+            break;
         case CTL_SHUTDOWN:
             pool_detach(&pool);
             return 0;
