@@ -14,6 +14,7 @@
 
 #include "curve.h"
 #include "err.h"
+#include "zkey.h"
 
 struct wtns {
     const char *path;
@@ -31,5 +32,10 @@ int wtns_open(struct wtns *w, int fd, const char *path, struct sp_err *e);
  * and checks each is < r: -SP_ERANGE names the first bad index. */
 int wtns_read(const struct wtns *w, int fd, void *dst, uint64_t first,
               uint64_t count, struct sp_err *e);
+
+/* Checks that the witness fits the key: same curve, nWitness = nVars.
+ * -SP_EMISMATCH naming both files ("w.wtns: witness is for bls12381 but
+ * k.zkey is a bn128 key", "w.wtns: nWitness 310 != zkey nVars 2981 (k.zkey)"). */
+int wtns_check_key(const struct wtns *w, const struct zkey *zk, struct sp_err *e);
 
 #endif

@@ -114,18 +114,17 @@ void jobs_key_failed(struct daemon *d, uint32_t key_id, const char *why)
             jobs_fail(d, j, "%s", why);
 }
 
-/* Public signals of a witness (values 1..nPublic) as snarkjs's public.json. */
-static char *public_signals(const struct zkey *zk, int wfd, const char *name,
-                            char *err, size_t errlen)
+/* Public signals of an opened witness (values 1..nPublic) as snarkjs's
+ * public.json; NULL with the reason in e. */
+static char *public_signals(const struct zkey *zk, const struct wtns *w, int wfd,
+                            struct sp_err *e)
 {
-    struct wtns w;
-    struct sp_err e = { "" };
     char *s = NULL;
     uint8_t *buf = malloc((size_t)zk->n_public * 32 + 32);
-    if (buf && wtns_open(&w, wfd, name, &e) == 0 && wtns_read(&w, wfd, buf, 1, zk->n_public, &e) == 0)
+    if (buf && wtns_read(w, wfd, buf, 1, zk->n_public, e) == 0)
         s = public_to_json(buf, zk->n_public);
-    if (!s)
-        snprintf(err, errlen, "%s", e.msg[0] ? e.msg : "out of memory");
+    else if (!buf)
+        sp_fail(e, -ENOMEM, "out of memory");
     free(buf);
     return s;
 }
@@ -160,25 +159,6 @@ int jobs_submit(struct daemon *d, uid_t uid, const struct request *r, int *fds, 
         snprintf(err, errlen, "%s", k->error);
         return -1;
     }
-    /* witness headers now: a bad file fails this submit with a clear error */
-    for (unsigned i = 0; i < r->n_witnesses; i++) {
-        struct wtns w;
-        const char *name = r->witnesses[i];
-        if (wtns_open(&w, fds[fi + i], name, &e) < 0) {
-            snprintf(err, errlen, "%s", e.msg);
-            return -1;
-        }
-        if (w.curve != k->zk.curve) {
-            snprintf(err, errlen, "%s: witness is for %s but %s is a %s key", name,
-                     curve_get(w.curve)->name, k->name, k->zk.ci->name);
-            return -1;
-        }
-        if (w.n_witness != k->zk.n_vars) {
-            snprintf(err, errlen, "%s: nWitness %u != zkey nVars %u (%s)", name, w.n_witness,
-                     k->zk.n_vars, k->name);
-            return -1;
-        }
-    }
     struct job *j = calloc(1, sizeof(*j));
     struct part *parts = calloc(r->n_witnesses, sizeof(*parts));
     uint8_t rnd[JOB_ID_HEX / 2];
@@ -187,6 +167,21 @@ int jobs_submit(struct daemon *d, uid_t uid, const struct request *r, int *fds, 
         free(parts);
         snprintf(err, errlen, "out of memory or randomness");
         return -1;
+    }
+    /* each witness now: a bad file fails this submit with a clear error, and
+     * its public signals are read while it is open */
+    for (unsigned i = 0; i < r->n_witnesses; i++) {
+        struct wtns w;
+        if (wtns_open(&w, fds[fi + i], r->witnesses[i], &e) < 0 ||
+            wtns_check_key(&w, &k->zk, &e) < 0 ||
+            !(parts[i].public_json = public_signals(&k->zk, &w, fds[fi + i], &e))) {
+            snprintf(err, errlen, "%s", e.msg);
+            for (unsigned q = 0; q < i; q++)
+                free(parts[q].public_json);
+            free(parts);
+            free(j);
+            return -1;
+        }
     }
     for (unsigned i = 0; i < sizeof(rnd); i++)
         snprintf(j->id + 2 * i, 3, "%02x", rnd[i]);
@@ -197,16 +192,6 @@ int jobs_submit(struct daemon *d, uid_t uid, const struct request *r, int *fds, 
     j->nparts = r->n_witnesses;
     j->parts = parts;
     j->t_submit_ns = now_ns();
-    for (unsigned i = 0; i < r->n_witnesses; i++) {
-        parts[i].public_json = public_signals(&k->zk, fds[fi + i], r->witnesses[i], err, errlen);
-        if (!parts[i].public_json) {
-            for (unsigned q = 0; q < i; q++)
-                free(parts[q].public_json);
-            free(parts);
-            free(j);
-            return -1;
-        }
-    }
     for (unsigned i = 0; i < r->n_witnesses; i++) {
         parts[i].wfd = fds[fi + i];
         fds[fi + i] = -1; /* the job owns it now */

@@ -162,18 +162,9 @@ int cmd_prove(int argc, char **argv)
 
     /* Validate up front, so bad input fails before any process starts. */
     if ((zfd = open_input(zkey_path, &e)) < 0 || zkey_open(&zk, zfd, zkey_path, &e) < 0 ||
-        (wfd = open_input(wtns_path, &e)) < 0 || wtns_open(&w, wfd, wtns_path, &e) < 0)
+        (wfd = open_input(wtns_path, &e)) < 0 || wtns_open(&w, wfd, wtns_path, &e) < 0 ||
+        wtns_check_key(&w, &zk, &e) < 0)
         goto out;
-    if (w.curve != zk.curve) {
-        sp_fail(&e, SP_EMISMATCH, "%s: witness is for %s but %s is a %s key", wtns_path,
-                curve_get(w.curve)->name, zkey_path, zk.ci->name);
-        goto out;
-    }
-    if (w.n_witness != zk.n_vars) {
-        sp_fail(&e, SP_EMISMATCH, "%s: nWitness %u != zkey nVars %u (%s)", wtns_path,
-                w.n_witness, zk.n_vars, zkey_path);
-        goto out;
-    }
 
     int prc = pool_create(&pool, 1, zkey_slot_payload_bytes(&zk));
     if (prc < 0) {

@@ -134,20 +134,8 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     }
     struct key *k = &keys[req->key_id];
     const struct zkey *zk = &k->zk;
-    if ((rc = wtns_open(&w, wfd, wname, &e)) < 0) {
+    if ((rc = wtns_open(&w, wfd, wname, &e)) < 0 || (rc = wtns_check_key(&w, zk, &e)) < 0) {
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
-        return;
-    }
-    if (w.curve != zk->curve) {
-        sp_fail(&e, SP_EMISMATCH, "%s: witness is for %s but %s is a %s key", wname,
-                curve_get(w.curve)->name, k->name, zk->ci->name);
-        reply(req, CTL_SYNTH_ERR, -SP_EMISMATCH, e.msg);
-        return;
-    }
-    if (w.n_witness != zk->n_vars) {
-        sp_fail(&e, SP_EMISMATCH, "%s: nWitness %u != zkey nVars %u (%s)", wname,
-                w.n_witness, zk->n_vars, k->name);
-        reply(req, CTL_SYNTH_ERR, -SP_EMISMATCH, e.msg);
         return;
     }
     uint64_t need = zkey_slot_payload_bytes(zk);
