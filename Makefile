@@ -22,7 +22,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIBCORE := $(BUILD)/libcore.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e demo bench clean
+.PHONY: all deps test unit e2e edges demo bench clean
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -53,10 +53,13 @@ unit: $(BUILD)/unit
 e2e: $(BINS)
 	@sh tests/e2e.sh
 
+edges: $(BINS)
+	@bash tests/edges.sh
+
 faults: $(BINS)
 	@sh tests/faults.sh
 
-test: deps all unit e2e faults
+test: deps all unit e2e edges faults
 
 demo: deps all
 	@sh tests/demo.sh
@@ -81,7 +84,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -Wall -Wextra -Icommon -Irun
-FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c common/err.c \
+FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c common/err.c common/escape.c \
                 run/request.c
 FUZZ_TARGETS := zkey wtns request
 FUZZ_BINS    := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))

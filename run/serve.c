@@ -32,6 +32,7 @@
 
 #include "args.h"
 #include "daemon.h"
+#include "escape.h"
 #include "run.h"
 
 void daemon_log(const char *fmt, ...)
@@ -41,12 +42,13 @@ void daemon_log(const char *fmt, ...)
     struct tm tm;
     localtime_r(&t, &tm);
     strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
-    fprintf(stderr, "slotprove serve[%d] %s: ", (int)getpid(), ts);
+    char line[2048], safe[4096];
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    escape_ctl(safe, sizeof(safe), line); /* one line, whatever a client named */
+    fprintf(stderr, "slotprove serve[%d] %s: %s\n", (int)getpid(), ts, safe);
 }
 
 static void usage(FILE *f)

@@ -1,0 +1,114 @@
+#!/bin/bash
+# Edge tests (issue: the daemon's and the CLI's edges): output paths that are
+# links, devices, FIFOs or one file named twice; containers with repeated
+# sections. Every proof written is checked with snarkjs.
+set -u
+cd "$(dirname "$0")/.."
+BIN=$PWD/build/slotprove
+SNARKJS=$PWD/tests/node_modules/.bin/snarkjs
+FIX=$PWD/tests/fixtures
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -f "$TMP/err" ] && sed 's/^/       /' "$TMP/err"; }
+verifies() { # verifies PROOF PUBLIC [VK]: snarkjs accepts
+    $SNARKJS groth16 verify "${3:-$FIX/bn128/chain.vk.json}" "$2" "$1" 2>&1 | grep -q 'OK!'
+}
+K=$FIX/bn128/chain.zkey
+W=$FIX/bn128/chain.wtns
+prove() { $BIN prove -q "$K" "$W" "$@" 2>"$TMP/err"; }
+
+cd "$TMP"
+# ---- outputs -----------------------------------------------------------------
+prove out.json ./out.json; rc=$?
+[ $rc -eq 2 ] && grep -q 'same file' err && [ ! -e out.json ] \
+    && ok "prove: out.json and ./out.json are one file: usage error, nothing written" \
+    || bad "prove: out.json and ./out.json (exit $rc)"
+echo old > real.json; ln -s real.json link.json
+prove real.json link.json; rc=$?
+[ $rc -eq 2 ] && [ "$(cat real.json)" = old ] && ok "prove: a file and a link to it are one file: exit 2" \
+    || bad "prove: file and link to it (exit $rc)"
+prove p.json link.json; rc=$?
+[ $rc -eq 0 ] && [ -L link.json ] && [ "$(readlink link.json)" = real.json ] && verifies p.json real.json \
+    && ok "prove: an output that is a symlink stays a link; its target gets the result" \
+    || bad "prove: symlinked output (exit $rc)"
+ln -s sub/new.json dangle.json; mkdir sub
+prove p.json dangle.json; rc=$?
+[ $rc -eq 0 ] && [ -L dangle.json ] && [ -f sub/new.json ] && verifies p.json sub/new.json \
+    && ok "prove: a dangling symlink names the file to create" || bad "prove: dangling symlink (exit $rc)"
+$BIN prove -q "$K" "$W" p.json /dev/stdout > so.json 2>err; rc=$?
+[ $rc -eq 0 ] && verifies p.json so.json && ok "prove: /dev/stdout as PUBLIC prints the public signals" \
+    || bad "prove: /dev/stdout (exit $rc)"
+$BIN prove -q "$K" "$W" p.json /dev/stdout 2>err | cat > piped.json; rc=${PIPESTATUS[0]}
+[ $rc -eq 0 ] && verifies p.json piped.json && ok "prove: /dev/stdout into a pipe" || bad "prove: /dev/stdout into a pipe (exit $rc)"
+prove /dev/null /dev/null; rc=$?
+[ $rc -eq 0 ] && [ -c /dev/null ] && ok "prove: /dev/null twice is written, and stays a device" \
+    || bad "prove: /dev/null (exit $rc)"
+mkfifo fifo; (cat fifo > fifo.out) & reader=$!
+prove p.json fifo; rc=$?
+wait $reader
+[ $rc -eq 0 ] && [ -p fifo ] && verifies p.json fifo.out && ok "prove: a FIFO is written directly, not replaced" \
+    || bad "prove: FIFO output (exit $rc)"
+prove . x.json; rc=$?
+[ $rc -eq 1 ] && grep -q 'Is a directory' err && ok "prove: a directory as output: exit 1" || bad "prove: directory output (exit $rc)"
+prove nodir/p.json x.json; rc=$?
+[ $rc -eq 1 ] && grep -q 'nodir' err && [ ! -e x.json ] && ok "prove: missing directory: exit 1 before any work" \
+    || bad "prove: missing directory (exit $rc)"
+
+# ---- containers --------------------------------------------------------------
+# a key whose contributions section (10) appears twice: snarkjs proves it, so do we
+node - "$K" dup10.zkey <<'JS'
+const fs = require('fs');
+const b = fs.readFileSync(process.argv[2]);
+const ns = b.readUInt32LE(8);
+let off = 12, sec = null;
+for (let i = 0; i < ns; i++) {
+    const id = b.readUInt32LE(off), size = Number(b.readBigUInt64LE(off + 4));
+    if (id === 10) sec = b.subarray(off, off + 12 + size);
+    off += 12 + size;
+}
+const out = Buffer.concat([b, sec]);
+out.writeUInt32LE(ns + 1, 8);
+fs.writeFileSync(process.argv[3], out);
+JS
+$BIN prove -q dup10.zkey "$W" p.json q.json 2>err; rc=$?
+[ $rc -eq 0 ] && verifies p.json q.json && ok "prove: a repeated contributions section is accepted" \
+    || bad "prove: repeated section 10 (exit $rc)"
+$SNARKJS groth16 prove dup10.zkey "$W" sp.json sq.json >/dev/null 2>&1 && verifies sp.json sq.json \
+    && ok "snarkjs proves the same key (the oracle agrees it is harmless)" || bad "snarkjs on a repeated section 10"
+
+# ---- the daemon: outputs and logs ----------------------------------------------
+mkdir -m 700 d
+$BIN serve --socket d/s.sock --synth 1 --slots 2 --key chain="$K" 2>serve.log &
+srv=$!
+for i in $(seq 100); do [ -S d/s.sock ] && break; sleep 0.05; done
+C="--socket d/s.sock"
+$BIN submit $C --key chain --witness "$W" --proof o.json --public ./o.json --wait >/dev/null 2>err; rc=$?
+[ $rc -eq 2 ] && grep -q 'same file' err && [ ! -e o.json ] && ok "submit --wait: --proof o.json --public ./o.json: usage error" \
+    || bad "submit --wait with one file twice (exit $rc)"
+job=$($BIN submit $C --key chain --witness "$W" 2>err)
+$BIN wait $C --proof o.json --public o.json "$job" >/dev/null 2>err; rc=$?
+[ $rc -eq 2 ] && grep -q 'same file' err && ok "wait: --proof and --public one file: usage error" \
+    || bad "wait with one file twice (exit $rc)"
+$BIN wait $C --proof p.json --public link.json "$job" >/dev/null 2>err; rc=$?
+[ $rc -eq 0 ] && [ -L link.json ] && verifies p.json real.json && ok "wait: a symlinked output stays a link" \
+    || bad "wait: symlinked output (exit $rc)"
+$BIN wait $C --proof p.json --public /dev/stdout "$job" 2>err > wso.json; rc=$?
+[ $rc -eq 0 ] && verifies p.json wso.json && ok "wait: /dev/stdout prints the public signals" || bad "wait: /dev/stdout (exit $rc)"
+# a witness whose name forges a log line
+evil="$(printf 'evil\nslotprove serve[1] 00:00:00: job 00000000000000000000000000000000 done.wtns')"
+# a valid container whose value 5 is not below r: refused by synthd, after
+# submit, so the failure (naming the file) reaches the daemon's log
+node -e 'const fs = require("fs"); const b = fs.readFileSync(process.argv[1]);
+         b.fill(0xff, 76 + 5 * 32, 76 + 6 * 32); fs.writeFileSync(process.argv[2], b);' "$W" "$evil"
+$BIN submit $C --key chain --witness "$evil" --proof p.json --public q.json --wait >/dev/null 2>err
+sleep 0.3
+kill -TERM $srv; wait $srv
+if grep -q 'evil.*not below r' serve.log && ! grep -q '^slotprove serve\[1\]' serve.log && ! grep -q '^slotprove serve\[1\]' err; then
+    ok "a witness name with a newline cannot forge a log line (daemon log and client message)"
+else bad "log forging: $(grep -c . serve.log) log lines"; sed 's/^/       /' serve.log | head; fi
+
+echo "edges: $pass passed, $fail failed"
+[ $fail -eq 0 ]
