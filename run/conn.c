@@ -42,14 +42,32 @@ void conn_close(struct daemon *d, struct conn *c)
     free(c);
 }
 
-static int peer_allowed(const struct daemon *d, uid_t uid, gid_t gid)
+/*
+ * Whether a peer may use the daemon: the daemon's own uid always may (an
+ * --allow-uid list adds users, it never locks out the daemon's owner); so
+ * may each --allow-uid, and, with --allow-gid, every member of that group,
+ * whether it is the peer's primary group or a supplementary one
+ * (SO_PEERGROUPS, Linux 4.13: the groups the peer had when it connected).
+ */
+static int peer_allowed(const struct daemon *d, int fd, uid_t uid, gid_t gid)
 {
-    if (d->o.n_allow_uid == 0 && uid == geteuid())
+    if (uid == geteuid())
         return 1;
     for (unsigned i = 0; i < d->o.n_allow_uid; i++)
         if (d->o.allow_uid[i] == uid)
             return 1;
-    return d->o.has_allow_gid && gid == d->o.allow_gid;
+    if (!d->o.has_allow_gid)
+        return 0;
+    if (gid == d->o.allow_gid)
+        return 1;
+    gid_t groups[256];
+    socklen_t len = sizeof(groups);
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, groups, &len) < 0)
+        return 0; /* more than 256 groups, or an old kernel: primary group only */
+    for (size_t i = 0; i < len / sizeof(gid_t); i++)
+        if (groups[i] == d->o.allow_gid)
+            return 1;
+    return 0;
 }
 
 void conn_accept(struct daemon *d)
@@ -88,7 +106,7 @@ void conn_accept(struct daemon *d)
     c->uid = cr.uid;
     c->gid = cr.gid;
     d->conns[slot] = c;
-    if (!peer_allowed(d, cr.uid, cr.gid)) {
+    if (!peer_allowed(d, fd, cr.uid, cr.gid)) {
         char line[160];
         snprintf(line, sizeof(line),
                  "{\"ok\":false,\"error\":\"uid %u is not allowed to use this daemon\"}",
@@ -166,7 +184,7 @@ static void handle_line(struct daemon *d, struct conn *c, const char *line, size
         return;
     }
     if (r.op == REQ_STATUS) {
-        char *s = status_json(d);
+        char *s = status_json(d, c->uid);
         conn_send(d, c, s ? s : "{\"ok\":false,\"error\":\"out of memory\"}");
         free(s);
         return;
@@ -231,13 +249,16 @@ void conn_readable(struct daemon *d, struct conn *c)
     }
     for (;;) {
         union {
-            char buf[CMSG_SPACE(sizeof(int) * 64)];
+            /* room for one past the limit (and alignment may fit more):
+             * the count, not only MSG_CTRUNC, decides "too many" */
+            char buf[CMSG_SPACE(sizeof(int) * (REQUEST_MAX_FDS + 1))];
             struct cmsghdr align;
         } u;
         struct iovec iov = { c->in + c->inlen, REQUEST_LINE_MAX + 1 - c->inlen };
         struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
                              .msg_controllen = sizeof(u.buf) };
         ssize_t n = recvmsg(c->fd, &mh, MSG_CMSG_CLOEXEC | MSG_DONTWAIT);
+        int too_many = 0;
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -253,13 +274,18 @@ void conn_readable(struct daemon *d, struct conn *c)
             for (size_t i = 0; i < k; i++) {
                 if (c->nfds < CONN_MAX_FDS)
                     c->fds[c->nfds++] = in[i];
-                else
+                else {
                     close(in[i]);
+                    too_many = 1;
+                }
             }
         }
-        if (mh.msg_flags & MSG_CTRUNC) {
+        if ((mh.msg_flags & MSG_CTRUNC) || too_many) {
             close_fds(c);
-            send_error(d, c, "too many descriptors in one message");
+            char why[160];
+            snprintf(why, sizeof(why), "more than %d descriptors in one message (a job is one "
+                     "key and at most %d witnesses)", REQUEST_MAX_FDS, REQUEST_MAX_WITNESSES);
+            send_error(d, c, why);
             c->closing = 1;
             return;
         }

@@ -102,7 +102,7 @@ struct conn {
     gid_t gid;
     char *in;
     size_t inlen;
-    int fds[CTL_MAX_FDS * 16 + 4];
+    int fds[REQUEST_MAX_FDS];
     int nfds;
     char *out;
     size_t outlen, outcap;
@@ -198,8 +198,9 @@ void conn_close(struct daemon *d, struct conn *c);
 void conn_send(struct daemon *d, struct conn *c, const char *line);
 void conns_job_ended(struct daemon *d, struct job *j);
 
-/* status.c */
-char *status_json(struct daemon *d);
+/* status.c: the status answer for a client of uid viewer: every process and
+ * slot, but only the viewer's own jobs (all jobs for the daemon's own uid). */
+char *status_json(struct daemon *d, uid_t viewer);
 
 /* serve.c */
 void daemon_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -27,6 +27,7 @@
 
 #define REQUEST_LINE_MAX 65536
 #define REQUEST_MAX_WITNESSES 64
+#define REQUEST_MAX_FDS (REQUEST_MAX_WITNESSES + 1) /* one job: its key + its witnesses */
 #define REQUEST_NAME_MAX 255
 #define JOB_ID_HEX 32
 

@@ -30,7 +30,7 @@ static long pss_kib(pid_t pid)
     return v;
 }
 
-static json_t *processes(struct daemon *d, long *group_pss)
+static json_t *processes(struct daemon *d, uid_t viewer, long *group_pss)
 {
     static const char *const states[] = { "starting", "idle", "busy", "backoff", "stopped" };
     json_t *a = json_array();
@@ -52,7 +52,7 @@ static json_t *processes(struct daemon *d, long *group_pss)
             json_object_set_new(o, "last_exit", json_string(k->last_exit));
         if (k->state == KID_STOPPED)
             json_object_set_new(o, "stop_reason", json_string(k->stop_reason));
-        if (k->job) {
+        if (k->job && (viewer == geteuid() || viewer == k->job->uid)) {
             json_object_set_new(o, "job", json_string(k->job->id));
             json_object_set_new(o, "partition", json_integer(k->part));
         }
@@ -61,7 +61,7 @@ static json_t *processes(struct daemon *d, long *group_pss)
     return a;
 }
 
-char *status_json(struct daemon *d)
+char *status_json(struct daemon *d, uid_t viewer)
 {
     struct pool_counts pc;
     char buffers[200];
@@ -80,6 +80,8 @@ char *status_json(struct daemon *d)
 
     unsigned js[4] = { 0 }, queued = 0;
     for (struct job *j = d->jobs; j; j = j->next) {
+        if (viewer != geteuid() && viewer != j->uid)
+            continue; /* a user sees their own jobs; the daemon's user all */
         js[j->state]++;
         if (j->state == JOB_RUNNING)
             for (uint32_t i = 0; i < j->nparts; i++)
@@ -92,7 +94,7 @@ char *status_json(struct daemon *d)
     json_t *o = json_object();
     json_object_set_new(o, "ok", json_true());
     json_t *st = json_object();
-    json_object_set_new(st, "processes", processes(d, &group_pss));
+    json_object_set_new(st, "processes", processes(d, viewer, &group_pss));
     json_object_set_new(st, "group_pss_kib", json_integer(group_pss));
     json_object_set_new(st, "slots", slots);
     json_object_set_new(st, "buffers", json_string(buffers));

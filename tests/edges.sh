@@ -97,6 +97,51 @@ $BIN wait $C --proof p.json --public link.json "$job" >/dev/null 2>err; rc=$?
     || bad "wait: symlinked output (exit $rc)"
 $BIN wait $C --proof p.json --public /dev/stdout "$job" 2>err > wso.json; rc=$?
 [ $rc -eq 0 ] && verifies p.json wso.json && ok "wait: /dev/stdout prints the public signals" || bad "wait: /dev/stdout (exit $rc)"
+# ---- documented limits: at the limit, and one past it ---------------------------
+NK=$FIX/bn128/nopub.zkey
+NW=$FIX/bn128/nopub.wtns
+set --
+for i in $(seq 64); do set -- "$@" --witness "$NW"; done
+$BIN submit $C --zkey "$NK" "$@" --proof p64.json --public q64.json --wait >/dev/null 2>err; rc=$?
+[ $rc -eq 0 ] && [ "$(jq length p64.json)" = 64 ] \
+    && ok "submit --zkey with 64 witnesses (65 descriptors, the limit) is proved" \
+    || bad "submit --zkey with 64 witnesses (exit $rc)"
+$BIN submit $C --zkey "$NK" "$@" --witness "$NW" >/dev/null 2>err; rc=$?
+[ $rc -eq 2 ] && grep -q 'at most 64 witnesses' err && ok "65 witnesses: usage error naming the limit" \
+    || bad "65 witnesses (exit $rc)"
+# a raw client: descriptors and request lines, at the limit and one past it
+raw() { # raw NFDS LINE_BYTES: sends a status request padded to LINE_BYTES + '\n'
+    python3 - "$TMP/d/s.sock" "$1" "$2" "$NW" <<'PY'
+import json, os, socket, sys
+path, nfds, size, wit = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+head = '{"op":"status","pad":"'
+line = (head + 'x' * (size - len(head) - 2) + '"}').encode()
+assert len(line) == size
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(path)
+fds = [os.open(wit, os.O_RDONLY) for _ in range(nfds)]
+socket.send_fds(s, [line[:1]], fds) if fds else s.sendall(line[:1])
+try:
+    s.sendall(line[1:] + b'\n')
+except OSError:
+    pass  # refused early: the answer is already queued
+buf = b''
+while not buf.endswith(b'\n'):
+    got = s.recv(1 << 20)
+    if not got:
+        break
+    buf += got
+print(json.loads(buf).get('error', 'ok'))
+PY
+}
+[ "$(raw 0 65536)" = ok ] && ok "a request line of exactly 65536 bytes is served" || bad "65536-byte request line: $(raw 0 65536)"
+[ "$(raw 0 65537)" = "request line too long" ] && ok "65537 bytes: \"request line too long\"" \
+    || bad "65537-byte request line: $(raw 0 65537)"
+r=$(raw 65 100)
+case $r in "request needs 0 descriptors, 65 arrived") ok "65 descriptors arrive whole (the limit)" ;; *) bad "65 descriptors: $r" ;; esac
+r=$(raw 66 100)
+case $r in "more than 65 descriptors"*) ok "66 descriptors: refused naming the limit" ;; *) bad "66 descriptors: $r" ;; esac
+
 # a witness whose name forges a log line
 evil="$(printf 'evil\nslotprove serve[1] 00:00:00: job 00000000000000000000000000000000 done.wtns')"
 # a valid container whose value 5 is not below r: refused by synthd, after
