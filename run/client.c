@@ -178,6 +178,42 @@ static int write_results(json_t *resp, size_t want, const char *proof_path,
 }
 
 /*
+ * A done job's results follow its answer line one partition per line
+ * ({"partition":i,"proof":{…},"public":[…]}, request.h), so that no job is
+ * too large to fetch: reads the "partitions" lines into resp's "proofs" and
+ * "public" arrays.
+ */
+static int read_partitions(struct client_conn *c, json_t *resp, struct sp_err *e)
+{
+    json_t *np = json_object_get(resp, "partitions");
+    if (!json_is_integer(np) || json_integer_value(np) < 1 ||
+        json_integer_value(np) > REQUEST_MAX_WITNESSES)
+        return sp_fail(e, -EPROTO, "malformed response from the daemon: no partition count");
+    json_t *proofs = json_array(), *pubs = json_array();
+    json_object_set_new(resp, "proofs", proofs);
+    json_object_set_new(resp, "public", pubs);
+    for (json_int_t i = 0; i < json_integer_value(np); i++) {
+        char *line;
+        size_t len;
+        json_error_t je;
+        int rc = client_read_line(c, &line, &len, e);
+        if (rc < 0)
+            return rc;
+        json_t *p = json_loadb(line, len, 0, &je);
+        json_t *idx = json_object_get(p, "partition");
+        if (!json_is_integer(idx) || json_integer_value(idx) != i) {
+            json_decref(p);
+            return sp_fail(e, -EPROTO, "malformed response from the daemon: expected the "
+                                       "result of partition %lld", (long long)i);
+        }
+        json_array_append(proofs, json_object_get(p, "proof"));
+        json_array_append(pubs, json_object_get(p, "public"));
+        json_decref(p);
+    }
+    return 0;
+}
+
+/*
  * Sends wait for job on c and handles the answer: writes the outputs when
  * both paths are given, else prints the final state.
  */
@@ -197,7 +233,7 @@ static int wait_job(struct client_conn *c, const char *job, size_t want, const c
         client_sanitize(e->msg);
         goto out;
     }
-    if (proof_path)
+    if (proof_path && (rc = read_partitions(c, resp, e)) == 0)
         rc = write_results(resp, want, proof_path, public_path, e);
     else if (printf("done\n") < 0 || fflush(stdout) != 0)
         rc = sp_fail(e, -EIO, "stdout: %s", strerror(errno));

@@ -2,11 +2,18 @@
  * conn.c — client connections to the daemon's socket.
  *
  * Non-blocking, with bounded buffers: a request line is capped at
- * REQUEST_LINE_MAX and the descriptors that came with it at a small number;
- * a client that does not read its answers is dropped when its output passes
- * CONN_OUT_MAX. Peers are checked with SO_PEERCRED against the allowed uids
- * and gid. A client that disconnects does not cancel its job: the result is
- * kept for --result-ttl seconds for `slotprove wait JOB` by the same uid.
+ * REQUEST_LINE_MAX and the descriptors that came with it at REQUEST_MAX_FDS.
+ * Requests on one connection are answered in order, one at a time: while an
+ * answer is pending (a wait, a result being streamed, or CONN_OUT_SOFT bytes
+ * the client has not read) the connection is not read from, so a client that
+ * sends and never reads costs at most one request line plus CONN_OUT_MAX
+ * (or one partition's result line) of memory, and is dropped by the idle
+ * timeout. A done job's results go out one partition per line, each added
+ * only once the client has read what came before, so no job is too large to
+ * fetch. Peers are checked with SO_PEERCRED against the allowed uids and gid,
+ * and each uid may hold --max-client-conns connections. A client that
+ * disconnects does not cancel its job: the result is kept for --result-ttl
+ * seconds for `slotprove wait JOB` by the same uid.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +26,8 @@
 
 #include "daemon.h"
 
-#define CONN_OUT_MAX (256u << 20)
+#define CONN_OUT_MAX (16u << 20)  /* answers queued but unread: past it, drop the client */
+#define CONN_OUT_SOFT (1u << 20)  /* stop reading requests, stop adding result lines */
 #define CONN_MAX_FDS ((int)(sizeof(((struct conn *)0)->fds) / sizeof(int)))
 
 static void close_fds(struct conn *c)
@@ -30,8 +38,18 @@ static void close_fds(struct conn *c)
     c->nfds = 0;
 }
 
+static void process_lines(struct daemon *d, struct conn *c);
+
+static void stream_stop(struct conn *c)
+{
+    if (c->streaming)
+        c->streaming->readers--;
+    c->streaming = NULL;
+}
+
 void conn_close(struct daemon *d, struct conn *c)
 {
+    stream_stop(c);
     for (int i = 0; i < MAX_CONNS; i++)
         if (d->conns[i] == c)
             d->conns[i] = NULL;
@@ -92,17 +110,28 @@ void conn_accept(struct daemon *d)
         return;
     }
     int slot = -1;
-    for (int i = 0; i < MAX_CONNS && slot < 0; i++)
-        if (!d->conns[i])
+    unsigned mine = 0;
+    for (int i = 0; i < MAX_CONNS; i++) {
+        if (!d->conns[i] && slot < 0)
             slot = i;
-    struct conn *c = slot >= 0 ? calloc(1, sizeof(*c)) : NULL;
+        mine += d->conns[i] && d->conns[i]->uid == cr.uid;
+    }
+    struct conn *c = slot >= 0 && mine < d->o.max_user_conns ? calloc(1, sizeof(*c)) : NULL;
     if (!c) {
-        static const char busy[] = "{\"ok\":false,\"error\":\"too many connections\"}\n";
-        (void)!write(fd, busy, sizeof(busy) - 1);
+        char busy[200];
+        if (slot >= 0 && mine >= d->o.max_user_conns)
+            snprintf(busy, sizeof(busy), "{\"ok\":false,\"error\":\"too many connections for "
+                     "uid %u (at most %u; idle ones close after %u s)\"}\n", (unsigned)cr.uid,
+                     d->o.max_user_conns, d->o.client_idle_s);
+        else
+            snprintf(busy, sizeof(busy), "{\"ok\":false,\"error\":\"too many connections (%d)\"}\n",
+                     MAX_CONNS);
+        (void)!write(fd, busy, strlen(busy));
         close(fd);
         return;
     }
     c->fd = fd;
+    c->last_active_ns = now_ns();
     c->uid = cr.uid;
     c->gid = cr.gid;
     d->conns[slot] = c;
@@ -117,10 +146,13 @@ void conn_accept(struct daemon *d)
     }
 }
 
-void conn_send(struct daemon *d, struct conn *c, const char *line)
+/* Appends line + '\n' to c's output; a line that would take the unread
+ * output past CONN_OUT_MAX drops the client, unless the output is empty (one
+ * partition's result may be larger than the cap on its own). */
+static void out_append(struct conn *c, const char *line)
 {
     size_t n = strlen(line);
-    if (c->outlen + n + 1 > CONN_OUT_MAX) {
+    if (c->outlen && c->outlen + n + 1 > CONN_OUT_MAX) {
         c->closing = 2; /* not reading: drop it */
         return;
     }
@@ -137,7 +169,36 @@ void conn_send(struct daemon *d, struct conn *c, const char *line)
     memcpy(c->out + c->outlen, line, n);
     c->out[c->outlen + n] = '\n';
     c->outlen += n + 1;
-    conn_writable(d, c);
+}
+
+/* Sends what the socket takes now, without blocking. */
+static void out_flush(struct conn *c)
+{
+    while (c->outlen) {
+        ssize_t n = send(c->fd, c->out, c->outlen, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno != EAGAIN)
+                c->closing = 2;
+            return;
+        }
+        memmove(c->out, c->out + n, c->outlen - (size_t)n);
+        c->outlen -= (size_t)n;
+        c->last_active_ns = now_ns();
+    }
+    if (c->outcap > CONN_OUT_SOFT && c->outlen == 0) { /* a big line went out: give it back */
+        free(c->out);
+        c->out = NULL;
+        c->outcap = 0;
+    }
+}
+
+void conn_send(struct daemon *d, struct conn *c, const char *line)
+{
+    (void)d;
+    out_append(c, line);
+    out_flush(c);
 }
 
 static void send_error(struct daemon *d, struct conn *c, const char *msg)
@@ -149,11 +210,37 @@ static void send_error(struct daemon *d, struct conn *c, const char *msg)
     json_decref(o);
 }
 
+/* Adds result lines of the job being streamed while the client keeps up. */
+static void stream_pump(struct conn *c)
+{
+    while (c->streaming && !c->closing && c->outlen < CONN_OUT_SOFT) {
+        struct job *j = c->streaming;
+        if (c->stream_next >= j->nparts) {
+            stream_stop(c);
+            break;
+        }
+        char *s = jobs_partition_json(j, c->stream_next++);
+        if (!s) {
+            c->closing = 2;
+            break;
+        }
+        out_append(c, s);
+        free(s);
+        out_flush(c);
+    }
+}
+
 static void answer_job_end(struct daemon *d, struct conn *c, struct job *j)
 {
     char *s = jobs_result_json(j);
     conn_send(d, c, s ? s : "{\"ok\":false,\"error\":\"out of memory\"}");
     free(s);
+    if (j->state == JOB_DONE && s) {
+        c->streaming = j;
+        c->stream_next = 0;
+        j->readers++;
+        stream_pump(c);
+    }
 }
 
 void conns_job_ended(struct daemon *d, struct job *j)
@@ -163,6 +250,7 @@ void conns_job_ended(struct daemon *d, struct job *j)
         if (c && c->waiting == j) {
             c->waiting = NULL;
             answer_job_end(d, c, j);
+            process_lines(d, c);
         }
     }
 }
@@ -239,6 +327,19 @@ static void handle_line(struct daemon *d, struct conn *c, const char *line, size
         answer_job_end(d, c, j);
 }
 
+/* Handles the complete request lines in c's input, in order, while no
+ * answer is pending. */
+static void process_lines(struct daemon *d, struct conn *c)
+{
+    char *nl;
+    while (conn_wants_input(c) && (nl = memchr(c->in, '\n', c->inlen))) {
+        size_t len = (size_t)(nl - c->in);
+        handle_line(d, c, c->in, len);
+        memmove(c->in, nl + 1, c->inlen - len - 1);
+        c->inlen -= len + 1;
+    }
+}
+
 void conn_readable(struct daemon *d, struct conn *c)
 {
     if (c->closing)
@@ -296,13 +397,10 @@ void conn_readable(struct daemon *d, struct conn *c)
             return;
         }
         c->inlen += (size_t)n;
-        char *nl;
-        while ((nl = memchr(c->in, '\n', c->inlen))) {
-            size_t len = (size_t)(nl - c->in);
-            handle_line(d, c, c->in, len);
-            memmove(c->in, nl + 1, c->inlen - len - 1);
-            c->inlen -= len + 1;
-        }
+        c->last_active_ns = now_ns();
+        process_lines(d, c);
+        if (!conn_wants_input(c))
+            return; /* the rest waits until the answer has gone out */
         if (c->inlen > REQUEST_LINE_MAX) {
             close_fds(c);
             send_error(d, c, "request line too long");
@@ -314,17 +412,36 @@ void conn_readable(struct daemon *d, struct conn *c)
 
 void conn_writable(struct daemon *d, struct conn *c)
 {
+    out_flush(c);
+    stream_pump(c);
+    process_lines(d, c); /* requests that came while an answer was pending */
+}
+
+int conn_wants_input(const struct conn *c)
+{
+    return !c->closing && !c->waiting && !c->streaming && c->outlen < CONN_OUT_SOFT;
+}
+
+void conn_hangup(struct daemon *d, struct conn *c)
+{
     (void)d;
-    while (c->outlen) {
-        ssize_t n = send(c->fd, c->out, c->outlen, MSG_DONTWAIT | MSG_NOSIGNAL);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            if (errno != EAGAIN)
-                c->closing = 2;
-            return;
-        }
-        memmove(c->out, c->out + n, c->outlen - (size_t)n);
-        c->outlen -= (size_t)n;
+    stream_stop(c);
+    c->waiting = NULL; /* its job carries on */
+    c->closing = 2;
+}
+
+void conns_tick(struct daemon *d, uint64_t now)
+{
+    uint64_t idle = (uint64_t)d->o.client_idle_s * 1000000000ull;
+    for (int i = 0; i < MAX_CONNS; i++) {
+        struct conn *c = d->conns[i];
+        if (c && c->inlen)
+            process_lines(d, c); /* lines held back while an answer was pending */
+        /* waiting for a running job with nothing unread is not idle */
+        if (!c || c->closing || (c->waiting && !c->outlen) || now - c->last_active_ns < idle)
+            continue;
+        daemon_log("closing a connection of uid %u: %s for %u s", (unsigned)c->uid,
+                   c->outlen ? "answers unread" : "idle", d->o.client_idle_s);
+        conn_hangup(d, c);
     }
 }

@@ -81,6 +81,7 @@ struct job {
     uint32_t nparts, ndone;
     struct part *parts;
     uint64_t t_submit_ns, t_end_ns;
+    unsigned readers;          /* connections streaming its results: not purged */
     struct job *next;          /* all jobs, newest first */
 };
 
@@ -107,6 +108,9 @@ struct conn {
     char *out;
     size_t outlen, outcap;
     struct job *waiting;       /* answer when this job ends */
+    struct job *streaming;     /* results being sent, one partition a line */
+    uint32_t stream_next;      /* the next partition to send */
+    uint64_t last_active_ns;   /* last byte in or out: for the idle timeout */
     int closing;               /* close once out is flushed */
 };
 
@@ -121,6 +125,10 @@ struct daemon_opts {
     unsigned max_attempts;
     unsigned result_ttl_s;
     uint64_t max_job_key;      /* bytes: largest key a client may attach */
+    uint64_t key_cache_max;    /* bytes: all client-attached keys held together */
+    unsigned max_queued;       /* partitions submitted and not yet proved, all jobs */
+    unsigned client_idle_s;    /* a connection with nothing to wait for is closed */
+    unsigned max_user_conns;   /* connections one uid may hold at once */
     int trace_buffers;
     uid_t allow_uid[16];
     unsigned n_allow_uid;
@@ -182,7 +190,12 @@ void jobs_fail_all(struct daemon *d, const char *why);
 void jobs_purge(struct daemon *d, uint64_t now);
 int jobs_active(const struct daemon *d);
 void jobs_key_failed(struct daemon *d, uint32_t key_id, const char *why);
-char *jobs_result_json(const struct job *j); /* the wait answer, one line */
+/* The wait answer's first line: for a done job {"ok":true,"job":ID,"state":
+ * "done","partitions":N}, followed by jobs_partition_json(j, 0..N-1); for a
+ * failed or cancelled job the whole answer, with "error". */
+char *jobs_result_json(const struct job *j);
+/* One line of a done job's results: {"partition":i,"proof":{…},"public":[…]}. */
+char *jobs_partition_json(const struct job *j, uint32_t i);
 
 /* keys.c */
 int keys_preload(struct daemon *d, const char *name_eq_path, char *err, size_t errlen);
@@ -195,6 +208,15 @@ void conn_accept(struct daemon *d);
 void conn_readable(struct daemon *d, struct conn *c);
 void conn_writable(struct daemon *d, struct conn *c);
 void conn_close(struct daemon *d, struct conn *c);
+/* Whether the event loop should poll c for input: not while it is closing,
+ * streaming a result, waiting for a job, or has CONN_OUT_SOFT bytes unread —
+ * a client that sends requests and does not read answers is not read from. */
+int conn_wants_input(const struct conn *c);
+/* The peer hung up while its input was not polled: nothing more to send. */
+void conn_hangup(struct daemon *d, struct conn *c);
+/* Closes connections idle past --client-idle (nothing in or out, and no job
+ * being waited for), logging each. now in ns (CLOCK_MONOTONIC). */
+void conns_tick(struct daemon *d, uint64_t now);
 void conn_send(struct daemon *d, struct conn *c, const char *line);
 void conns_job_ended(struct daemon *d, struct job *j);
 

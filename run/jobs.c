@@ -141,6 +141,15 @@ int jobs_submit(struct daemon *d, uid_t uid, const struct request *r, int *fds, 
                  request_fd_count(r), nfds);
         return -1;
     }
+    unsigned queued = 0;
+    for (struct job *q = d->jobs; q; q = q->next)
+        if (q->state == JOB_RUNNING)
+            queued += q->nparts - q->ndone;
+    if (queued + r->n_witnesses > d->o.max_queued) {
+        snprintf(err, errlen, "queue full (%u partitions, --max-queued %u): this job's %u "
+                 "would pass it; retry later", queued, d->o.max_queued, r->n_witnesses);
+        return -1; /* the caller closes the descriptors */
+    }
     if (r->key[0]) {
         if (keys_lookup(d, r->key, &key_id) < 0) {
             snprintf(err, errlen, "no key named \"%s\" is loaded (use --key at serve, or --zkey)",
@@ -324,18 +333,21 @@ char *jobs_result_json(const struct job *j)
     json_object_set_new(o, "ok", json_boolean(j->state == JOB_DONE));
     json_object_set_new(o, "job", json_string(j->id));
     json_object_set_new(o, "state", json_string(names[j->state]));
-    if (j->state == JOB_DONE) {
-        json_t *proofs = json_array();
-        for (uint32_t i = 0; i < j->nparts; i++)
-            json_array_append_new(proofs, json_loads(j->parts[i].proof_json, 0, NULL));
-        json_object_set_new(o, "proofs", proofs);
-        json_t *pubs = json_array();
-        for (uint32_t i = 0; i < j->nparts; i++)
-            json_array_append_new(pubs, json_loads(j->parts[i].public_json, 0, NULL));
-        json_object_set_new(o, "public", pubs);
-    } else {
+    if (j->state == JOB_DONE)
+        json_object_set_new(o, "partitions", json_integer(j->nparts));
+    else
         json_object_set_new(o, "error", json_string(j->error));
-    }
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    return s;
+}
+
+char *jobs_partition_json(const struct job *j, uint32_t i)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "partition", json_integer(i));
+    json_object_set_new(o, "proof", json_loads(j->parts[i].proof_json, 0, NULL));
+    json_object_set_new(o, "public", json_loads(j->parts[i].public_json, 0, NULL));
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(o);
     return s;
@@ -349,7 +361,7 @@ void jobs_purge(struct daemon *d, uint64_t now)
         int held = 0;
         for (unsigned i = 0; i < d->o.synthds; i++)
             held |= d->kids[i].job == j;
-        if (j->state == JOB_RUNNING || held || now - j->t_end_ns < ttl) {
+        if (j->state == JOB_RUNNING || held || j->readers || now - j->t_end_ns < ttl) {
             pj = &j->next;
             continue;
         }

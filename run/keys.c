@@ -37,12 +37,18 @@ static void hash_map(const struct zkey *zk, uint8_t out[32])
  * (KEY_DROP) and the descriptor is closed. A later submission of the same
  * key simply loads it again.
  */
-static void keys_evict_one(struct daemon *d)
+/* Drops the least recently used key that is neither preloaded nor used by
+ * a running job, from every process. With only_when_full, only when the
+ * table has no free entry. Returns 1 when one was dropped. */
+static int keys_evict_lru(struct daemon *d, int only_when_full, const char *why)
 {
     uint32_t victim = MAX_KEYS;
     for (uint32_t i = 0; i < MAX_KEYS; i++) {
-        if (!d->keys[i].used)
-            return; /* room left */
+        if (!d->keys[i].used) {
+            if (only_when_full)
+                return 0; /* room left */
+            continue;
+        }
         if (d->keys[i].preloaded)
             continue;
         int busy = 0;
@@ -52,7 +58,7 @@ static void keys_evict_one(struct daemon *d)
             victim = i;
     }
     if (victim == MAX_KEYS)
-        return;
+        return 0;
     static struct ctl_msg m;
     memset(&m, 0, sizeof(m));
     m.type = CTL_KEY_DROP;
@@ -65,10 +71,21 @@ static void keys_evict_one(struct daemon *d)
         k->keys_loaded &= ~(1ull << victim);
     }
     struct key_entry *k = &d->keys[victim];
-    daemon_log("key cache full: dropped %s", k->name);
+    daemon_log("%s: dropped %s", why, k->name);
     zkey_close(&k->zk);
     close(k->fd);
     memset(k, 0, sizeof(*k));
+    return 1;
+}
+
+/* Bytes of client-attached keys (sealed memfd copies) held now. */
+static uint64_t client_key_bytes(const struct daemon *d)
+{
+    uint64_t held = 0;
+    for (uint32_t i = 0; i < MAX_KEYS; i++)
+        if (d->keys[i].used && !d->keys[i].preloaded)
+            held += d->keys[i].zk.map_len;
+    return held;
 }
 
 static int add_key(struct daemon *d, int fd, const char *name, int preloaded, uint32_t *key_id,
@@ -104,7 +121,7 @@ static int add_key(struct daemon *d, int fd, const char *name, int preloaded, ui
         return -1;
     }
     if (!preloaded)
-        keys_evict_one(d); /* keep a free entry if an idle one can go */
+        keys_evict_lru(d, 1, "key cache full"); /* keep a free entry if an idle one can go */
     for (uint32_t i = 0; i < MAX_KEYS; i++) {
         struct key_entry *k = &d->keys[i];
         if (k->used)
@@ -205,6 +222,21 @@ static int sealed_copy(int fd, const char *name, uint64_t max_bytes, char *err, 
 int keys_from_fd(struct daemon *d, int fd, const char *name, uint32_t *key_id, char *err,
                  size_t errlen)
 {
+    struct stat st;
+    uint64_t size = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+    /* client keys together stay within --key-cache-max: idle ones make room */
+    while (client_key_bytes(d) + size > d->o.key_cache_max &&
+           keys_evict_lru(d, 0, "--key-cache-max reached"))
+        ;
+    if (size <= d->o.max_job_key && client_key_bytes(d) + size > d->o.key_cache_max) {
+        snprintf(err, errlen, "%s: key cache full: running jobs hold %.1f MiB of client keys and "
+                 "this one (%.1f MiB) would pass --key-cache-max %.1f MiB; retry when they end, "
+                 "or preload it with serve --key NAME=PATH", name,
+                 client_key_bytes(d) / 1048576.0, size / 1048576.0,
+                 d->o.key_cache_max / 1048576.0);
+        close(fd);
+        return -1;
+    }
     int m = sealed_copy(fd, name, d->o.max_job_key, err, errlen);
     close(fd);
     if (m < 0)

@@ -79,6 +79,14 @@ static void usage(FILE *f)
         "  --result-ttl SECS      keep finished jobs for `wait` this long (default 600)\n"
         "  --max-job-key SIZE     largest .zkey a client may attach with --zkey (default\n"
         "                         256M; it is copied and hashed); preload larger ones\n"
+        "  --key-cache-max SIZE   bytes of client-attached keys held at once, all\n"
+        "                         together (default 1G); past it, idle ones are dropped,\n"
+        "                         else the submit is refused\n"
+        "  --max-queued N         partitions submitted and not yet proved, over all jobs\n"
+        "                         (default 4096); past it a submit gets \"queue full\"\n"
+        "  --client-idle SECS     close a connection with nothing in or out for SECS\n"
+        "                         (default 30; one waiting for a running job is not idle)\n"
+        "  --max-client-conns N   connections one uid may hold at once (default 32)\n"
         "  --allow-uid UID        uid allowed to connect (repeatable; default: own uid);\n"
         "                         it must also reach the socket directory, so it has to\n"
         "                         be in the --allow-gid group\n"
@@ -109,6 +117,10 @@ static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int
         { "threads", required_argument, NULL, 't' },
         { "max-attempts", required_argument, NULL, 'a' },
         { "result-ttl", required_argument, NULL, 'T' },
+        { "key-cache-max", required_argument, NULL, 'M' },
+        { "max-queued", required_argument, NULL, 'Q' },
+        { "client-idle", required_argument, NULL, 'I' },
+        { "max-client-conns", required_argument, NULL, 'C' },
         { "allow-uid", required_argument, NULL, 'u' },
         { "allow-gid", required_argument, NULL, 'g' },
         { "max-job-key", required_argument, NULL, 'K' },
@@ -125,6 +137,10 @@ static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int
     o->max_attempts = 3;
     o->result_ttl_s = 600;
     o->max_job_key = 256ull << 20;
+    o->key_cache_max = 1ull << 30;
+    o->max_queued = 4096;
+    o->client_idle_s = 30;
+    o->max_user_conns = 32;
     *keys = calloc((size_t)argc, sizeof(char *));
     *nkeys = 0;
     optind = 1;
@@ -180,6 +196,22 @@ static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int
         case 'K':
             if (!(o->max_job_key = parse_size(optarg)))
                 return bad_opt("--max-job-key", optarg, "SIZE (e.g. 256M)");
+            break;
+        case 'M':
+            if (!(o->key_cache_max = parse_size(optarg)))
+                return bad_opt("--key-cache-max", optarg, "SIZE (e.g. 1G)");
+            break;
+        case 'Q':
+            if (parse_count(optarg, 1, 1u << 24, &o->max_queued) < 0)
+                return bad_opt("--max-queued", optarg, "partitions, 1..16777216");
+            break;
+        case 'I':
+            if (parse_count(optarg, 1, 86400, &o->client_idle_s) < 0)
+                return bad_opt("--client-idle", optarg, "seconds, 1..86400");
+            break;
+        case 'C':
+            if (parse_count(optarg, 1, MAX_CONNS, &o->max_user_conns) < 0)
+                return bad_opt("--max-client-conns", optarg, "1..256");
             break;
         case 'x': o->trace_buffers = 1; break;
         case 'h': usage(stdout); exit(0);
@@ -319,7 +351,8 @@ static int loop(struct daemon *d, int sfd)
             struct conn *c = d->conns[i];
             if (!c)
                 continue;
-            pf[n] = (struct pollfd){ c->fd, (short)((c->closing ? 0 : POLLIN) | (c->outlen ? POLLOUT : 0)), 0 };
+            pf[n] = (struct pollfd){ c->fd, (short)((conn_wants_input(c) ? POLLIN : 0) |
+                                                    (c->outlen ? POLLOUT : 0)), 0 };
             kind[n] = PF_CONN;
             who[n++] = c;
         }
@@ -366,7 +399,9 @@ static int loop(struct daemon *d, int sfd)
                     continue;
                 if (pf[i].revents & POLLOUT)
                     conn_writable(d, c);
-                if (pf[i].revents & (POLLIN | POLLHUP | POLLERR))
+                if ((pf[i].revents & (POLLHUP | POLLERR)) && !(pf[i].events & POLLIN))
+                    conn_hangup(d, c);
+                else if (pf[i].revents & (POLLIN | POLLHUP | POLLERR))
                     conn_readable(d, c);
             }
         }
@@ -376,6 +411,7 @@ static int loop(struct daemon *d, int sfd)
                 conn_close(d, c);
         }
         uint64_t now = now_ns();
+        conns_tick(d, now);
         kids_tick(d, now);
         jobs_dispatch(d);
         if (now - last_purge > 1000000000ull) {

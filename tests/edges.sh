@@ -79,6 +79,52 @@ $BIN prove -q dup10.zkey "$W" p.json q.json 2>err; rc=$?
 $SNARKJS groth16 prove dup10.zkey "$W" sp.json sq.json >/dev/null 2>&1 && verifies sp.json sq.json \
     && ok "snarkjs proves the same key (the oracle agrees it is harmless)" || bad "snarkjs on a repeated section 10"
 
+# ---- bounded clients, at the defaults: a second daemon, checked at the end ------
+# 32 connections of one uid (the --max-client-conns default): 31 idle and one
+# that floods status requests and never reads; the 33rd is refused; the
+# daemon's memory stays bounded; the idle timeout (30 s) frees them all.
+mkdir -m 700 b
+$BIN serve --socket b/s.sock --synth 1 --slots 1 --key chain="$K" 2>bserve.log &
+bsrv=$!
+for i in $(seq 100); do [ -S b/s.sock ] && break; sleep 0.05; done
+rss_kib() { awk '/^VmRSS/ {print $2}' /proc/$1/status; }
+rss0=$(rss_kib $bsrv)
+python3 - b/s.sock > hog.out 2>&1 <<'PY' &
+import json, socket, sys, time
+path = sys.argv[1]
+conns = []
+for i in range(32):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.connect(path)
+    conns.append(s)
+flood = conns[0]
+flood.setblocking(False)
+req = b'{"op":"status"}\n' * 1000
+sent = 0
+t0 = time.time()
+while time.time() - t0 < 3:  # until the daemon stops reading (the socket fills)
+    try:
+        sent += flood.send(req)
+    except BlockingIOError:
+        time.sleep(0.05)
+print('flood sent %d bytes' % sent, flush=True)
+extra = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+extra.connect(path)
+print('33rd: ' + json.loads(extra.recv(4096)).get('error', 'ok'), flush=True)
+print('holding', flush=True)
+closed = 0
+for s in conns[1:]:
+    s.settimeout(60)
+    try:
+        while s.recv(1 << 16):
+            pass
+        closed += 1
+    except OSError:
+        pass
+print('idle closed by the daemon: %d of 31' % closed, flush=True)
+PY
+hog=$!
+
 # ---- the daemon: outputs and logs ----------------------------------------------
 mkdir -m 700 d
 $BIN serve --socket d/s.sock --synth 1 --slots 2 --key chain="$K" 2>serve.log &
@@ -154,6 +200,55 @@ kill -TERM $srv; wait $srv
 if grep -q 'evil.*not below r' serve.log && ! grep -q '^slotprove serve\[1\]' serve.log && ! grep -q '^slotprove serve\[1\]' err; then
     ok "a witness name with a newline cannot forge a log line (daemon log and client message)"
 else bad "log forging: $(grep -c . serve.log) log lines"; sed 's/^/       /' serve.log | head; fi
+
+# ---- the queue limit, at the default (4096 partitions) ---------------------------
+# its synthd and gpud are stopped, so nothing leaves the queue while we fill it
+mkdir -m 700 q
+$BIN serve --socket q/s.sock --synth 1 --slots 1 --key nopub="$NK" 2>qserve.log &
+qsrv=$!
+for i in $(seq 100); do grep -q 'listening on' qserve.log && break; sleep 0.05; done
+qkids=$(pgrep -P $qsrv)
+kill -STOP $qkids
+set --
+for i in $(seq 64); do set -- "$@" --witness "$NW"; done
+accepted=0
+for j in $(seq 64); do $BIN submit --socket q/s.sock --key nopub "$@" >/dev/null 2>err && accepted=$((accepted + 1)); done
+$BIN submit --socket q/s.sock --key nopub --witness "$NW" >/dev/null 2>err; rc=$?
+[ $accepted = 64 ] && ok "4096 partitions queued (64 jobs of 64: the --max-queued default)" || bad "only $accepted of 64 jobs of 64 accepted"
+[ $rc = 1 ] && grep -q 'queue full (4096 partitions' err && ok "the 4097th partition: \"queue full (4096 partitions, …)\"" \
+    || bad "4097th partition (exit $rc)"
+kill -CONT $qkids; kill -KILL $qsrv; wait $qsrv 2>/dev/null
+
+# ---- client keys against --key-cache-max: at the limit, and one key past it ------
+AK=$FIX/bn128/allpub.zkey
+lim=$(( $(stat -c %s "$NK") + $(stat -c %s "$K") ))
+mkdir -m 700 k
+$BIN serve --socket k/s.sock --synth 1 --slots 1 --slot-bytes 8M --key-cache-max $lim 2>kserve.log &
+ksrv=$!
+for i in $(seq 100); do grep -q 'listening on' kserve.log && break; sleep 0.05; done
+kkids=$(pgrep -P $ksrv)
+kill -STOP $kkids  # the jobs stay running, so their keys cannot be dropped
+$BIN submit --socket k/s.sock --zkey "$NK" --witness "$NW" >/dev/null 2>err; r1=$?
+$BIN submit --socket k/s.sock --zkey "$K" --witness "$W" >/dev/null 2>>err; r2=$?
+[ $r1 = 0 ] && [ $r2 = 0 ] && ok "two client keys filling --key-cache-max exactly ($lim bytes) are held" \
+    || bad "keys at the limit (exit $r1 $r2): $(cat err)"
+$BIN submit --socket k/s.sock --zkey "$AK" --witness "$FIX/bn128/allpub.wtns" >/dev/null 2>err; rc=$?
+[ $rc = 1 ] && grep -q 'key cache full' err && grep -q 'key-cache-max' err \
+    && ok "a third key (3100 bytes past it): refused, naming --key-cache-max" || bad "key past the budget (exit $rc)"
+kill -CONT $kkids; kill -KILL $ksrv; wait $ksrv 2>/dev/null
+
+# ---- bounded clients: results ------------------------------------------------------
+for i in $(seq 100); do grep -q holding hog.out && break; sleep 0.1; done
+rss1=$(rss_kib $bsrv)
+grep -q '^33rd: too many connections for uid' hog.out && ok "the 33rd connection of one uid is refused (--max-client-conns 32)" \
+    || bad "33rd connection: $(cat hog.out)"
+[ $((rss1 - rss0)) -lt 32768 ] && ok "a client that floods requests and never reads: supervisor RSS +$((rss1 - rss0)) KiB (< 32 MiB)" \
+    || bad "flooding client: supervisor RSS grew by $((rss1 - rss0)) KiB"
+wait $hog
+grep -q 'idle closed by the daemon: 31 of 31' hog.out && grep -q 'idle for 30 s' bserve.log \
+    && ok "idle connections are closed after 30 s (the default), the flooder too" || bad "idle timeout: $(cat hog.out)"
+$BIN status --socket b/s.sock >/dev/null 2>err && ok "a new connection is served once they are gone" || bad "status after the idle timeout"
+kill -TERM $bsrv; wait $bsrv
 
 echo "edges: $pass passed, $fail failed"
 [ $fail -eq 0 ]
