@@ -306,7 +306,68 @@ def blocks():
                      BN254_G1, BN254_G2, 28)
     bls = curve_block("bls12381", BLS_R, BLS_Q, 4, 6, 4, (4, 4), "4(1+u)",
                       BLS_G1, BLS_G2, 32)
-    return {"bn254.h": bn, "bls12381.h": bls}
+    out = {"bn254.h": bn, "bls12381.h": bls}
+    out.update(pairing_blocks())
+    return out
+
+
+# --------------------------------------------------------------------------
+# Pairing constants (common/bn254_pairing.h, common/bls12381_pairing.h)
+# --------------------------------------------------------------------------
+
+BN254_U = 4965661367192848881          # BN parameter u (positive)
+BLS_X = -0xd201000000010000            # BLS parameter x (negative)
+
+
+def f2_pow(p, a, e):
+    r = (1, 0)
+    while e:
+        if e & 1:
+            r = f2_mul(p, r, a)
+        a = f2_mul(p, a, a)
+        e >>= 1
+    return r
+
+
+def pairing_block(name, p, r, fp_limbs, xi, loop, loop_text):
+    """Frobenius coefficients gamma_k = xi^(k(p-1)/6) (k = 1..5, Fp2,
+    Montgomery form), the Miller loop count and the hard part of the final
+    exponent (p^4 - p^2 + 1)/r as little-endian u64 limbs."""
+    P = name.upper()
+    assert (p - 1) % 6 == 0
+    assert (p ** 4 - p ** 2 + 1) % r == 0
+    hard = (p ** 4 - p ** 2 + 1) // r
+    hl = (hard.bit_length() + 63) // 64
+    out = [BEGIN]
+    out.append("/* Fp6 = Fp2[v]/(v^3 - xi), Fp12 = Fp6[w]/(w^2 - v), xi = %d + u */"
+               % xi[0])
+    out.append("#define %s_XI_C0 %d" % (P, xi[0]))
+    out.append("/* Frobenius: gamma_k = xi^(k(p-1)/6), k = 1..5 (Montgomery form) */")
+    out.append(define(P + "_FROB_GAMMA",
+                      [fp2_init(f2_pow(p, xi, k * (p - 1) // 6), p, fp_limbs)
+                       for k in range(1, 6)]))
+    out.append("/* Miller loop count %s = %d (%d bits) */"
+               % (loop_text, loop, loop.bit_length()))
+    out.append("#define %s_ATE_LOOP_LO 0x%016xULL" % (P, loop & (2 ** 64 - 1)))
+    out.append("#define %s_ATE_LOOP_HI 0x%016xULL" % (P, loop >> 64))
+    out.append("/* hard part of the final exponent, (p^4 - p^2 + 1)/r (%d bits) */"
+               % hard.bit_length())
+    out.append("#define %s_HARD_LIMBS %d" % (P, hl))
+    out.append(define(P + "_HARD_EXP", limb_init(hard, hl)))
+    out.append(END)
+    return "\n".join(out) + "\n"
+
+
+def pairing_blocks():
+    u = BN254_U
+    assert BN254_R == 36 * u ** 4 + 36 * u ** 3 + 18 * u ** 2 + 6 * u + 1
+    assert BN254_Q == 36 * u ** 4 + 36 * u ** 3 + 24 * u ** 2 + 6 * u + 1
+    x = BLS_X
+    assert BLS_R == x ** 4 - x ** 2 + 1
+    assert BLS_Q == (x - 1) ** 2 * BLS_R // 3 + x
+    bn = pairing_block("bn254", BN254_Q, BN254_R, 4, (9, 1), 6 * u + 2, "6u+2")
+    bls = pairing_block("bls12381", BLS_Q, BLS_R, 6, (1, 1), -x, "|x|")
+    return {"bn254_pairing.h": bn, "bls12381_pairing.h": bls}
 
 
 def splice(text, block, fname):

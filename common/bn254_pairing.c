@@ -1,0 +1,14 @@
+/* bn254_pairing.c - the BN254 pairing (see bn254_pairing.h, pairing_tmpl.h). */
+#include "bn254_pairing.h"
+
+#include <string.h>
+
+#define PAIRING bn254
+#define PAIRING_TWIST_D 1
+#define PAIRING_LOOP_LO BN254_ATE_LOOP_LO
+#define PAIRING_LOOP_HI BN254_ATE_LOOP_HI
+#define PAIRING_LOOP_NEG 0
+#define PAIRING_BN 1
+#define PAIRING_HARD BN254_HARD_EXP
+#define PAIRING_HARD_LIMBS BN254_HARD_LIMBS
+#include "pairing_tmpl.h"
