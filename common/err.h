@@ -19,6 +19,7 @@ enum {
     SP_EMISMATCH,       /* two inputs disagree (curve, sizes) */
     SP_ERANGE,          /* a value out of its field or an absurd size */
     SP_EINTERNAL,       /* a broken invariant inside slotprove */
+    SP_EVERIFY,         /* a proof that fails verification */
 };
 
 #define SP_ERR_MSG 512
