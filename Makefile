@@ -22,7 +22,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIBCORE := $(BUILD)/libcore.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e demo bench clean
+.PHONY: all deps test unit e2e verify demo bench clean
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -56,7 +56,11 @@ e2e: $(BINS)
 faults: $(BINS)
 	@sh tests/faults.sh
 
-test: deps all unit e2e faults
+# slotprove verify beside snarkjs: fixtures, fresh proofs, tampered inputs
+verify: $(BINS)
+	@sh tests/verify.sh
+
+test: deps all unit e2e verify faults
 
 demo: deps all
 	@sh tests/demo.sh
