@@ -29,6 +29,7 @@
 #include "run.h"
 #include "wtns.h"
 #include "zkey.h"
+#include "zkey_check.h"
 
 struct prove_run {
     int quiet;
@@ -165,6 +166,10 @@ int cmd_prove(int argc, char **argv)
         (wfd = open_input(wtns_path, &e)) < 0 || wtns_open(&w, wfd, wtns_path, &e) < 0 ||
         wtns_check_key(&w, &zk, &e) < 0)
         goto out;
+    uint64_t key_check_ns = now_ns(), key_points = 0;
+    if (zkey_check_points(&zk, threads, &key_points, &e) < 0) /* every point on its curve */
+        goto out;
+    key_check_ns = now_ns() - key_check_ns;
 
     int prc = pool_create(&pool, 1, zkey_slot_payload_bytes(&zk));
     if (prc < 0) {
@@ -241,6 +246,8 @@ int cmd_prove(int argc, char **argv)
         fprintf(stderr, "slotprove: %s, domain 2^%u, nVars %u, nPublic %u: synthesized into "
                         "slot %u; proving\n", zk.ci->name, zk.log_domain, zk.n_vars,
                 zk.n_public, m.slot);
+        fprintf(stderr, "  %-10s %10.3f ms (%llu zkey points on their curves)\n", "key_check",
+                key_check_ns / 1e6, (unsigned long long)key_points);
         fprintf(stderr, "  %-10s %10.3f ms\n", stage_name(STAGE_SYNTH), synth_ns / 1e6);
     }
     for (;;) { /* TAKEN (the daemon's business), PROGRESS per stage, then the proof */
