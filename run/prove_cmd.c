@@ -50,7 +50,14 @@ static void usage(FILE *f)
             "                           only the CPU backend, CUDA comes later)\n"
             "  --threads N              worker threads per process, 0..1024 (default 0: all CPUs)\n"
             "  -q, --quiet              no progress or timings on stderr\n"
+            "  --no-verify              skip the pairing check of the proof before it is\n"
+            "                           written (for measuring raw proving speed only: an\n"
+            "                           invalid proof is then written with exit 0)\n"
             "  -h, --help               this text\n"
+            "\n"
+            "Every proof is verified (pairing check against the key's own verifying data)\n"
+            "before it is written; a witness that does not satisfy the circuit fails with\n"
+            "\"the witness does not satisfy the circuit\" and writes nothing.\n"
             "\n"
             "Exit status: 0 proof written, 1 bad input or proving failed (the message\n"
             "names the file and the reason), 2 usage error.\n");
@@ -112,6 +119,7 @@ int cmd_prove(int argc, char **argv)
         { "backend", required_argument, NULL, 'b' },
         { "threads", required_argument, NULL, 't' },
         { "quiet", no_argument, NULL, 'q' },
+        { "no-verify", no_argument, NULL, 'V' },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
@@ -143,6 +151,7 @@ int cmd_prove(int argc, char **argv)
             }
             break;
         case 'q': r.quiet = 1; break;
+        case 'V': setenv("SLOTPROVE_NO_VERIFY", "1", 1); break; /* read by gpud */
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -260,7 +269,10 @@ int cmd_prove(int argc, char **argv)
             break;
     }
     if (m.type != CTL_PROVED) {
-        sp_fail(&e, m.status ? m.status : SP_EINTERNAL, "%s", m.text);
+        if (m.status == -SP_EVERIFY) /* "the witness does not satisfy the circuit" */
+            sp_fail(&e, m.status, "%s: %s", wtns_path, m.text);
+        else
+            sp_fail(&e, m.status ? m.status : SP_EINTERNAL, "%s", m.text);
         goto out;
     }
     struct stage_times t = m.times;

@@ -86,6 +86,71 @@ both_reject "proof of another curve" "the proof is on bls12381 but" \
     "$FIX/bn128/chain.vk.json" "$FIX/bn128/chain.public.json" "$FIX/bls12381/chain.snarkjs.proof.json"
 both_reject "missing file" "none.json: " "$FIX/bn128/chain.vk.json" "$FIX/bn128/chain.public.json" "$TMP/none.json"
 
+# Self-verification: a witness that does not satisfy its circuit (one wire
+# changed: the last 32 bytes of the .wtns are the last wire's value) fails
+# with exactly that reason and writes nothing; --no-verify writes the proof,
+# which both verifiers then reject. A key with a point off its curve is
+# refused at load with its section and index.
+cp "$FIX/bn128/chain.wtns" "$TMP/bad.wtns"
+n=$(wc -c <"$TMP/bad.wtns")
+printf '\007' | dd of="$TMP/bad.wtns" bs=1 seek=$((n - 32)) conv=notrunc 2>/dev/null
+$BIN prove -q "$FIX/bn128/chain.zkey" "$TMP/bad.wtns" "$TMP/u.proof.json" "$TMP/u.public.json" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'bad.wtns: the witness does not satisfy the circuit' "$TMP/err" &&
+    [ ! -f "$TMP/u.proof.json" ]; then ok "prove: unsatisfied witness reported, nothing written"
+else bad "prove: unsatisfied witness (exit $rc)"; fi
+if $BIN prove -q --no-verify "$FIX/bn128/chain.zkey" "$TMP/bad.wtns" "$TMP/u.proof.json" \
+    "$TMP/u.public.json" 2>"$TMP/err"; then
+    ok "prove --no-verify writes the unchecked proof"
+    both_reject "proof of an unsatisfied witness" "the pairing check fails" \
+        "$FIX/bn128/chain.vk.json" "$TMP/u.public.json" "$TMP/u.proof.json"
+else bad "prove --no-verify failed"; fi
+# section 5 (A), point 3: one byte of its y flipped
+node -e '
+const fs = require("fs"), b = fs.readFileSync(process.argv[1]);
+let o = 12;
+for (let i = 0, n = b.readUInt32LE(8); i < n; i++) {
+    const t = b.readUInt32LE(o), sz = Number(b.readBigUInt64LE(o + 4));
+    if (t === 5) b[o + 12 + 3 * 64 + 32] ^= 1;
+    o += 12 + sz;
+}
+fs.writeFileSync(process.argv[2], b);' "$FIX/bn128/chain.zkey" "$TMP/badpt.zkey"
+$BIN prove -q "$TMP/badpt.zkey" "$FIX/bn128/chain.wtns" "$TMP/k.proof.json" "$TMP/k.public.json" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q 'badpt.zkey: section 5 (A) point 3: not on the curve' "$TMP/err"; then
+    ok "prove: key with a point off its curve refused (section, index)"
+else bad "prove: key with a bad point (exit $rc)"; fi
+
+# The same through the daemon.
+D=$TMP/d
+mkdir -m 700 "$D"
+$BIN serve --socket "$D/s.sock" --synth 1 --slots 2 --key chain="$FIX/bn128/chain.zkey" 2>"$D/log" &
+dpid=$!
+for i in $(seq 100); do
+    $BIN status --socket "$D/s.sock" >/dev/null 2>&1 && break
+    sleep 0.1
+done
+sub() { $BIN submit --socket "$D/s.sock" "$@" --wait --proof "$D/p.json" --public "$D/pub.json"; }
+rm -f "$D/p.json"
+if sub --key chain --witness "$FIX/bn128/chain.wtns" >/dev/null 2>"$TMP/err"; then
+    both_accept "daemon job" "$FIX/bn128/chain.vk.json" "$D/pub.json" "$D/p.json"
+else bad "daemon: a good job failed"; fi
+rm -f "$D/p.json"
+sub --key chain --witness "$TMP/bad.wtns" >/dev/null 2>"$TMP/err"
+rc=$?
+if [ $rc -ne 0 ] && grep -q 'the witness does not satisfy the circuit' "$TMP/err" && [ ! -f "$D/p.json" ]; then
+    ok "daemon: unsatisfied witness fails its job with that reason"
+else bad "daemon: unsatisfied witness (exit $rc)"; fi
+sub --zkey "$TMP/badpt.zkey" --witness "$FIX/bn128/chain.wtns" >/dev/null 2>"$TMP/err"
+rc=$?
+if [ $rc -ne 0 ] && grep -q 'badpt.zkey: section 5 (A) point 3: not on the curve' "$TMP/err"; then
+    ok "daemon: key with a point off its curve refused"
+else bad "daemon: key with a bad point (exit $rc)"; fi
+grep -q 'points on their curves, checked in' "$D/log" && ok "daemon logs the key check's cost" ||
+    bad "daemon: no key check in the log"
+kill -TERM $dpid 2>/dev/null
+wait $dpid 2>/dev/null
+
 $BIN verify --help | grep -q 'usage: slotprove verify' && ok "verify --help" || bad "verify --help"
 $BIN verify a b 2>/dev/null; [ $? -eq 2 ] && ok "verify usage error exits 2" || bad "verify usage exit code"
 
