@@ -64,16 +64,19 @@
 /* Miller loop count |x| = 15132376222941642752 (64 bits) */
 #define BLS12381_ATE_LOOP_LO 0xd201000000010000ULL
 #define BLS12381_ATE_LOOP_HI 0x0000000000000000ULL
-/* hard part of the final exponent, (p^4 - p^2 + 1)/r (1268 bits) */
-#define BLS12381_HARD_LIMBS 20
-#define BLS12381_HARD_EXP                                                  \
-    { 0xe516c3f438e3ba79ULL, 0xfa9912aae208ccf1ULL, 0x905ce937335d5b68ULL, \
-      0xc71a2629b0dea236ULL, 0x83774940996754c8ULL, 0x21d160aeb6a1e799ULL, \
-      0x2ed0b283ed237db4ULL, 0x915c97f36c6f1821ULL, 0x67f17fcbde783765ULL, \
-      0x2378b9039096d1b7ULL, 0x7988f8761bdc51dcULL, 0x2076995003fc77a1ULL, \
-      0x827eca0ba621315bULL, 0xe5a72bce8d63cb9fULL, 0xf68f7764c28b6f8aULL, \
-      0x2f230063cf081517ULL, 0x94506632528d6a9aULL, 0xd3cde88eeb996ca3ULL, \
-      0xc0bd38c3195c899eULL, 0x000f686b3d807d01ULL }
+/* curve parameter x = -15132376222941642752 */
+#define BLS12381_PARAM_ABS 0xd201000000010000ULL
+#define BLS12381_PARAM_NEG 1
+/* hard part of the final exponentiation: 3 (p^4 - p^2 + 1)/r =
+ * sum_i lambda_i p^i, lambda_i = sum_j HARD[i][j] x^j */
+#define BLS12381_HARD_DEG 5
+#define BLS12381_HARD_COEF      \
+    {                           \
+        { 3, -1, 2, 0, -2, 1 }, \
+        { -1, 2, 0, -2, 1, 0 }, \
+        { 0, 1, -2, 1, 0, 0 },  \
+        { 1, -2, 1, 0, 0, 0 }   \
+    }
 /* END GENERATED CONSTANTS */
 
 #define FP6 bls12381_fp6
@@ -95,10 +98,12 @@
 void bls12381_miller_loop(bls12381_fp12_t *f, const bls12381_g1_affine_t P[],
                       const bls12381_g2_affine_t Q[], size_t n);
 
-/* ret = f^((p^12 - 1)/r). */
+/* ret = f^(m (p^12 - 1)/r), m = 3: a fixed power prime to r of the
+ * reduced pairing, the value ffjavascript (snarkjs) computes too (see
+ * pairing_tmpl.h). */
 void bls12381_final_exp(bls12381_fp12_t *ret, const bls12381_fp12_t *f);
 
-/* ret = e(P, Q) = final_exp(miller_loop(P, Q)). */
+/* ret = e(P, Q) = final_exp(miller_loop(P, Q)) (up to the fixed power m). */
 void bls12381_pairing(bls12381_fp12_t *ret, const bls12381_g1_affine_t *P,
                   const bls12381_g2_affine_t *Q);
 

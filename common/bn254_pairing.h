@@ -54,13 +54,14 @@
 /* Miller loop count 6u+2 = 29793968203157093288 (65 bits) */
 #define BN254_ATE_LOOP_LO 0x9d797039be763ba8ULL
 #define BN254_ATE_LOOP_HI 0x0000000000000001ULL
-/* hard part of the final exponent, (p^4 - p^2 + 1)/r (761 bits) */
-#define BN254_HARD_LIMBS 12
-#define BN254_HARD_EXP                                                     \
-    { 0xe81bb482ccdf42b1ULL, 0x5abf5cc4f49c36d4ULL, 0xf1154e7e1da014fdULL, \
-      0xdcc7b44c87cdbacfULL, 0xaaa441e3954bcf8aULL, 0x6b887d56d5095f23ULL, \
-      0x79581e16f3fd90c6ULL, 0x3b1b1355d189227dULL, 0x4e529a5861876f6bULL, \
-      0x6c0eb522d5b12278ULL, 0x331ec15183177fafULL, 0x01baaa710b0759adULL }
+/* curve parameter u = 4965661367192848881 */
+#define BN254_PARAM_ABS 0x44e992b44a6909f1ULL
+#define BN254_PARAM_NEG 0
+/* hard part of the final exponentiation: 2u(6u^2 + 3u + 1) (p^4 - p^2 + 1)/r =
+ * sum_i lambda_i p^i, lambda_i = sum_j HARD[i][j] u^j */
+#define BN254_HARD_DEG 3
+#define BN254_HARD_COEF \
+    { { 1, 6, 12, 12 }, { 0, 4, 6, 12 }, { 0, 6, 6, 12 }, { -1, 4, 6, 12 } }
 /* END GENERATED CONSTANTS */
 
 #define FP6 bn254_fp6
@@ -82,10 +83,12 @@
 void bn254_miller_loop(bn254_fp12_t *f, const bn254_g1_affine_t P[],
                       const bn254_g2_affine_t Q[], size_t n);
 
-/* ret = f^((p^12 - 1)/r). */
+/* ret = f^(m (p^12 - 1)/r), m = 2u(6u^2 + 3u + 1): a fixed power prime to r of the
+ * reduced pairing, the value ffjavascript (snarkjs) computes too (see
+ * pairing_tmpl.h). */
 void bn254_final_exp(bn254_fp12_t *ret, const bn254_fp12_t *f);
 
-/* ret = e(P, Q) = final_exp(miller_loop(P, Q)). */
+/* ret = e(P, Q) = final_exp(miller_loop(P, Q)) (up to the fixed power m). */
 void bn254_pairing(bn254_fp12_t *ret, const bn254_g1_affine_t *P,
                   const bn254_g2_affine_t *Q);
 

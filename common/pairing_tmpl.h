@@ -11,7 +11,12 @@
  *                    (two u64 halves of a value below 2^128)
  *   PAIRING_LOOP_NEG 1 if the loop count is negative (BLS12-381: x < 0)
  *   PAIRING_BN       1 to add the two BN lines through pi(Q) and -pi^2(Q)
- *   PAIRING_HARD, PAIRING_HARD_LIMBS  (p^4 - p^2 + 1)/r as LE u64 limbs
+ *   PAIRING_PARAM_ABS, PAIRING_PARAM_NEG  the curve parameter z (u or x):
+ *                    |z| < 2^64 and its sign
+ *   PAIRING_HARD_DEG, PAIRING_HARD_COEF  the hard part m (p^4 - p^2 + 1)/r
+ *                    = sum_i lambda_i p^i (i < 4), lambda_i = sum_j
+ *                    COEF[i][j] z^j (j <= DEG), small signed coefficients
+ *   PAIRING_G1_COFACTOR_ONE  1 if E(Fp) has prime order r (BN254)
  *
  * Defines the functions declared in the curve's *_pairing.h:
  *   PAIRING_miller_loop, PAIRING_final_exp, PAIRING_pairing,
@@ -243,9 +248,40 @@ void PR_(miller_loop)(PR_FP12 *ret, const PR_G1 P[], const PR_G2 Q[],
     }
 }
 
+/* ret = a^z for a in the cyclotomic subgroup: signed binary digits of |z|
+ * (conjugation is the inverse there), conjugated when z < 0. */
+static void PR_(exp_by_param_)(PR_FP12 *ret, const PR_FP12 *a)
+{
+    unsigned __int128 k = PAIRING_PARAM_ABS;
+    int8_t d[66];
+    int n = 0;
+    while (k) {
+        int8_t z = 0;
+        if (k & 1) {
+            z = (k & 3) == 3 ? -1 : 1;
+            k = z == 1 ? k - 1 : k + 1;
+        }
+        d[n++] = z;
+        k >>= 1;
+    }
+    PR_FP12 acc = *a, inv;
+    PF12_(conj)(&inv, a);
+    for (int i = n - 2; i >= 0; i--) {
+        PF12_(cyclo_sqr)(&acc, &acc);
+        if (d[i] > 0)
+            PF12_(mul)(&acc, &acc, a);
+        else if (d[i] < 0)
+            PF12_(mul)(&acc, &acc, &inv);
+    }
+#if PAIRING_PARAM_NEG
+    PF12_(conj)(&acc, &acc);
+#endif
+    *ret = acc;
+}
+
 void PR_(final_exp)(PR_FP12 *ret, const PR_FP12 *f)
 {
-    static const uint64_t hard[PAIRING_HARD_LIMBS] = PAIRING_HARD;
+    static const int8_t coef[4][PAIRING_HARD_DEG + 1] = PAIRING_HARD_COEF;
     PR_FP12 t, u;
     /* easy part: f^((p^6 - 1)(p^2 + 1)) */
     PF12_(inv)(&t, f);
@@ -254,8 +290,34 @@ void PR_(final_exp)(PR_FP12 *ret, const PR_FP12 *f)
     PF12_(frob)(&u, &t);
     PF12_(frob)(&u, &u);
     PF12_(mul)(&t, &u, &t);
-    /* hard part: ^((p^4 - p^2 + 1)/r) */
-    PF12_(cyclo_pow)(ret, &t, hard, PAIRING_HARD_LIMBS);
+    /* hard part: F[j] = t^(z^j), G_i = prod_j F[j]^coef[i][j] (bits of the
+     * small |coef| from the top, all j at once), result prod_i frob^i(G_i) */
+    PR_FP12 F[PAIRING_HARD_DEG + 1], Fi[PAIRING_HARD_DEG + 1], acc, g;
+    F[0] = t;
+    for (int j = 1; j <= PAIRING_HARD_DEG; j++)
+        PR_(exp_by_param_)(&F[j], &F[j - 1]);
+    for (int j = 0; j <= PAIRING_HARD_DEG; j++)
+        PF12_(conj)(&Fi[j], &F[j]);
+    PF12_(set_one)(&acc);
+    for (int i = 3; i >= 0; i--) {
+        int started = 0;
+        PF12_(set_one)(&g);
+        for (int b = 4; b >= 0; b--) {
+            if (started)
+                PF12_(cyclo_sqr)(&g, &g);
+            for (int j = 0; j <= PAIRING_HARD_DEG; j++) {
+                int c = coef[i][j], m = c < 0 ? -c : c;
+                if ((m >> b) & 1) {
+                    PF12_(mul)(&g, &g, c < 0 ? &Fi[j] : &F[j]);
+                    started = 1;
+                }
+            }
+        }
+        /* Horner in p: acc = frob(acc) * G_i */
+        PF12_(frob)(&acc, &acc);
+        PF12_(mul)(&acc, &acc, &g);
+    }
+    *ret = acc;
 }
 
 void PR_(pairing)(PR_FP12 *ret, const PR_G1 *P, const PR_G2 *Q)
@@ -277,6 +339,9 @@ int PR_(g1_in_subgroup)(const PR_G1 *P)
 {
     if (!PR_(g1_affine_is_on_curve)(P))
         return 0;
+#if PAIRING_G1_COFACTOR_ONE
+    return 1; /* #E(Fp) = r: every point on the curve is in G1 */
+#endif
     PR_G1J t;
     PR_(g1_mul_scalar_affine)(&t, P, PR_(fr_modulus).l, 4);
     return PR_(g1_is_inf)(&t);
