@@ -96,6 +96,43 @@ static inline void F12_(sqr)(F12_T *ret, const F12_T *a)
     F12S_(add)(&ret->c1, &t, &t);
 }
 
+/* f *= x0 + x1 w + x3 w^3 (x_k in Fp2: a D-type twist's line; 13 Fp2
+ * multiplications): with L0 = x0, L1 = x1 + x3 v,
+ * f L = f0 L0 + v f1 L1 + ((f0 + f1)(L0 + L1) - f0 L0 - f1 L1) w. */
+static inline void F12_(mul_by_013)(F12_T *f, const F12E_T *x0, const F12E_T *x1,
+                                    const F12E_T *x3)
+{
+    F12S_T t0, t1, s;
+    F12E_T e;
+    F12S_(mul_fp2)(&t0, &f->c0, x0);
+    F12S_(mul_by_01)(&t1, &f->c1, x1, x3);
+    F12S_(add)(&s, &f->c0, &f->c1);
+    F12E_(add)(&e, x0, x1);
+    F12S_(mul_by_01)(&s, &s, &e, x3);
+    F12S_(sub)(&s, &s, &t0);
+    F12S_(sub)(&f->c1, &s, &t1);
+    F12S_(mul_v)(&t1, &t1);
+    F12S_(add)(&f->c0, &t0, &t1);
+}
+
+/* f *= x0 + x2 w^2 + x3 w^3 (an M-type twist's line; 13 Fp2
+ * multiplications): L0 = x0 + x2 v, L1 = x3 v. */
+static inline void F12_(mul_by_023)(F12_T *f, const F12E_T *x0, const F12E_T *x2,
+                                    const F12E_T *x3)
+{
+    F12S_T t0, t1, s;
+    F12E_T e;
+    F12S_(mul_by_01)(&t0, &f->c0, x0, x2);
+    F12S_(mul_by_1)(&t1, &f->c1, x3);
+    F12S_(add)(&s, &f->c0, &f->c1);
+    F12E_(add)(&e, x2, x3);
+    F12S_(mul_by_01)(&s, &s, x0, &e);
+    F12S_(sub)(&s, &s, &t0);
+    F12S_(sub)(&f->c1, &s, &t1);
+    F12S_(mul_v)(&t1, &t1);
+    F12S_(add)(&f->c0, &t0, &t1);
+}
+
 /* ret = conjugate c0 - c1 w = a^(p^6); the inverse on the cyclotomic
  * subgroup. */
 static inline void F12_(conj)(F12_T *ret, const F12_T *a)

@@ -183,6 +183,40 @@ static inline void F6_(mul_fp2)(F6_T *ret, const F6_T *a, const F6B_T *k)
     F6B_(mul)(&ret->c2, &a->c2, &kk);
 }
 
+/* ret = a * (b0 + b1 v) (5 Fp2 multiplications):
+ * r0 = a0 b0 + xi a2 b1, r1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1,
+ * r2 = a2 b0 + a1 b1. */
+static inline void F6_(mul_by_01)(F6_T *ret, const F6_T *a, const F6B_T *b0,
+                                  const F6B_T *b1)
+{
+    F6B_T t0, t1, s, u, r0, r2;
+    F6B_(mul)(&t0, &a->c0, b0);
+    F6B_(mul)(&t1, &a->c1, b1);
+    F6B_(mul)(&r0, &a->c2, b1);
+    F6B_(mul_xi)(&r0, &r0);
+    F6B_(add)(&r0, &r0, &t0);
+    F6B_(mul)(&r2, &a->c2, b0);
+    F6B_(add)(&r2, &r2, &t1);
+    F6B_(add)(&s, &a->c0, &a->c1);
+    F6B_(add)(&u, b0, b1);
+    F6B_(mul)(&s, &s, &u);
+    F6B_(sub)(&s, &s, &t0);
+    F6B_(sub)(&ret->c1, &s, &t1);
+    ret->c0 = r0;
+    ret->c2 = r2;
+}
+
+/* ret = a * (b1 v) = xi a2 b1 + a0 b1 v + a1 b1 v^2 (3 Fp2 multiplications). */
+static inline void F6_(mul_by_1)(F6_T *ret, const F6_T *a, const F6B_T *b1)
+{
+    F6B_T t;
+    F6B_(mul)(&t, &a->c2, b1);
+    F6B_(mul_xi)(&t, &t);
+    F6B_(mul)(&ret->c2, &a->c1, b1);
+    F6B_(mul)(&ret->c1, &a->c0, b1);
+    ret->c0 = t;
+}
+
 /* ret = a^-1; the inverse of 0 is 0. With A = a0^2 - xi a1 a2,
  * B = xi a2^2 - a0 a1, C = a1^2 - a0 a2, F = a0 A + xi (a2 B + a1 C):
  * a^-1 = (A + B v + C v^2) / F. */

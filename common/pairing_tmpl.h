@@ -67,25 +67,18 @@ typedef struct {
     PR_FP2 l0, l1, l2;
 } PR_(line_t_);
 
-/* ret *= line evaluated at P = (xP, yP). */
+/* f *= line evaluated at P = (xP, yP) (sparse multiplication). */
 static void PR_(mul_line_)(PR_FP12 *f, const PR_(line_t_) *ln,
                            const PR_G1 *P)
 {
-    PR_FP12 l;
     PR_FP2 a, b;
     PF2_(mul_by_base)(&a, &ln->l0, &P->y);
     PF2_(mul_by_base)(&b, &ln->l1, &P->x);
-    memset(&l, 0, sizeof l);
 #if PAIRING_TWIST_D
-    l.c0.c0 = a;        /* w^0 */
-    l.c1.c0 = b;        /* w^1 */
-    l.c1.c1 = ln->l2;   /* w^3 */
+    PF12_(mul_by_013)(f, &a, &b, &ln->l2);   /* a + b w + l2 w^3 */
 #else
-    l.c0.c0 = ln->l2;   /* w^0 */
-    l.c0.c1 = b;        /* w^2 */
-    l.c1.c1 = a;        /* w^3 */
+    PF12_(mul_by_023)(f, &ln->l2, &b, &a);   /* l2 + b w^2 + a w^3 */
 #endif
-    PF12_(mul)(f, f, &l);
 }
 
 /* T = 2T; line = tangent at T: l0 = -2YZ, l1 = 3X^2, l2 = 3b'Z^2 - Y^2.
