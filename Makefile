@@ -22,7 +22,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIBCORE := $(BUILD)/libcore.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e edges demo bench clean
+.PHONY: all deps test unit e2e edges verify demo bench clean
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -59,7 +59,11 @@ edges: $(BINS)
 faults: $(BINS)
 	@sh tests/faults.sh
 
-test: deps all unit e2e edges faults
+# slotprove verify beside snarkjs: fixtures, fresh proofs, tampered inputs
+verify: $(BINS)
+	@sh tests/verify.sh
+
+test: deps all unit e2e edges verify faults
 
 demo: deps all
 	@sh tests/demo.sh

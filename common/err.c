@@ -29,6 +29,7 @@ const char *sp_code_name(int code)
     case SP_ERANGE: return "out of range";
     case SP_EINTERNAL: return "internal error";
     case SP_EUSAGE: return "usage error";
+    case SP_EVERIFY: return "verification failed";
     default: return strerror(code);
     }
 }

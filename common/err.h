@@ -20,6 +20,7 @@ enum {
     SP_ERANGE,          /* a value out of its field or an absurd size */
     SP_EINTERNAL,       /* a broken invariant inside slotprove */
     SP_EUSAGE,          /* arguments that contradict each other (exit 2) */
+    SP_EVERIFY,         /* a proof that fails verification */
 };
 
 #define SP_ERR_MSG 512

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "daemon.h"
+#include "zkey_check.h"
 
 static void hash_map(const struct zkey *zk, uint8_t out[32])
 {
@@ -120,6 +121,14 @@ static int add_key(struct daemon *d, int fd, const char *name, int preloaded, ui
         zkey_close(&zk);
         return -1;
     }
+    uint64_t t0 = now_ns(), npts = 0;
+    if (zkey_check_points(&zk, d->o.threads, &npts, &e) < 0) { /* every point on its curve */
+        snprintf(err, errlen, "%s", e.msg);
+        zkey_close(&zk);
+        return -1;
+    }
+    daemon_log("key %s: %llu points on their curves, checked in %.3f ms", name,
+               (unsigned long long)npts, (now_ns() - t0) / 1e6);
     if (!preloaded)
         keys_evict_lru(d, 1, "key cache full"); /* keep a free entry if an idle one can go */
     for (uint32_t i = 0; i < MAX_KEYS; i++) {

@@ -29,6 +29,7 @@
 #include "run.h"
 #include "wtns.h"
 #include "zkey.h"
+#include "zkey_check.h"
 
 struct prove_run {
     int quiet;
@@ -49,7 +50,14 @@ static void usage(FILE *f)
             "                           only the CPU backend, CUDA comes later)\n"
             "  --threads N              worker threads per process, 0..1024 (default 0: all CPUs)\n"
             "  -q, --quiet              no progress or timings on stderr\n"
+            "  --no-verify              skip the pairing check of the proof before it is\n"
+            "                           written (for measuring raw proving speed only: an\n"
+            "                           invalid proof is then written with exit 0)\n"
             "  -h, --help               this text\n"
+            "\n"
+            "Every proof is verified (pairing check against the key's own verifying data)\n"
+            "before it is written; a witness that does not satisfy the circuit fails with\n"
+            "\"the witness does not satisfy the circuit\" and writes nothing.\n"
             "\n"
             "Exit status: 0 proof written, 1 bad input or proving failed (the message\n"
             "names the file and the reason), 2 usage error.\n");
@@ -126,6 +134,7 @@ int cmd_prove(int argc, char **argv)
         { "backend", required_argument, NULL, 'b' },
         { "threads", required_argument, NULL, 't' },
         { "quiet", no_argument, NULL, 'q' },
+        { "no-verify", no_argument, NULL, 'V' },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
@@ -157,6 +166,7 @@ int cmd_prove(int argc, char **argv)
             }
             break;
         case 'q': r.quiet = 1; break;
+        case 'V': setenv("SLOTPROVE_NO_VERIFY", "1", 1); break; /* read by gpud */
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -183,6 +193,10 @@ int cmd_prove(int argc, char **argv)
         (wfd = open_input(wtns_path, &e)) < 0 || wtns_open(&w, wfd, wtns_path, &e) < 0 ||
         wtns_check_key(&w, &zk, &e) < 0)
         goto out;
+    uint64_t key_check_ns = now_ns(), key_points = 0;
+    if (zkey_check_points(&zk, threads, &key_points, &e) < 0) /* every point on its curve */
+        goto out;
+    key_check_ns = now_ns() - key_check_ns;
 
     int prc = pool_create(&pool, 1, zkey_slot_payload_bytes(&zk));
     if (prc < 0) {
@@ -259,6 +273,8 @@ int cmd_prove(int argc, char **argv)
         fprintf(stderr, "slotprove: %s, domain 2^%u, nVars %u, nPublic %u: synthesized into "
                         "slot %u; proving\n", zk.ci->name, zk.log_domain, zk.n_vars,
                 zk.n_public, m.slot);
+        fprintf(stderr, "  %-10s %10.3f ms (%llu zkey points on their curves)\n", "key_check",
+                key_check_ns / 1e6, (unsigned long long)key_points);
         fprintf(stderr, "  %-10s %10.3f ms\n", stage_name(STAGE_SYNTH), synth_ns / 1e6);
     }
     for (;;) { /* TAKEN (the daemon's business), PROGRESS per stage, then the proof */
@@ -271,7 +287,10 @@ int cmd_prove(int argc, char **argv)
             break;
     }
     if (m.type != CTL_PROVED) {
-        sp_fail(&e, m.status ? m.status : SP_EINTERNAL, "%s", m.text);
+        if (m.status == -SP_EVERIFY) /* "the witness does not satisfy the circuit" */
+            sp_fail(&e, m.status, "%s: %s", wtns_path, m.text);
+        else
+            sp_fail(&e, m.status ? m.status : SP_EINTERNAL, "%s", m.text);
         goto out;
     }
     struct stage_times t = m.times;

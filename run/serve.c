@@ -92,6 +92,10 @@ static void usage(FILE *f)
         "                         be in the --allow-gid group\n"
         "  --allow-gid GID        group allowed to connect (socket dir becomes 0750)\n"
         "  --trace-buffers        log BUFFERS[event] slot counts on every transition\n"
+        "  --no-verify            gpud skips the pairing check of each proof before it is\n"
+        "                         returned (for measuring raw proving speed only; by\n"
+        "                         default a proof that fails is never returned and its\n"
+        "                         job fails: \"the witness does not satisfy the circuit\")\n"
         "  -h, --help             this text\n"
         "\n"
         "SIGTERM or SIGINT: stop taking jobs, finish running ones, exit 0.\n",
@@ -125,6 +129,7 @@ static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int
         { "allow-gid", required_argument, NULL, 'g' },
         { "max-job-key", required_argument, NULL, 'K' },
         { "trace-buffers", no_argument, NULL, 'x' },
+        { "no-verify", no_argument, NULL, 'V' },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
@@ -214,6 +219,7 @@ static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int
                 return bad_opt("--max-client-conns", optarg, "1..256");
             break;
         case 'x': o->trace_buffers = 1; break;
+        case 'V': setenv("SLOTPROVE_NO_VERIFY", "1", 1); break; /* read by gpud */
         case 'h': usage(stdout); exit(0);
         default:
             fprintf(stderr, "see `slotprove serve --help`\n");
