@@ -22,7 +22,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIBCORE := $(BUILD)/libcore.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e demo bench clean
+.PHONY: all deps test unit e2e demo bench clean test-keygen
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -56,7 +56,11 @@ e2e: $(BINS)
 faults: $(BINS)
 	@sh tests/faults.sh
 
-test: deps all unit e2e faults
+# keygen: 2^16 keys of both curves proved and verified, bad arguments
+test-keygen: $(BINS)
+	@sh tests/keygen.sh
+
+test: deps all unit e2e faults test-keygen
 
 demo: deps all
 	@sh tests/demo.sh
