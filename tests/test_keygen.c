@@ -215,6 +215,35 @@ Test(keygen_shape, limits)
             cr_assert(G##_eq(&got, &want), #G ": batch entry %zu", i);             \
             cr_assert(G##_affine_is_on_curve(&out[i]));                            \
         }                                                                          \
+        G##_fb_free(&t);                                                           \
+        /* Accumulator = ±table entry in the batch: with window 1 the last      \
+         * entry is 2^255·P; k = 2^256 − r leaves (2^255 − r)·P = 2^255·P before \
+         * it (a doubling), k = c·r ≥ 2^255 leaves −2^255·P (a cancellation). */ \
+        cr_assert(G##_fb_init(&t, &P, 1, 0) == 0);                                 \
+        uint64_t carry = 1;                                                        \
+        for (int l = 0; l < 4; l++) { /* 2^256 − r = ~r + 1 */                     \
+            unsigned __int128 v = (unsigned __int128)~FR##_modulus.l[l] + carry;   \
+            k[0][l] = (uint64_t)v;                                                 \
+            carry = (uint64_t)(v >> 64);                                           \
+        }                                                                          \
+        for (uint64_t cm = 1; cm < 16; cm++) { /* smallest c with c·r ≥ 2^255 */  \
+            unsigned __int128 v = 0;                                               \
+            for (int l = 0; l < 4; l++) {                                          \
+                v = (unsigned __int128)FR##_modulus.l[l] * cm + (uint64_t)(v >> 64); \
+                k[1][l] = (uint64_t)v;                                             \
+            }                                                                      \
+            if (k[1][3] >> 63)                                                     \
+                break;                                                             \
+        }                                                                          \
+        memcpy(k[2], k[0], 32);                                                    \
+        memset(k[3], 0, 32);                                                       \
+        cr_assert(G##_fb_mul_batch(out, &t, (const uint64_t(*)[4])k, 4, 1) == 0);  \
+        for (size_t i = 0; i < 4; i++) {                                           \
+            G##_mul_scalar_affine(&want, &P, k[i], 4);                             \
+            G##_from_affine(&got, &out[i]);                                        \
+            cr_assert(G##_eq(&got, &want), #G ": special scalar %zu", i);          \
+        }                                                                          \
+        cr_assert(G##_affine_is_inf(&out[1]), #G ": c·r·P is not infinity");       \
         free(k);                                                                   \
         free(out);                                                                 \
         G##_fb_free(&t);                                                           \
