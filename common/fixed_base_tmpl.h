@@ -28,13 +28,13 @@
 
 #define FB_SCALAR_BITS 256
 #define FB_MAX_WINDOW 16
-#define FB_CHUNK 1024 /* points per affine conversion in _mul_batch */
+#define FB_CHUNK 1024 /* points per batch-affine task in _mul_batch */
 
 unsigned FG(fb_window)(size_t count)
 {
-    /* Work in mixed additions: count·nwin lookups, plus the table (one
-     * addition and about 6 multiplications of affine conversion per entry,
-     * weighted as 3 batch-affine additions). */
+    /* Work in batch-affine additions (about 6 multiplications each):
+     * count·nwin lookups, plus the table (a mixed addition and an affine
+     * conversion per entry, weighted as 3 of them). */
     unsigned best = 1;
     double best_cost = 0;
     for (unsigned w = 1; w <= FB_MAX_WINDOW; w++) {

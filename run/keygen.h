@@ -113,11 +113,12 @@ struct keygen_vk {
     uint64_t alpha1[2][6];
     uint64_t beta2[2][2][6], gamma2[2][2][6], delta2[2][2][6];
     uint64_t (*ic)[2][6];   /* n_public + 1 points */
+    uint64_t alphabeta[2][3][2][6]; /* e(alpha1, beta2) in Fp12, [w][v][u] */
 };
 
 /* vk.json text as `snarkjs zkey export verificationkey` writes it (keys in
- * its order, indent 1), except vk_alphabeta_12 (the pairing e(α1, β2): no
- * pairing in slotprove yet; snarkjs's verifier does not read it). A point
+ * its order, indent 1). vk_alphabeta_12 = e(α1, β2) = e(G1, G2)^(αβ) comes
+ * from the generators' pairing (common/gt_constants.h) raised to αβ. A point
  * at infinity is ["0", "1", "0"]. malloc'd, NULL on ENOMEM. */
 char *keygen_vk_json(const struct keygen_vk *vk);
 

@@ -1,7 +1,14 @@
 /* keygen_bls12381.c — `slotprove keygen --curve bls12381` (see keygen.h). */
 #include "fixed_base.h"
 #include "keygen_curve.h"
+#include "gt_constants.h"
 #include "ntt.h"
+
+#define FP12 keygen_bls12381_fp12
+#define FP12_FP2 bls12381_fp2
+#define FP12_XI0 1
+#define FP12_XI1 1
+#include "fp12_tmpl.h"
 
 #define KG_FR bls12381_fr
 #define KG keygen_bls12381
@@ -10,6 +17,8 @@
 #define KG_G2 bls12381_g2
 #define KG_FP bls12381_fp
 #define KG_FP2 bls12381_fp2
+#define KG_FP_LIMBS 6
+#define KG_GT_GENERATOR BLS12381_GT_GENERATOR
 #define KG_RUN keygen_bls12381
 #include "keygen_circuit_tmpl.h"
 #include "keygen_qap_tmpl.h"

@@ -4,7 +4,9 @@
  * template": define
  *   KG_FR, KG, KG_NTT  as for keygen_circuit_tmpl.h / keygen_qap_tmpl.h
  *   KG_G1, KG_G2       group prefixes (bn254_g1, bn254_g2, …)
- *   KG_FP, KG_FP2      their coordinate fields
+ *   KG_FP, KG_FP2      their coordinate fields; KG_FP_LIMBS its limbs
+ *   KG_GT_GENERATOR    e(G1, G2), common/gt_constants.h; KG_fp12_t/_pow
+ *                      an fp12_tmpl.h instance
  *   KG_RUN             name of the entry point (keygen_bn254)
  * then include (after the two other templates).
  *
@@ -362,11 +364,35 @@ int KG_RUN(struct keygen_job *j, struct sp_err *e)
         memcpy(h, &p2[2], sizeof(KA2));
         if ((rc = zkey_write_headers(j->zkey_fd, j->zkey_path, &l, hdr, e)) < 0)
             goto out;
-        struct keygen_vk vk = { .curve = j->curve, .n_public = s->n_public };
+        struct keygen_vk vk;
+        memset(&vk, 0, sizeof(vk));
+        vk.curve = j->curve;
+        vk.n_public = s->n_public;
         KGF(g1_std)(vk.alpha1, &p1[0]);
         KGF(g2_std)(vk.beta2, &p2[0]);
         KGF(g2_std)(vk.gamma2, &p2[1]);
         KGF(g2_std)(vk.delta2, &p2[2]);
+        {   /* e(alpha1, beta2) = e(G1, G2)^(αβ) */
+            static const uint64_t gt_std[12][KG_FP_LIMBS] = KG_GT_GENERATOR;
+            KS_CAT(KG, fp12_t) gt, ab;
+            KT e_ab;
+            for (int i = 0; i < 12; i++) {
+                KS_CAT(KG_FP, t) *c = i & 1 ? &gt.c[i / 6][(i / 2) % 3].c1 : &gt.c[i / 6][(i / 2) % 3].c0;
+                memcpy(c->l, gt_std[i], sizeof(c->l));
+                KS_CAT(KG_FP, to_mont)(c, c);
+            }
+            KF(mul)(&e_ab, &alpha, &beta);
+            KF(from_mont)(&e_ab, &e_ab);
+            KS_CAT(KG, fp12_pow)(&ab, &gt, e_ab.l, 4);
+            explicit_bzero(&e_ab, sizeof(e_ab));
+            for (int i = 0; i < 2; i++)
+                for (int k = 0; k < 3; k++) {
+                    KS_CAT(KG_FP2, t) t;
+                    KS_CAT(KG_FP2, from_mont)(&t, &ab.c[i][k]);
+                    memcpy(vk.alphabeta[i][k][0], t.c0.l, sizeof(t.c0.l));
+                    memcpy(vk.alphabeta[i][k][1], t.c1.l, sizeof(t.c1.l));
+                }
+        }
 
         /* The point sections. */
         p.j = j;

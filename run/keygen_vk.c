@@ -51,6 +51,15 @@ char *keygen_vk_json(const struct keygen_vk *vk)
     json_object_set_new(o, "vk_beta_2", g2(vk->beta2, limbs));
     json_object_set_new(o, "vk_gamma_2", g2(vk->gamma2, limbs));
     json_object_set_new(o, "vk_delta_2", g2(vk->delta2, limbs));
+    json_t *gt = json_array();
+    for (int i = 0; i < 2; i++) {
+        json_t *c6 = json_array();
+        for (int j = 0; j < 3; j++)
+            json_array_append_new(c6, json_pack("[oo]", dec(vk->alphabeta[i][j][0], limbs),
+                                                dec(vk->alphabeta[i][j][1], limbs)));
+        json_array_append_new(gt, c6);
+    }
+    json_object_set_new(o, "vk_alphabeta_12", gt);
     for (uint64_t i = 0; i <= vk->n_public; i++)
         json_array_append_new(ic, g1(vk->ic[i], limbs));
     json_object_set_new(o, "IC", ic);

@@ -1,8 +1,8 @@
 #!/bin/sh
 # `slotprove keygen` end to end: a 2^16 key of each curve made by keygen is
 # proved by `slotprove prove` and verified by snarkjs with keygen's vk.json;
-# `snarkjs zkey export verificationkey` reads the key and gives the same
-# verification key; --seed reproduces files byte for byte; every bad argument
+# `snarkjs zkey export verificationkey` reads the key and writes keygen's
+# vk.json byte for byte; --seed reproduces files byte for byte; every bad argument
 # and its limit (at the limit and one past it) gets a clear error and leaves
 # no file behind. The disk-space and read-only cases run in a small tmpfs
 # mounted in a user namespace (unshare -rm); where that is not allowed they
@@ -23,7 +23,6 @@ ok() { pass=$((pass + 1)); echo "ok   - $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -f "$TMP/err" ] && sed 's/^/       /' "$TMP/err" | head -20; }
 skipped() { skip=$((skip + 1)); echo "skip - $1"; }
 empty_dir() { [ -z "$(ls -A "$1" 2>/dev/null)" ]; }
-vk_norm() { jq -S 'del(.vk_alphabeta_12)' "$1"; }
 
 # ---- a 2^16 key per curve, proved and verified
 for curve in bn128 bls12381; do
@@ -51,9 +50,10 @@ for curve in bn128 bls12381; do
     if ! $SNARKJS groth16 verify "$d/vk.json" "$d/pub-bad.json" "$d/proof.json" >"$TMP/err" 2>&1; then
         ok "$curve: snarkjs rejects the proof with a changed public signal"
     else bad "$curve: a changed public signal verified"; fi
+    # byte for byte, vk_alphabeta_12 (snarkjs's own pairing) included
     if $SNARKJS zkey export verificationkey "$d/circuit.zkey" "$d/vk-snarkjs.json" >"$TMP/err" 2>&1 \
-        && [ "$(vk_norm "$d/vk-snarkjs.json")" = "$(vk_norm "$d/vk.json")" ]; then
-        ok "$curve: snarkjs zkey export verificationkey reads the key and matches vk.json"
+        && cmp "$d/vk-snarkjs.json" "$d/vk.json" >>"$TMP/err" 2>&1; then
+        ok "$curve: snarkjs zkey export verificationkey reads the key and writes vk.json byte for byte"
     else bad "$curve: exported verification key differs from vk.json"; fi
     rm -f "$d/circuit.zkey" "$d/circuit.wtns"
 done
