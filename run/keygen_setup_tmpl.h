@@ -326,6 +326,10 @@ int KG_RUN(struct keygen_job *j, struct sp_err *e)
         rc = sp_fail(e, -ENOMEM, "out of memory");
         goto out;
     }
+    free(w);
+    free(wbytes);
+    w = NULL;
+    wbytes = NULL;
     keygen_phase_end(j->progress);
 
     /* Tables of multiples of the generators. */
