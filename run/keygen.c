@@ -25,6 +25,7 @@
 
 #include "args.h"
 #include "keygen.h"
+#include "random.h"
 #include "run.h"
 #include "zkey_write.h"
 
@@ -326,6 +327,15 @@ int cmd_keygen(int argc, char **argv)
         return 2;
     }
     const struct keygen_shape *s = &j.shape;
+    if (!seeded) { /* a fresh circuit too; the secrets come from getrandom anyway */
+        uint64_t r[4];
+        int rc = random_below(r, (const uint64_t[4]){ 0, 0, 0, 1 }); /* < 2^192: r[0..2] uniform */
+        if (rc < 0) {
+            fprintf(stderr, "slotprove keygen: getrandom: %s\n", strerror(-rc));
+            return 1;
+        }
+        j.seed = r[0];
+    }
 
     /* The directory and its free space, before any work. */
     struct stat st;

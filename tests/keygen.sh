@@ -76,6 +76,8 @@ cmp -s "$TMP/seed-a/circuit.zkey" "$TMP/seed-c/circuit.zkey" && bad "different s
     || ok "different seeds give different keys"
 cmp -s "$TMP/noseed-a/vk.json" "$TMP/noseed-b/vk.json" && bad "two unseeded runs gave the same vk" \
     || ok "unseeded runs draw fresh secrets"
+cmp -s "$TMP/noseed-a/circuit.wtns" "$TMP/noseed-b/circuit.wtns" && bad "two unseeded runs gave the same circuit" \
+    || ok "unseeded runs draw fresh circuits"
 
 # ---- bad arguments: exit code, message, and nothing written
 # expect RC WANT ARGS...: keygen exits RC with WANT in its message; --out is
