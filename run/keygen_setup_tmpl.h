@@ -225,10 +225,69 @@ static void KGF(g2_std)(uint64_t out[2][2][6], const KA2 *a)
     memcpy(out[1][1], t.c1.l, sizeof(t.c1.l));
 }
 
+/* Writes section 2's six points (alpha1, beta1, beta2, gamma2, delta1,
+ * delta2: its on-disk order) and the other headers, and fills vk's alpha1,
+ * beta2, gamma2, delta2 and vk_alphabeta_12. */
+static int KGF(header)(const struct KGF(points) *p, const struct zkey_layout *l,
+                       struct keygen_vk *vk, const KT *alpha, const KT *beta,
+                       const KT *gamma, const KT *delta, struct sp_err *e)
+{
+    const KT *g1s[3] = { alpha, beta, delta }, *g2s[3] = { beta, gamma, delta };
+    KA1 p1[3];
+    KA2 p2[3];
+    for (int i = 0; i < 3; i++) {
+        KJ1 j1;
+        KJ2 j2;
+        KT k1, k2;
+        KF(from_mont)(&k1, g1s[i]);
+        KF(from_mont)(&k2, g2s[i]);
+        K1(fb_mul)(&j1, &p->t1, k1.l);
+        K2(fb_mul)(&j2, &p->t2, k2.l);
+        K1(to_affine)(&p1[i], &j1);
+        K2(to_affine)(&p2[i], &j2);
+    }
+    uint8_t hdr[3 * sizeof(KA1) + 3 * sizeof(KA2)], *h = hdr;
+    memcpy(h, &p1[0], sizeof(KA1)); h += sizeof(KA1);
+    memcpy(h, &p1[1], sizeof(KA1)); h += sizeof(KA1);
+    memcpy(h, &p2[0], sizeof(KA2)); h += sizeof(KA2);
+    memcpy(h, &p2[1], sizeof(KA2)); h += sizeof(KA2);
+    memcpy(h, &p1[2], sizeof(KA1)); h += sizeof(KA1);
+    memcpy(h, &p2[2], sizeof(KA2));
+    int rc = zkey_write_headers(p->j->zkey_fd, p->j->zkey_path, l, hdr, e);
+    if (rc < 0)
+        return rc;
+    KGF(g1_std)(vk->alpha1, &p1[0]);
+    KGF(g2_std)(vk->beta2, &p2[0]);
+    KGF(g2_std)(vk->gamma2, &p2[1]);
+    KGF(g2_std)(vk->delta2, &p2[2]);
+
+    /* e(alpha1, beta2) = e(G1, G2)^(αβ), in ffjavascript's Fp12 layout */
+    static const uint64_t gt_std[12][KG_FP_LIMBS] = KG_GT_GENERATOR;
+    KS_CAT(KG, fp12_t) gt, ab;
+    KT e_ab;
+    for (int i = 0; i < 12; i++) {
+        KS_CAT(KG_FP2, t) *c2 = &gt.c[i / 6][(i / 2) % 3];
+        KS_CAT(KG_FP, t) *c = i & 1 ? &c2->c1 : &c2->c0;
+        memcpy(c->l, gt_std[i], sizeof(c->l));
+        KS_CAT(KG_FP, to_mont)(c, c);
+    }
+    KF(mul)(&e_ab, alpha, beta);
+    KF(from_mont)(&e_ab, &e_ab);
+    KS_CAT(KG, fp12_pow)(&ab, &gt, e_ab.l, 4);
+    explicit_bzero(&e_ab, sizeof(e_ab));
+    for (int i = 0; i < 2; i++)
+        for (int k = 0; k < 3; k++) {
+            KS_CAT(KG_FP2, t) t;
+            KS_CAT(KG_FP2, from_mont)(&t, &ab.c[i][k]);
+            memcpy(vk->alphabeta[i][k][0], t.c0.l, sizeof(t.c0.l));
+            memcpy(vk->alphabeta[i][k][1], t.c1.l, sizeof(t.c1.l));
+        }
+    return 0;
+}
+
 int KG_RUN(struct keygen_job *j, struct sp_err *e)
 {
     const struct keygen_shape *s = &j->shape;
-    const struct curve_info *ci = curve_get(j->curve);
     struct keygen_rng g, gs;
     KT tau, alpha, beta, gamma, delta, shift;
     KQAP q;
@@ -342,64 +401,16 @@ int KG_RUN(struct keygen_job *j, struct sp_err *e)
     }
     keygen_phase_end(j->progress);
 
-    /* Section 2's points, in its on-disk order. */
+    /* Section 2 and the verification key's fixed part. */
+    p.j = j;
+    struct keygen_vk vk;
+    memset(&vk, 0, sizeof(vk));
+    vk.curve = j->curve;
+    vk.n_public = s->n_public;
+    if ((rc = KGF(header)(&p, &l, &vk, &alpha, &beta, &gamma, &delta, e)) < 0)
+        goto out;
     {
-        uint8_t hdr[3 * sizeof(KA1) + 3 * sizeof(KA2)], *h = hdr;
-        const KT *g1s[3] = { &alpha, &beta, &delta }, *g2s[3] = { &beta, &gamma, &delta };
-        KA1 p1[3];
-        KA2 p2[3];
-        for (int i = 0; i < 3; i++) {
-            KJ1 j1;
-            KJ2 j2;
-            KT k1, k2;
-            KF(from_mont)(&k1, g1s[i]);
-            KF(from_mont)(&k2, g2s[i]);
-            K1(fb_mul)(&j1, &p.t1, k1.l);
-            K2(fb_mul)(&j2, &p.t2, k2.l);
-            K1(to_affine)(&p1[i], &j1);
-            K2(to_affine)(&p2[i], &j2);
-        }
-        /* alpha1, beta1, beta2, gamma2, delta1, delta2 */
-        memcpy(h, &p1[0], sizeof(KA1)); h += sizeof(KA1);
-        memcpy(h, &p1[1], sizeof(KA1)); h += sizeof(KA1);
-        memcpy(h, &p2[0], sizeof(KA2)); h += sizeof(KA2);
-        memcpy(h, &p2[1], sizeof(KA2)); h += sizeof(KA2);
-        memcpy(h, &p1[2], sizeof(KA1)); h += sizeof(KA1);
-        memcpy(h, &p2[2], sizeof(KA2));
-        if ((rc = zkey_write_headers(j->zkey_fd, j->zkey_path, &l, hdr, e)) < 0)
-            goto out;
-        struct keygen_vk vk;
-        memset(&vk, 0, sizeof(vk));
-        vk.curve = j->curve;
-        vk.n_public = s->n_public;
-        KGF(g1_std)(vk.alpha1, &p1[0]);
-        KGF(g2_std)(vk.beta2, &p2[0]);
-        KGF(g2_std)(vk.gamma2, &p2[1]);
-        KGF(g2_std)(vk.delta2, &p2[2]);
-        {   /* e(alpha1, beta2) = e(G1, G2)^(αβ) */
-            static const uint64_t gt_std[12][KG_FP_LIMBS] = KG_GT_GENERATOR;
-            KS_CAT(KG, fp12_t) gt, ab;
-            KT e_ab;
-            for (int i = 0; i < 12; i++) {
-                KS_CAT(KG_FP, t) *c = i & 1 ? &gt.c[i / 6][(i / 2) % 3].c1 : &gt.c[i / 6][(i / 2) % 3].c0;
-                memcpy(c->l, gt_std[i], sizeof(c->l));
-                KS_CAT(KG_FP, to_mont)(c, c);
-            }
-            KF(mul)(&e_ab, &alpha, &beta);
-            KF(from_mont)(&e_ab, &e_ab);
-            KS_CAT(KG, fp12_pow)(&ab, &gt, e_ab.l, 4);
-            explicit_bzero(&e_ab, sizeof(e_ab));
-            for (int i = 0; i < 2; i++)
-                for (int k = 0; k < 3; k++) {
-                    KS_CAT(KG_FP2, t) t;
-                    KS_CAT(KG_FP2, from_mont)(&t, &ab.c[i][k]);
-                    memcpy(vk.alphabeta[i][k][0], t.c0.l, sizeof(t.c0.l));
-                    memcpy(vk.alphabeta[i][k][1], t.c1.l, sizeof(t.c1.l));
-                }
-        }
-
         /* The point sections. */
-        p.j = j;
         p.u = a.u;
         p.v = a.v;
         p.w = a.w;
@@ -439,7 +450,6 @@ int KG_RUN(struct keygen_job *j, struct sp_err *e)
             goto out;
         }
     }
-    (void)ci;
     rc = 0;
 out:
     /* Forget the secrets (and the values derived from them). */
