@@ -144,9 +144,9 @@ else
 fi
 
 # Killed mid-run: the files were unnamed temporaries, nothing is left.
-$BIN keygen -q --curve bls12381 --constraints 65531 --out "$TMP/out" 2>/dev/null &
+$BIN keygen -q --curve bls12381 --constraints 262139 --out "$TMP/out" 2>/dev/null &
 kg=$!
-sleep 1
+sleep 0.5
 kill -9 $kg 2>/dev/null; wait $kg 2>/dev/null
 empty_dir "$TMP/out" && ok "keygen SIGKILLed mid-run: no file left" || bad "files left after SIGKILL: $(ls -A "$TMP/out")"
 
