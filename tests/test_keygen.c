@@ -16,6 +16,12 @@
  *                     circuit
  *   keygen_shape      limits: N = 0, the largest N for the 2^28 domain and
  *                     one past it; counts vs a naive loop over the kinds
+ *   keygen_zkey       a whole small key through the readers: zkey_open and
+ *                     zkey_check_coefs accept it, the header counts match
+ *                     the shape, the last K+1 coefficient entries are the
+ *                     public-input rows (A, constraint N+s, signal s, value
+ *                     R² mod r as snarkjs writes 1), every point is on its
+ *                     curve, and wtns_open/wtns_check_key accept the witness
  *   fixed_base        X_fb_mul vs _mul_scalar_affine (double-and-add) for the
  *                     four groups, windows 1, 3, 8, 13, scalars 0, 1, 2,
  *                     r − 1, 2^256 − 1 and random; X_fb_mul_batch vs X_fb_mul
@@ -31,8 +37,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include "fixed_base.h"
 #include "keygen.h"
+#include "wtns.h"
+#include "zkey.h"
+#include "zkey_write.h"
 #include "keygen_curve.h"
 #include "ntt.h"
 
@@ -162,6 +174,86 @@ Test(keygen_shape, limits)
         cr_assert_eq(s.n_coefs, na + nb + 6);
         cr_assert_eq(s.n_vars, 1 + 5 + n);
     }
+}
+
+
+/* keygen_zkey: one small key per curve, read back through the readers. */
+static void kt_zkey(enum curve_id curve, int (*run)(struct keygen_job *, struct sp_err *),
+                    const uint64_t r2[4], int (*g1_ok)(const uint8_t *), int (*g2_ok)(const uint8_t *))
+{
+    struct keygen_progress prog = { .quiet = 1 };
+    struct keygen_job j = { .curve = curve, .seed = 3, .seeded = 1, .nthreads = 2,
+                            .progress = &prog, .zkey_path = "k.zkey", .wtns_path = "w.wtns" };
+    struct sp_err e;
+    cr_assert(keygen_shape(&j.shape, 203, 5, &e) == 0);
+    const struct keygen_shape *s = &j.shape;
+    struct zkey_layout l;
+    zkey_layout(&l, curve, s->n_vars, s->n_public, s->domain_size, s->n_coefs);
+    j.zkey_fd = memfd_create("k.zkey", 0);
+    j.wtns_fd = memfd_create("w.wtns", 0);
+    cr_assert(j.zkey_fd >= 0 && j.wtns_fd >= 0);
+    cr_assert(ftruncate(j.zkey_fd, (off_t)l.file_size) == 0);
+    cr_assert(run(&j, &e) == 0, "keygen: %s", e.msg);
+    struct zkey zk;
+    cr_assert(zkey_open(&zk, j.zkey_fd, "k.zkey", &e) == 0, "zkey_open: %s", e.msg);
+    cr_assert(zkey_check_coefs(&zk, &e) == 0, "zkey_check_coefs: %s", e.msg);
+    cr_assert_eq(zk.map_len, l.file_size);
+    cr_assert(zk.curve == curve && zk.n_vars == s->n_vars && zk.n_public == s->n_public &&
+              zk.domain_size == s->domain_size && zk.n_coefs == s->n_coefs);
+    cr_assert(!zk.has_contributions);
+    for (uint32_t k = 0; k <= s->n_public; k++) {
+        const struct zkey_coef *c = &zk.coefs[zk.n_coefs - 1 - s->n_public + k];
+        cr_assert(c->matrix == 0 && c->constraint == s->n_constraints + k && c->signal == k,
+                  "public-input row %u: matrix %u, constraint %u, signal %u", k, c->matrix,
+                  c->constraint, c->signal);
+        cr_assert(memcmp(c->value, r2, 32) == 0, "public-input row %u: value is not R^2 mod r", k);
+    }
+    size_t g1 = zk.ci->g1_bytes, g2 = zk.ci->g2_bytes;
+    const uint8_t *hdr[] = { zk.alpha1, zk.beta1, zk.delta1 };
+    for (int i = 0; i < 3; i++)
+        cr_assert(g1_ok(hdr[i]), "header G1 point %d not on the curve", i);
+    cr_assert(g2_ok(zk.beta2) && g2_ok(zk.gamma2) && g2_ok(zk.delta2));
+    for (uint32_t i = 0; i < s->n_vars; i++) {
+        cr_assert(g1_ok(zk.a + i * g1) && g1_ok(zk.b1 + i * g1) && g2_ok(zk.b2 + i * g2),
+                  "A/B1/B2 point %u not on the curve", i);
+        if (i < s->n_vars - s->n_public - 1)
+            cr_assert(g1_ok(zk.c + i * g1), "C point %u not on the curve", i);
+    }
+    for (uint32_t i = 0; i < s->domain_size; i++)
+        cr_assert(g1_ok(zk.h + i * g1), "H point %u not on the curve", i);
+    struct wtns w;
+    cr_assert(wtns_open(&w, j.wtns_fd, "w.wtns", &e) == 0, "wtns_open: %s", e.msg);
+    cr_assert(wtns_check_key(&w, &zk, &e) == 0, "%s", e.msg);
+    uint8_t one[32];
+    cr_assert(wtns_read(&w, j.wtns_fd, one, 0, 1, &e) == 0);
+    cr_assert(one[0] == 1 && memcmp(one + 1, (uint8_t[31]){ 0 }, 31) == 0, "witness[0] is not 1");
+    zkey_close(&zk);
+    close(j.zkey_fd);
+    close(j.wtns_fd);
+    free(j.vk_json);
+    free(j.public_json);
+}
+
+#define KT_ON_CURVE(G)                                                              \
+    static int kt_on_##G(const uint8_t *p)                                          \
+    {                                                                               \
+        G##_affine_t a;                                                             \
+        memcpy(&a, p, sizeof(a));                                                   \
+        return G##_affine_is_on_curve(&a);                                          \
+    }
+KT_ON_CURVE(bn254_g1)
+KT_ON_CURVE(bn254_g2)
+KT_ON_CURVE(bls12381_g1)
+KT_ON_CURVE(bls12381_g2)
+
+Test(keygen_zkey, bn254, .timeout = 60)
+{
+    kt_zkey(CURVE_BN254, keygen_bn254, bn254_fr_r2.l, kt_on_bn254_g1, kt_on_bn254_g2);
+}
+Test(keygen_zkey, bls12381, .timeout = 60)
+{
+    kt_zkey(CURVE_BLS12381, keygen_bls12381, bls12381_fr_r2.l, kt_on_bls12381_g1,
+            kt_on_bls12381_g2);
 }
 
 /* fixed_base: one test per group. */
