@@ -22,7 +22,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIBCORE := $(BUILD)/libcore.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e edges verify demo bench clean
+.PHONY: all deps test unit e2e edges verify demo bench clean test-keygen
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -63,7 +63,11 @@ faults: $(BINS)
 verify: $(BINS)
 	@sh tests/verify.sh
 
-test: deps all unit e2e edges verify faults
+# keygen: 2^16 keys of both curves proved and verified, bad arguments
+test-keygen: $(BINS)
+	@sh tests/keygen.sh
+
+test: deps all unit e2e edges verify test-keygen faults
 
 demo: deps all
 	@sh tests/demo.sh

@@ -27,6 +27,8 @@ static void usage(FILE *f)
             "  slotprove wait [--socket PATH] [--proof OUT.json --public OUT.json] JOB\n"
             "  slotprove cancel [--socket PATH] JOB\n"
             "  slotprove status [--socket PATH] [--json]\n"
+            "  slotprove keygen --curve bn128|bls12381 --constraints N --out DIR [options]\n"
+            "        INSECURE, FOR TESTING ONLY: a synthetic test key, witness and vk.json\n"
             "  --socket defaults to $SLOTPROVE_SOCKET, else /run/slotprove/slotprove.sock.\n"
             "  Each command takes --help.\n"
             "  slotprove --version\n"
@@ -44,6 +46,7 @@ int main(int argc, char **argv)
         { "prove", cmd_prove }, { "serve", cmd_serve }, { "submit", cmd_submit },
         { "wait", cmd_wait }, { "cancel", cmd_cancel }, { "status", cmd_status },
         { "verify", cmd_verify },
+        { "keygen", cmd_keygen },
     };
     for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         if (strcmp(argv[1], cmds[i].name) == 0)
