@@ -127,7 +127,7 @@ hog=$!
 
 # ---- the daemon: outputs and logs ----------------------------------------------
 mkdir -m 700 d
-$BIN serve --socket d/s.sock --synth 1 --slots 2 --key chain="$K" 2>serve.log &
+$BIN serve --socket d/s.sock --synth 1 --slots 2 --slot-bytes 4M --key chain="$K" 2>serve.log &
 srv=$!
 for i in $(seq 100); do [ -S d/s.sock ] && break; sleep 0.05; done
 C="--socket d/s.sock"
@@ -187,6 +187,21 @@ r=$(raw 65 100)
 case $r in "request needs 0 descriptors, 65 arrived") ok "65 descriptors arrive whole (the limit)" ;; *) bad "65 descriptors: $r" ;; esac
 r=$(raw 66 100)
 case $r in "more than 65 descriptors"*) ok "66 descriptors: refused naming the limit" ;; *) bad "66 descriptors: $r" ;; esac
+
+# ---- results of any size: 64 partitions x 14,001 public signals (~70 MB) ---------
+# (a single answer line used to be capped at 64 MiB; now one line a partition)
+mkdir big
+$BIN keygen --curve bn128 --constraints 2000 --public 14001 --seed 7 -q --out big 2>err
+set --
+for i in $(seq 64); do set -- "$@" --witness big/circuit.wtns; done
+$BIN submit $C --zkey big/circuit.zkey "$@" --proof bigp.json --public bigq.json --wait >/dev/null 2>err; rc=$?
+bytes=$(( $(stat -c %s bigp.json 2>/dev/null || echo 0) + $(stat -c %s bigq.json 2>/dev/null || echo 0) ))
+if [ $rc -eq 0 ] && [ "$(jq length bigq.json)" = 64 ] && [ "$(jq '.[63] | length' bigq.json)" = 14001 ] \
+    && [ $bytes -gt $((64 << 20)) ]; then
+    jq '.[63]' bigp.json > p63.json; jq '.[63]' bigq.json > q63.json
+    verifies p63.json q63.json big/vk.json && ok "a job whose results are $((bytes >> 20)) MiB (> 64 MiB) is fetched whole; its last proof verifies" \
+        || bad "big job: the last proof does not verify"
+else bad "big job (exit $rc, $bytes bytes)"; fi
 
 # a witness whose name forges a log line
 evil="$(printf 'evil\nslotprove serve[1] 00:00:00: job 00000000000000000000000000000000 done.wtns')"
