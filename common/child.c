@@ -94,6 +94,13 @@ int child_fault_point(const char *point, const char *subject)
 
 void child_fault_kill(const char *point, const char *subject)
 {
-    if (child_fault_point(point, subject))
-        kill(getpid(), SIGKILL);
+    if (!child_fault_point(point, subject))
+        return;
+    const char *sig = getenv("SLOTPROVE_FAULT_SIGNAL"), *code = getenv("SLOTPROVE_FAULT_EXIT");
+    if (code)
+        _exit(atoi(code));
+    int s = sig ? atoi(sig) : SIGKILL;
+    signal(s, SIG_DFL);
+    kill(getpid(), s > 0 ? s : SIGKILL);
+    kill(getpid(), SIGKILL); /* a signal that did not end us */
 }

@@ -44,8 +44,10 @@ int child_supervisor_alive(const struct child_args *a);
  * returns 1 when $SLOTPROVE_FAULT names `point` (e.g. "synthd-start",
  * "synthd-fill") and, if $SLOTPROVE_FAULT_MATCH is set, `subject` (a witness
  * name, may be NULL) contains it, and, if $SLOTPROVE_FAULT_ONCE names a path,
- * this call is the first to create that file. child_fault_kill SIGKILLs the
- * process itself when child_fault_point says so.
+ * this call is the first to create that file. child_fault_kill ends the
+ * process when child_fault_point says so: with signal $SLOTPROVE_FAULT_SIGNAL
+ * (a number; default 9, SIGKILL, as an external kill would), or with
+ * _exit($SLOTPROVE_FAULT_EXIT) when that is set.
  */
 int child_fault_point(const char *point, const char *subject);
 void child_fault_kill(const char *point, const char *subject);

@@ -17,6 +17,9 @@
 
 #define CTL_TEXT_MAX 8192
 #define CTL_MAX_FDS 4
+/* Key ids are below this: the children's key tables have this many entries
+ * and the supervisor keeps bit masks of loaded keys in a uint64_t. */
+#define CTL_MAX_KEYS 64
 
 enum ctl_type {
     CTL_HELLO = 1,   /* child → sup: started, attached to the pool */

@@ -32,7 +32,6 @@
 #include "slot.h"
 #include "zkey.h"
 
-#define MAX_KEYS 64
 #define HOLE_GRACE_NS 200000000ull /* an unpublished ring head older than this is skipped */
 
 enum { TAG_DOORBELL = 1, TAG_CTL = 2 };
@@ -46,7 +45,7 @@ struct key {
 static struct child_args args;
 static struct pool pool;
 static struct backend backend;
-static struct key keys[MAX_KEYS];
+static struct key keys[CTL_MAX_KEYS];
 static struct io_uring ring;
 static uint64_t doorbell_value;
 
@@ -83,7 +82,7 @@ static int check_header(const struct slot_header *h, uint32_t gen, struct sp_err
     if (h->gen != gen)
         return sp_fail(e, SP_EINTERNAL, "slot header generation %u != slot generation %u",
                        h->gen, gen);
-    if (h->key_id >= MAX_KEYS || !keys[h->key_id].loaded)
+    if (h->key_id >= CTL_MAX_KEYS || !keys[h->key_id].loaded)
         return sp_fail(e, SP_EINTERNAL, "slot names key %u, which gpud has not loaded", h->key_id);
     const struct zkey *zk = &keys[h->key_id].zk;
     if (h->domain_size != zk->domain_size || h->n_vars != zk->n_vars)
@@ -127,7 +126,7 @@ static void prove_slot(uint32_t slot, uint32_t gen)
     /* A restarted gpud finds the READY slots its predecessor left before the
      * supervisor's KEY_LOADs (sent after HELLO) arrive: leave a slot whose
      * key is not loaded yet READY; the scan after the next wake takes it. */
-    if (slot_read_header(&pool, slot, &h) == 0 && h.gen == gen && h.key_id < MAX_KEYS &&
+    if (slot_read_header(&pool, slot, &h) == 0 && h.gen == gen && h.key_id < CTL_MAX_KEYS &&
         !keys[h.key_id].loaded)
         return;
     if (slot_take(&pool, slot, gen, args.incarnation) < 0)
@@ -216,7 +215,7 @@ static void drain_ready(void)
 static void key_load(const struct ctl_msg *req, int fd)
 {
     struct sp_err e = { "" };
-    if (req->key_id >= MAX_KEYS) {
+    if (req->key_id >= CTL_MAX_KEYS) {
         send_msg(CTL_KEY_ERR, 0, 0, req->key_id, -EINVAL, NULL, "key id out of range");
         return;
     }
@@ -251,7 +250,7 @@ static int handle_ctl(void)
         int quit = 0;
         if (m.type == CTL_KEY_LOAD && nfds == 1)
             key_load(&m, fds[0]);
-        else if (m.type == CTL_KEY_DROP && m.key_id < MAX_KEYS && keys[m.key_id].loaded) {
+        else if (m.type == CTL_KEY_DROP && m.key_id < CTL_MAX_KEYS && keys[m.key_id].loaded) {
             zkey_close(&keys[m.key_id].zk);
             keys[m.key_id].loaded = 0;
         } else if (m.type == CTL_SHUTDOWN)

@@ -17,7 +17,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "daemon.h"
+#include "log.h"
+#include "server.h"
 
 #define CONN_OUT_MAX (256u << 20)
 #define CONN_MAX_FDS ((int)(sizeof(((struct conn *)0)->fds) / sizeof(int)))
@@ -30,7 +31,7 @@ static void close_fds(struct conn *c)
     c->nfds = 0;
 }
 
-void conn_close(struct daemon *d, struct conn *c)
+void conn_close(struct server *d, struct conn *c)
 {
     for (int i = 0; i < MAX_CONNS; i++)
         if (d->conns[i] == c)
@@ -42,7 +43,7 @@ void conn_close(struct daemon *d, struct conn *c)
     free(c);
 }
 
-static int peer_allowed(const struct daemon *d, uid_t uid, gid_t gid)
+static int peer_allowed(const struct server *d, uid_t uid, gid_t gid)
 {
     if (d->o.n_allow_uid == 0 && uid == geteuid())
         return 1;
@@ -52,7 +53,7 @@ static int peer_allowed(const struct daemon *d, uid_t uid, gid_t gid)
     return d->o.has_allow_gid && gid == d->o.allow_gid;
 }
 
-void conn_accept(struct daemon *d)
+void conn_accept(struct server *d)
 {
     int fd = accept4(d->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
@@ -63,7 +64,7 @@ void conn_accept(struct daemon *d)
             if (fd >= 0)
                 close(fd);
             d->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-            daemon_log("out of file descriptors: refused a connection");
+            sup_log(LOG_NOTE, "out of file descriptors: refused a connection");
         }
         return;
     }
@@ -95,11 +96,11 @@ void conn_accept(struct daemon *d)
                  (unsigned)cr.uid);
         conn_send(d, c, line);
         c->closing = 1;
-        daemon_log("refused a client with uid %u gid %u", (unsigned)cr.uid, (unsigned)cr.gid);
+        sup_log(LOG_NOTE, "refused a client with uid %u gid %u", (unsigned)cr.uid, (unsigned)cr.gid);
     }
 }
 
-void conn_send(struct daemon *d, struct conn *c, const char *line)
+void conn_send(struct server *d, struct conn *c, const char *line)
 {
     size_t n = strlen(line);
     if (c->outlen + n + 1 > CONN_OUT_MAX) {
@@ -122,7 +123,7 @@ void conn_send(struct daemon *d, struct conn *c, const char *line)
     conn_writable(d, c);
 }
 
-static void send_error(struct daemon *d, struct conn *c, const char *msg)
+static void send_error(struct server *d, struct conn *c, const char *msg)
 {
     json_t *o = json_pack("{sbss}", "ok", 0, "error", msg);
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -131,15 +132,16 @@ static void send_error(struct daemon *d, struct conn *c, const char *msg)
     json_decref(o);
 }
 
-static void answer_job_end(struct daemon *d, struct conn *c, struct job *j)
+static void answer_job_end(struct server *d, struct conn *c, struct job *j)
 {
     char *s = jobs_result_json(j);
     conn_send(d, c, s ? s : "{\"ok\":false,\"error\":\"out of memory\"}");
     free(s);
 }
 
-void conns_job_ended(struct daemon *d, struct job *j)
+void conns_job_ended(void *server, struct job *j)
 {
+    struct server *d = server;
     for (int i = 0; i < MAX_CONNS; i++) {
         struct conn *c = d->conns[i];
         if (c && c->waiting == j) {
@@ -149,7 +151,7 @@ void conns_job_ended(struct daemon *d, struct job *j)
     }
 }
 
-static void handle_line(struct daemon *d, struct conn *c, const char *line, size_t len)
+static void handle_line(struct server *d, struct conn *c, const char *line, size_t len)
 {
     struct request r;
     char err[300];
@@ -166,27 +168,24 @@ static void handle_line(struct daemon *d, struct conn *c, const char *line, size
         return;
     }
     if (r.op == REQ_STATUS) {
-        char *s = status_json(d);
+        char *s = status_json(&d->core);
         conn_send(d, c, s ? s : "{\"ok\":false,\"error\":\"out of memory\"}");
         free(s);
         return;
     }
     if (r.op == REQ_SUBMIT) {
         struct job *j;
-        const char *why;
-        if (d->draining) {
+        if (d->core.draining) {
             close_fds(c);
             send_error(d, c, "the daemon is shutting down");
             return;
         }
-        if (!kids_any_synthd_usable(d, &why) || kids_gpud(d)->state == KID_STOPPED) {
-            snprintf(err, sizeof(err), "cannot prove: %s",
-                     kids_gpud(d)->state == KID_STOPPED ? kids_gpud(d)->stop_reason : why);
+        if (core_usable(&d->core, err, sizeof(err)) < 0) {
             close_fds(c);
             send_error(d, c, err);
             return;
         }
-        int rc = jobs_submit(d, c->uid, &r, c->fds, c->nfds, &j, err, sizeof(err));
+        int rc = core_submit(&d->core, c->uid, &r, c->fds, c->nfds, &j, err, sizeof(err));
         close_fds(c); /* those the job took are -1 now */
         if (rc < 0) {
             send_error(d, c, err);
@@ -194,12 +193,11 @@ static void handle_line(struct daemon *d, struct conn *c, const char *line, size
         }
         char line_out[128];
         snprintf(line_out, sizeof(line_out), "{\"ok\":true,\"job\":\"%s\",\"partitions\":%u}",
-                 j->id, j->nparts);
+                 j->id, j->d.nparts);
         conn_send(d, c, line_out);
-        jobs_dispatch(d);
         return;
     }
-    struct job *j = jobs_find(d, r.job, c->uid);
+    struct job *j = jobs_find(&d->core.jobs, r.job, c->uid);
     if (!j) {
         snprintf(err, sizeof(err), "no such job %s (finished jobs are kept for --result-ttl "
                  "seconds, and only for the uid that submitted them)", r.job);
@@ -207,11 +205,10 @@ static void handle_line(struct daemon *d, struct conn *c, const char *line, size
         return;
     }
     if (r.op == REQ_CANCEL) {
-        static const char *const names[] = { "running", "done", "failed", "cancelled" };
-        jobs_cancel(d, j);
+        core_cancel_job(&d->core, j);
         char line_out[160];
         snprintf(line_out, sizeof(line_out), "{\"ok\":true,\"job\":\"%s\",\"state\":\"%s\"}",
-                 j->id, names[j->state]);
+                 j->id, jobs_state_name(j->state));
         conn_send(d, c, line_out);
         return;
     }
@@ -221,7 +218,7 @@ static void handle_line(struct daemon *d, struct conn *c, const char *line, size
         answer_job_end(d, c, j);
 }
 
-void conn_readable(struct daemon *d, struct conn *c)
+void conn_readable(struct server *d, struct conn *c)
 {
     if (c->closing)
         return;
@@ -286,7 +283,7 @@ void conn_readable(struct daemon *d, struct conn *c)
     }
 }
 
-void conn_writable(struct daemon *d, struct conn *c)
+void conn_writable(struct server *d, struct conn *c)
 {
     (void)d;
     while (c->outlen) {

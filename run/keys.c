@@ -1,12 +1,5 @@
 /*
- * keys.c — the daemon's key cache.
- *
- * Keys are identified by the SHA-256 of their content, not by name: two
- * submissions of the same file share one entry (and the children's mapped
- * copy), and two different files with the same name never do. Each entry
- * keeps the descriptor so a restarted child can load it again, and a header
- * view (zkey_open) for validation and slot sizing. Preloaded keys (--key
- * NAME=PATH) are also found by NAME.
+ * keys.c — the key cache (keys.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon.h"
+#include "keys.h"
+#include "log.h"
+#include "proc.h"
 
 static void hash_map(const struct zkey *zk, uint8_t out[32])
 {
@@ -33,46 +28,34 @@ static void hash_map(const struct zkey *zk, uint8_t out[32])
 
 /*
  * When the table is full, forgets the least recently used key that is not
- * preloaded and not used by a running job: the children drop their mappings
- * (KEY_DROP) and the descriptor is closed. A later submission of the same
- * key simply loads it again.
+ * preloaded and not used by a running job: the descriptor is closed and the
+ * caller tells the children to drop their mappings (KEY_DROP). A later
+ * submission of the same key simply loads it again.
  */
-static void keys_evict_one(struct daemon *d)
+static uint32_t keys_evict_one(struct key_cache *kc, uint64_t busy_keys)
 {
-    uint32_t victim = MAX_KEYS;
-    for (uint32_t i = 0; i < MAX_KEYS; i++) {
-        if (!d->keys[i].used)
-            return; /* room left */
-        if (d->keys[i].preloaded)
+    uint32_t victim = CTL_MAX_KEYS;
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
+        if (!kc->keys[i].used)
+            return CTL_MAX_KEYS; /* room left */
+        if (kc->keys[i].preloaded || (busy_keys >> i & 1))
             continue;
-        int busy = 0;
-        for (struct job *j = d->jobs; j && !busy; j = j->next)
-            busy = j->key_id == i && j->state == JOB_RUNNING;
-        if (!busy && (victim == MAX_KEYS || d->keys[i].last_used_ns < d->keys[victim].last_used_ns))
+        if (victim == CTL_MAX_KEYS || kc->keys[i].last_used_ns < kc->keys[victim].last_used_ns)
             victim = i;
     }
-    if (victim == MAX_KEYS)
-        return;
-    static struct ctl_msg m;
-    memset(&m, 0, sizeof(m));
-    m.type = CTL_KEY_DROP;
-    m.key_id = victim;
-    for (unsigned i = 0; i < d->nkids; i++) {
-        struct kid *k = &d->kids[i];
-        if (k->alive && (k->keys_sent & (1ull << victim)))
-            ctl_send(k->p.ctl, &m, NULL, 0);
-        k->keys_sent &= ~(1ull << victim);
-        k->keys_loaded &= ~(1ull << victim);
-    }
-    struct key_entry *k = &d->keys[victim];
-    daemon_log("key cache full: dropped %s", k->name);
+    if (victim == CTL_MAX_KEYS)
+        return victim;
+    struct key_entry *k = &kc->keys[victim];
+    sup_log(LOG_NOTE, "key cache full: dropped %s", k->name);
     zkey_close(&k->zk);
     close(k->fd);
     memset(k, 0, sizeof(*k));
+    return victim;
 }
 
-static int add_key(struct daemon *d, int fd, const char *name, int preloaded, uint32_t *key_id,
-                   char *err, size_t errlen)
+static int add_key(struct key_cache *kc, int fd, const char *name, int preloaded,
+                   uint64_t busy_keys, uint32_t *key_id, uint32_t *evicted, char *err,
+                   size_t errlen)
 {
     struct sp_err e = { "" };
     struct zkey zk;
@@ -82,31 +65,34 @@ static int add_key(struct daemon *d, int fd, const char *name, int preloaded, ui
         snprintf(err, errlen, "%s", e.msg);
         return -1;
     }
-    hash_map(&zk, h);
-    for (uint32_t i = 0; i < MAX_KEYS; i++)
-        if (d->keys[i].used && memcmp(d->keys[i].hash, h, 32) == 0) {
+    memset(h, 0, sizeof(h));
+    if (kc->hash_keys)
+        hash_map(&zk, h);
+    for (uint32_t i = 0; i < CTL_MAX_KEYS && kc->hash_keys; i++)
+        if (kc->keys[i].used && memcmp(kc->keys[i].hash, h, 32) == 0) {
             zkey_close(&zk);
             close(fd);
-            d->keys[i].last_used_ns = now_ns();
+            kc->keys[i].last_used_ns = now_ns();
             if (preloaded) {
-                d->keys[i].preloaded = 1;
-                snprintf(d->keys[i].name, sizeof(d->keys[i].name), "%s", name);
+                kc->keys[i].preloaded = 1;
+                snprintf(kc->keys[i].name, sizeof(kc->keys[i].name), "%s", name);
             }
             *key_id = i;
             return 0;
         }
     uint64_t need = zkey_slot_payload_bytes(&zk);
-    if (d->pool.slot_bytes && need > d->pool.slot_bytes) {
+    if (kc->slot_bytes && need > kc->slot_bytes) {
         snprintf(err, errlen, "%s: needs %llu-byte slots but the pool's are %llu bytes "
                  "(start serve with a larger --slot-bytes)", name, (unsigned long long)need,
-                 (unsigned long long)d->pool.slot_bytes);
+                 (unsigned long long)kc->slot_bytes);
         zkey_close(&zk);
         return -1;
     }
+    *evicted = CTL_MAX_KEYS;
     if (!preloaded)
-        keys_evict_one(d); /* keep a free entry if an idle one can go */
-    for (uint32_t i = 0; i < MAX_KEYS; i++) {
-        struct key_entry *k = &d->keys[i];
+        *evicted = keys_evict_one(kc, busy_keys); /* keep a free entry if an idle one can go */
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
+        struct key_entry *k = &kc->keys[i];
         if (k->used)
             continue;
         memset(k, 0, sizeof(*k));
@@ -123,11 +109,31 @@ static int add_key(struct daemon *d, int fd, const char *name, int preloaded, ui
     }
     zkey_close(&zk);
     snprintf(err, errlen, "%s: the daemon holds %d distinct keys, all in use by running jobs "
-             "or preloaded", name, MAX_KEYS);
+             "or preloaded", name, CTL_MAX_KEYS);
     return -1;
 }
 
-int keys_preload(struct daemon *d, const char *arg, char *err, size_t errlen)
+int keys_add_fd(struct key_cache *kc, int fd, const char *name, const char *alias,
+                uint32_t *key_id, char *err, size_t errlen)
+{
+    uint32_t id, evicted;
+    if (add_key(kc, fd, name, 1, 0, &id, &evicted, err, errlen) < 0) {
+        close(fd);
+        return -1;
+    }
+    /* found by alias; messages name the file */
+    snprintf(kc->keys[id].name, sizeof(kc->keys[id].name), "%s", name);
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (kc->keys[i].used && i != id && strcmp(kc->keys[i].alias, alias) == 0) {
+            snprintf(err, errlen, "--key %s: name used twice", alias);
+            return -1;
+        }
+    snprintf(kc->keys[id].alias, sizeof(kc->keys[id].alias), "%s", alias);
+    *key_id = id;
+    return 0;
+}
+
+int keys_preload(struct key_cache *kc, const char *arg, char *err, size_t errlen)
 {
     const char *eq = strchr(arg, '=');
     char name[REQUEST_NAME_MAX + 1];
@@ -143,19 +149,7 @@ int keys_preload(struct daemon *d, const char *arg, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", eq + 1, strerror(errno));
         return -1;
     }
-    if (add_key(d, fd, eq + 1, 1, &id, err, errlen) < 0) {
-        close(fd);
-        return -1;
-    }
-    /* found by NAME; messages name the file */
-    snprintf(d->keys[id].name, sizeof(d->keys[id].name), "%s", eq + 1);
-    for (uint32_t i = 0; i < MAX_KEYS; i++)
-        if (d->keys[i].used && i != id && strcmp(d->keys[i].name, name) == 0) {
-            snprintf(err, errlen, "--key %s: name used twice", name);
-            return -1;
-        }
-    snprintf(d->key_alias[id], sizeof(d->key_alias[id]), "%s", name);
-    return 0;
+    return keys_add_fd(kc, fd, eq + 1, name, &id, err, errlen);
 }
 
 /*
@@ -202,34 +196,35 @@ static int sealed_copy(int fd, const char *name, uint64_t max_bytes, char *err, 
     return m;
 }
 
-int keys_from_fd(struct daemon *d, int fd, const char *name, uint32_t *key_id, char *err,
-                 size_t errlen)
+int keys_from_fd(struct key_cache *kc, int fd, const char *name, uint64_t busy_keys,
+                 uint32_t *key_id, uint32_t *evicted, char *err, size_t errlen)
 {
-    int m = sealed_copy(fd, name, d->o.max_job_key, err, errlen);
+    *evicted = CTL_MAX_KEYS;
+    int m = sealed_copy(fd, name, kc->max_job_key, err, errlen);
     close(fd);
     if (m < 0)
         return -1;
-    int rc = add_key(d, m, name, 0, key_id, err, errlen);
+    int rc = add_key(kc, m, name, 0, busy_keys, key_id, evicted, err, errlen);
     if (rc < 0)
         close(m);
     return rc;
 }
 
-int keys_lookup(struct daemon *d, const char *name, uint32_t *key_id)
+int keys_lookup(const struct key_cache *kc, const char *name, uint32_t *key_id)
 {
-    for (uint32_t i = 0; i < MAX_KEYS; i++)
-        if (d->keys[i].used && d->keys[i].preloaded && strcmp(d->key_alias[i], name) == 0) {
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (kc->keys[i].used && kc->keys[i].preloaded && strcmp(kc->keys[i].alias, name) == 0) {
             *key_id = i;
             return 0;
         }
     return -1;
 }
 
-uint64_t keys_max_slot_bytes(const struct daemon *d)
+uint64_t keys_max_slot_bytes(const struct key_cache *kc)
 {
     uint64_t m = 0;
-    for (uint32_t i = 0; i < MAX_KEYS; i++)
-        if (d->keys[i].used && zkey_slot_payload_bytes(&d->keys[i].zk) > m)
-            m = zkey_slot_payload_bytes(&d->keys[i].zk);
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (kc->keys[i].used && zkey_slot_payload_bytes(&kc->keys[i].zk) > m)
+            m = zkey_slot_payload_bytes(&kc->keys[i].zk);
     return m;
 }

@@ -27,8 +27,6 @@
 #include "wtns.h"
 #include "zkey.h"
 
-#define MAX_KEYS 64
-
 struct key {
     int loaded;
     char name[256];
@@ -38,7 +36,7 @@ struct key {
 
 static struct child_args args;
 static struct pool pool;
-static struct key keys[MAX_KEYS];
+static struct key keys[CTL_MAX_KEYS];
 static unsigned nthreads;
 
 static void reply(const struct ctl_msg *req, uint32_t type, int status, const char *text)
@@ -58,7 +56,7 @@ static void key_load(const struct ctl_msg *req, int fd)
 {
     struct sp_err e = { "" };
     int rc;
-    if (req->key_id >= MAX_KEYS) {
+    if (req->key_id >= CTL_MAX_KEYS) {
         reply(req, CTL_KEY_ERR, -EINVAL, "key id out of range");
         return;
     }
@@ -128,7 +126,7 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     int rc;
 
     snprintf(wname, sizeof(wname), "%.255s", req->text);
-    if (req->key_id >= MAX_KEYS || !keys[req->key_id].loaded) {
+    if (req->key_id >= CTL_MAX_KEYS || !keys[req->key_id].loaded) {
         reply(req, CTL_SYNTH_ERR, -EINVAL, "synthd: key not loaded");
         return;
     }
@@ -254,7 +252,7 @@ int main(int argc, char **argv)
                 reply(&m, CTL_SYNTH_ERR, -EINVAL, "SYNTH without a witness descriptor");
             break;
         case CTL_KEY_DROP:
-            if (m.key_id < MAX_KEYS && keys[m.key_id].loaded) {
+            if (m.key_id < CTL_MAX_KEYS && keys[m.key_id].loaded) {
                 synth_index_free(&keys[m.key_id].ix);
                 zkey_close(&keys[m.key_id].zk);
                 keys[m.key_id].loaded = 0;
