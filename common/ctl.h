@@ -26,7 +26,7 @@ enum ctl_type {
     CTL_KEY_LOAD,    /* sup → child: fd[0] = .zkey, text = its name; key_id */
     CTL_KEY_OK,      /* child → sup */
     CTL_KEY_ERR,     /* child → sup: text = reason */
-    CTL_SYNTH,       /* sup → synthd: fd[0] = .wtns, text = its name; job, partition, key_id */
+    CTL_SYNTH,       /* sup → synthd: fd[0] = .wtns, text = its name; job, partition, key_id, gpud */
     CTL_SYNTH_DONE,  /* synthd → sup: slot, gen published; times[STAGE_SYNTH] */
     CTL_SYNTH_ERR,   /* synthd → sup: text = reason (bad witness …) */
     CTL_PROVED,      /* gpud → sup: text = proof.json; times */
@@ -45,6 +45,7 @@ struct ctl_msg {
     uint32_t partition;
     uint32_t slot;
     uint32_t gen;
+    uint32_t gpud;       /* SYNTH: the gpud whose ring and doorbell get the ticket */
     int32_t status;      /* 0 or a negative error code */
     struct stage_times times;
     uint32_t text_len;   /* bytes of text, not NUL-terminated on the wire */

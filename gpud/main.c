@@ -291,6 +291,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpud: cannot attach the slot pool: %s\n", strerror(-rc));
         return 2;
     }
+    if ((rc = pool_select_ring(&pool, args.gpud_index)) < 0) {
+        fprintf(stderr, "gpud: the pool has no ticket ring %u\n", args.gpud_index);
+        return 2;
+    }
     if ((rc = backend_open(&backend, args.backend,
                            args.threads ? args.threads : parallel_threads(), &e)) < 0) {
         fprintf(stderr, "gpud: %s\n", e.msg);

@@ -28,18 +28,20 @@ void core_init(struct core *c)
 {
     memset(c, 0, sizeof(*c));
     c->pool.ctl_fd = c->pool.payload_fd = -1;
-    c->doorbell = -1;
+    for (unsigned g = 0; g < MAX_GPUDS; g++)
+        c->doorbells[g] = -1;
 }
 
 int core_start(struct core *c, struct sp_err *e)
 {
-    int rc = pool_create(&c->pool, c->o.slots, c->o.slot_bytes);
+    int rc = pool_create_rings(&c->pool, c->o.slots, c->o.slot_bytes, c->o.gpuds);
     if (rc < 0)
         return sp_fail(e, rc, "cannot create %u slots of %llu bytes: %s", c->o.slots,
                        (unsigned long long)c->o.slot_bytes, strerror(-rc));
     c->keys.slot_bytes = c->o.slot_bytes;
-    if ((c->doorbell = eventfd(0, EFD_CLOEXEC)) < 0)
-        return sp_fail(e, -errno, "eventfd: %s", strerror(errno));
+    for (unsigned g = 0; g < c->o.gpuds; g++)
+        if ((c->doorbells[g] = eventfd(0, EFD_CLOEXEC)) < 0)
+            return sp_fail(e, -errno, "eventfd: %s", strerror(errno));
     if (c->o.trace_buffers)
         setenv("SLOTPROVE_TRACE_BUFFERS", "1", 1);
     dispatch_init(&c->dsp, c->o.gpuds, c->o.max_attempts);
@@ -48,7 +50,8 @@ int core_start(struct core *c, struct sp_err *e)
     t->ngpuds = c->o.gpuds;
     t->pool_ctl_fd = c->pool.ctl_fd;
     t->pool_payload_fd = c->pool.payload_fd;
-    t->doorbell_fd = c->doorbell;
+    for (unsigned g = 0; g < c->o.gpuds; g++)
+        t->doorbell_fds[g] = c->doorbells[g];
     t->threads = c->o.threads;
     t->backend = c->o.backend;
     t->synth_rss_max = c->o.synth_rss_max;
@@ -352,7 +355,10 @@ static void on_exit_(struct core *c, struct kid *k)
             drain(c, kids_gpud(&c->kids, g));
     kids_reap(&c->kids, k, &dd);
     int held = k->holding;
-    /* only now, after the reap, are its slots reclaimed */
+    /* only now, after the reap, are its slots reclaimed; a dead gpud's
+     * PROVING slots go back to READY with a ticket on its own ring, which
+     * its successor consumes (any other gpud finds them by the table scan) */
+    pool_select_ring(&c->pool, gpud ? k->index : 0);
     slot_reclaim_owner(&c->pool, inc, &rep);
     if (gpud) {
         c->c.gpud_deaths++;
@@ -414,6 +420,8 @@ static void dispatch_idle(struct core *c, uint64_t now)
         m.job_id = dj->num;
         m.partition = p;
         m.key_id = dj->key_id;
+        int g = dispatch_pick_gpud(&c->dsp, dj->key_id);
+        m.gpud = g < 0 ? 0 : (uint32_t)g;
         ctl_text(&m, "%s", j->parts[p].wname);
         if (ctl_send(k->p.ctl, &m, &j->parts[p].wfd, 1) < 0)
             continue;
@@ -543,8 +551,10 @@ int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, in
 void core_shutdown(struct core *c)
 {
     kids_shutdown(&c->kids);
-    if (c->doorbell >= 0)
-        close(c->doorbell);
-    c->doorbell = -1;
+    for (unsigned g = 0; g < MAX_GPUDS; g++) {
+        if (c->doorbells[g] >= 0)
+            close(c->doorbells[g]);
+        c->doorbells[g] = -1;
+    }
     pool_detach(&c->pool);
 }

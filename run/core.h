@@ -69,7 +69,7 @@ struct core_hooks {
 struct core {
     struct core_opts o;
     struct pool pool;
-    int doorbell;
+    int doorbells[MAX_GPUDS];  /* gpud i's eventfd, rung by synthd after a publish */
     struct kid_table kids;
     struct key_cache keys;
     struct job_table jobs;
@@ -85,8 +85,8 @@ struct core {
 /* An empty core: no pool, no children. */
 void core_init(struct core *c);
 
-/* Creates the pool (o.slots × o.slot_bytes, prefaulted), the doorbell and
- * the children. 0 or -errno with the reason in e. */
+/* Creates the pool (o.slots × o.slot_bytes, prefaulted, one ticket ring
+ * per gpud), a doorbell per gpud and the children. 0 or -errno with the reason in e. */
 int core_start(struct core *c, struct sp_err *e);
 
 /* Adds the children's control sockets and pidfds to pf (room for max);

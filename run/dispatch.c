@@ -177,6 +177,23 @@ int dispatch_next(const struct dispatcher *d, uint64_t now_ns, struct dsp_job **
     return 0;
 }
 
+int dispatch_pick_gpud(struct dispatcher *d, uint32_t key_id)
+{
+    int best = -1;
+    if (key_id >= DSP_MAX_KEYS)
+        return -1;
+    for (unsigned n = 0; n < d->ngpuds; n++) {
+        unsigned g = (d->next_gpud + n) % d->ngpuds;
+        if (!d->gpuds[g].up || !(d->gpuds[g].keys >> key_id & 1))
+            continue;
+        if (best < 0 || d->gpuds[g].holding < d->gpuds[best].holding)
+            best = (int)g;
+    }
+    if (best >= 0)
+        d->next_gpud = ((unsigned)best + 1) % d->ngpuds;
+    return best;
+}
+
 void dispatch_death(struct dispatcher *d, const struct dsp_event *ev,
                     int (*slot_live)(void *ctx, const struct dsp_job *j, uint32_t part),
                     void (*outcome)(void *ctx, struct dsp_job *j, uint32_t part,

@@ -118,6 +118,7 @@ struct dsp_gpud {
 struct dispatcher {
     unsigned max_attempts;  /* counted deaths before a partition is poison (K) */
     unsigned ngpuds;
+    unsigned next_gpud;     /* rotating tie-break for dispatch_pick_gpud */
     struct dsp_gpud gpuds[DSP_MAX_GPUDS];
     struct dsp_job *head, *tail; /* oldest first */
 };
@@ -145,6 +146,11 @@ enum dsp_outcome dispatch_apply(struct dispatcher *d, struct dsp_job *j, uint32_
  * that is up has loaded: 1 with *j and *part set, or 0 if none. */
 int dispatch_next(const struct dispatcher *d, uint64_t now_ns, struct dsp_job **j,
                   uint32_t *part);
+
+/* The gpud to send a partition of key key_id to: one that is up and has
+ * the key, holding the fewest partitions (ties rotate). -1 if none. Any
+ * gpud may still take it (the slot table decides); this only spreads work. */
+int dispatch_pick_gpud(struct dispatcher *d, uint32_t key_id);
 
 /* Turns one death (ev->type SYNTHD_DIED or GPUD_DIED, ev->who, ev->cause,
  * ev->now_ns) into dispatch_apply on every partition of a running job that

@@ -74,7 +74,8 @@ struct kid_table {
     unsigned nsynthds, ngpuds, nkids;
     uint32_t next_incarnation;
     char exe_synthd[4096], exe_gpud[4096];
-    int pool_ctl_fd, pool_payload_fd, doorbell_fd;
+    int pool_ctl_fd, pool_payload_fd;
+    int doorbell_fds[MAX_GPUDS]; /* gpud i's eventfd */
     unsigned threads;
     const char *backend;
     uint64_t synth_rss_max;    /* bytes of RssAnon; 0 = no limit */

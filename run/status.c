@@ -48,6 +48,7 @@ static json_t *processes(struct core *d, long *group_pss)
                               "rss_anon_kib", (json_int_t)k->rss_anon_kib,
                               "rss_shmem_kib", (json_int_t)k->rss_shmem_kib,
                               "pss_kib", (json_int_t)pss, "restarts", (int)k->restarts);
+        json_object_set_new(o, "index", json_integer(k->index));
         json_object_set_new(o, "incarnation", json_integer(k->p.incarnation));
         if (k->last_exit[0]) /* a child that never exited has none */
             json_object_set_new(o, "last_exit", json_string(k->last_exit));

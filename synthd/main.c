@@ -177,13 +177,17 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     h.payload_bytes = need;
     h.t_claim_ns = t0;
     slot_write_header(&pool, slot, &h);
+    /* the ticket goes to the ring of the gpud the supervisor named (any
+     * gpud may still take the slot: they also scan the table) */
+    uint32_t g = req->gpud < args.ndoorbells ? req->gpud : 0;
+    pool_select_ring(&pool, g);
     if ((rc = slot_publish(&pool, slot, gen, args.incarnation)) < 0) {
         reply(req, CTL_SYNTH_ERR, rc, "synthd: slot was taken from us (stale generation)");
         return;
     }
     pool_trace_buffers(&pool, "synthd", args.incarnation, "publish");
     uint64_t one = 1;
-    if (write(args.doorbell_fd, &one, sizeof(one)) < 0) {
+    if (write(args.doorbell_fd + (int)g, &one, sizeof(one)) < 0) {
         /* gpud also rescans the table on its timeout: a lost ring is slow, not lost */
     }
     struct ctl_msg m;

@@ -932,6 +932,51 @@ for t in jq node timeout; do
     command -v $t >/dev/null 2>&1 || { echo "FAIL - $t not found (make deps)"; echo "faults: 0 passed, 1 failed"; exit 1; }
 done
 
+# ---- 14. two gpuds, each killed --------------------------------------------------
+
+gpud_of() { sj ".processes[] | select(.role == \"gpud\" and .index == $1) | .$2"; }
+gpud_up_again() { _p=$(gpud_of "$1" pid); [ -n "$_p" ] && [ "$_p" != 0 ] && [ "$_p" != "$2" ] && [ "$(gpud_of "$1" state)" = idle ]; }
+took() { grep -q "^gpud\[$1\]: BUFFERS\[take\]" "$LOG"; }
+
+s14() {
+    start_daemon s14 SLOTPROVE_FAULT_DELAY_MS=400 -- --synth 2 --gpuds 2 --slots 4 --trace-buffers \
+        --key nopub="$FIX/nopub.zkey" --key allpub="$FIX/allpub.zkey" || return
+    poll 15 eval '[ "$(gpud_of 1 state)" = idle ]'
+    a0=$(gpud_of 0 pid); a1=$(gpud_of 1 pid)
+    i0=$(gpud_of 0 incarnation); i1=$(gpud_of 1 incarnation)
+    check "s14: two gpuds run (pids $a0 $a1)" [ -n "$a0" -a -n "$a1" -a "$a0" != "$a1" ]
+    : >"$D/jobs"
+    for i in $(seq 16); do
+        if [ $((i % 2)) = 0 ]; then c=nopub; else c=allpub; fi
+        id=$(submit --key $c --witness "$FIX/$c.wtns" 2>"$D/err") && echo "$i $id $c" >>"$D/jobs" \
+            || bad "s14: submit $i: $(cat "$D/err")"
+    done
+    # each gpud is killed once it has taken a slot, the other keeps going
+    poll 30 took "$i0" || bad "s14: gpud 0 took no slot"
+    kill -KILL "$a0"
+    check "s14: gpud 0 ($a0) killed; gpud 1 ($a1) untouched" eval 'poll 20 gpud_up_again 0 "$a0" && [ "$(gpud_of 1 pid)" = "$a1" ]'
+    poll 30 took "$i1" || bad "s14: gpud 1 took no slot"
+    kill -KILL "$a1"
+    check "s14: gpud 1 ($a1) killed and restarted" poll 20 gpud_up_again 1 "$a1"
+    : >"$D/verify"
+    n=0
+    nok=0
+    while read -r i id c; do
+        n=$((n + 1))
+        timeout 120 "$BIN" wait --socket "$SOCK" --proof "$D/p.$i.json" --public "$D/q.$i.json" "$id" 2>"$D/err" &&
+            nok=$((nok + 1)) || note "s14: job $i: $(cat "$D/err")"
+        vline $c "$D/p.$i.json" "$D/q.$i.json" 1 >>"$D/verify"
+    done <"$D/jobs"
+    check "s14: all $n jobs completed ($nok ok)" [ "$nok" = 16 ]
+    verify_batch "$D/verify" "s14: every proof verifies"
+    note "s14: counters $(st | jq -c .counters)"
+    check "s14: each partition proved once (proofs $(counter proofs) == 16), gpud_deaths $(counter gpud_deaths) == 2" \
+        [ "$(counter proofs)" = 16 -a "$(counter gpud_deaths)" = 2 ]
+    poll 20 all_free 4
+    check "s14: slots conserved (all 4 FREE: $(sj .slots.FREE.count))" all_free 4
+    stop_daemon
+}
+
 T0=$(now)
 section() {
     _t=$(now)
@@ -941,7 +986,7 @@ section() {
     [ -n "${DPID:-}" ] && case " $DAEMONS " in *" $DPID "*) kill -KILL "$DPID"; wait "$DPID" 2>/dev/null; forget "$DPID" ;; esac
     echo "# $1 took $(since "$_t") s"
 }
-ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s13 s12"}
+ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s13 s14 s12"}
 for s in $ONLY; do
     case $s in
     s1) section s1 "random synthd kills under load" ;;
@@ -957,6 +1002,7 @@ for s in $ONLY; do
     s11) section s11 "socket security" ;;
     s12) section s12 "fuzzers (make fuzz-short)" ;;
     s13) section s13 "key cache eviction and size cap" ;;
+    s14) section s14 "two gpuds, each killed" ;;
     esac
 done
 orphans=""

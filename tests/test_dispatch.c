@@ -288,3 +288,22 @@ Test(dispatch, ended_job_ignores_events_and_frees_its_gpud_count)
     dispatch_counts(&D, n);
     cr_assert_eq(n[DSP_TAKEN], 0u, "ended jobs are not counted");
 }
+
+Test(dispatch, pick_gpud_prefers_the_least_loaded_with_the_key)
+{
+    dispatch_gpud_up(&D, 1);
+    cr_assert_eq(dispatch_pick_gpud(&D, 5), 0, "only gpud 0 has key 5");
+    dispatch_gpud_key(&D, 1, 5, 1);
+    struct dsp_job *j = job(0, 3, 5);
+    ev(j, 0, DSP_EV_SYNTH_START, 1);
+    ev(j, 0, DSP_EV_TAKEN, 0);
+    cr_assert_eq(dispatch_pick_gpud(&D, 5), 1, "gpud 0 holds one, gpud 1 none");
+    ev(j, 1, DSP_EV_SYNTH_START, 2);
+    ev(j, 1, DSP_EV_TAKEN, 1);
+    int a = dispatch_pick_gpud(&D, 5), b = dispatch_pick_gpud(&D, 5);
+    cr_assert(a != b, "ties rotate (%d, %d)", a, b);
+    cr_assert_eq(dispatch_pick_gpud(&D, 6), -1, "nobody has key 6");
+    dispatch_gpud_down(&D, 0);
+    dispatch_gpud_down(&D, 1);
+    cr_assert_eq(dispatch_pick_gpud(&D, 5), -1, "nobody is up");
+}
