@@ -33,8 +33,8 @@ enum ctl_type {
     CTL_PROVE_ERR,   /* gpud → sup: text = reason */
     CTL_SHUTDOWN,    /* sup → child: finish and exit 0 */
     CTL_TAKEN,       /* gpud → sup: took the slot of (job, partition) */
-    CTL_PROGRESS,    /* gpud → sup: stage `gen` (enum stage) of (job, partition)
-                        finished after times.ns[gen] ns */
+    CTL_PROGRESS,    /* gpud → sup: stage `stage` of (job, partition) finished
+                        after times.ns[stage] ns */
     CTL_KEY_DROP,    /* sup → child: forget key_id (evicted from the cache) */
 };
 
@@ -46,11 +46,16 @@ struct ctl_msg {
     uint32_t slot;
     uint32_t gen;
     uint32_t gpud;       /* SYNTH: the gpud whose ring and doorbell get the ticket */
+    uint32_t stage;      /* PROGRESS: the enum stage that finished */
     int32_t status;      /* 0 or a negative error code */
     struct stage_times times;
     uint32_t text_len;   /* bytes of text, not NUL-terminated on the wire */
     char text[CTL_TEXT_MAX + 1]; /* NUL-terminated after ctl_recv */
 };
+
+/* A message of type with every header field zero and no text: start every
+ * message here. */
+void ctl_init(struct ctl_msg *m, enum ctl_type type);
 
 /* Sets text (truncated to CTL_TEXT_MAX) from a printf format. */
 void ctl_text(struct ctl_msg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

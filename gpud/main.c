@@ -53,8 +53,7 @@ static void send_msg(uint32_t type, uint64_t job, uint32_t part, uint32_t key_id
                      const struct stage_times *t, const char *text)
 {
     static struct ctl_msg m;
-    memset(&m, 0, offsetof(struct ctl_msg, text));
-    m.type = type;
+    ctl_init(&m, type);
     m.job_id = job;
     m.partition = part;
     m.key_id = key_id;
@@ -106,11 +105,10 @@ static void send_progress(void *arg, enum stage s, uint64_t ns)
 {
     struct progress_ctx *p = arg;
     static struct ctl_msg m;
-    memset(&m, 0, offsetof(struct ctl_msg, text));
-    m.type = CTL_PROGRESS;
+    ctl_init(&m, CTL_PROGRESS);
     m.job_id = p->job;
     m.partition = p->partition;
-    m.gen = (uint32_t)s;
+    m.stage = (uint32_t)s;
     m.times.ns[s] = ns;
     ctl_send(args.ctl_fd, &m, NULL, 0);
 }

@@ -16,6 +16,7 @@
 #include "ctl.h"
 #include "log.h"
 #include "proof.h"
+#include "publish.h"
 #include "slot.h"
 #include "wtns.h"
 
@@ -78,8 +79,7 @@ static int send_key(struct core *c, struct kid *k, uint32_t key_id)
     static struct ctl_msg m;
     if (!k->alive || (k->keys_sent >> key_id & 1))
         return 0;
-    memset(&m, 0, offsetof(struct ctl_msg, text));
-    m.type = CTL_KEY_LOAD;
+    ctl_init(&m, CTL_KEY_LOAD);
     m.key_id = key_id;
     ctl_text(&m, "%s", c->keys.keys[key_id].name);
     int rc = ctl_send(k->p.ctl, &m, &c->keys.keys[key_id].fd, 1);
@@ -92,8 +92,7 @@ static int send_key(struct core *c, struct kid *k, uint32_t key_id)
 static void drop_key(struct core *c, uint32_t key_id)
 {
     static struct ctl_msg m;
-    memset(&m, 0, offsetof(struct ctl_msg, text));
-    m.type = CTL_KEY_DROP;
+    ctl_init(&m, CTL_KEY_DROP);
     m.key_id = key_id;
     for (unsigned i = 0; i < c->kids.nkids; i++) {
         struct kid *k = &c->kids.kids[i];
@@ -262,10 +261,10 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
             apply(c, j, m->partition, DSP_EV_TAKEN, k->index);
         break;
     case CTL_PROGRESS:
-        if (c->hooks.progress && m->gen < STAGE_COUNT &&
+        if (c->hooks.progress && m->stage < STAGE_COUNT &&
             (j = running_job(c, m->job_id, m->partition)))
-            c->hooks.progress(c->hooks.ctx, j, m->partition, (enum stage)m->gen,
-                              m->times.ns[m->gen]);
+            c->hooks.progress(c->hooks.ctx, j, m->partition, (enum stage)m->stage,
+                              m->times.ns[m->stage]);
         break;
     case CTL_PROVED:
         on_proved(c, k, m);
@@ -415,8 +414,7 @@ static void dispatch_idle(struct core *c, uint64_t now)
         struct job *j = job_of(dj);
         if (send_key(c, k, dj->key_id) < 0)
             continue; /* its socket is gone: the exit handler will see to it */
-        memset(&m, 0, offsetof(struct ctl_msg, text));
-        m.type = CTL_SYNTH;
+        ctl_init(&m, CTL_SYNTH);
         m.job_id = dj->num;
         m.partition = p;
         m.key_id = dj->key_id;

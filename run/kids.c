@@ -294,8 +294,7 @@ int kids_any_gpud_usable(const struct kid_table *t, const char **why)
 void kids_shutdown(struct kid_table *t)
 {
     static struct ctl_msg m;
-    memset(&m, 0, sizeof(m));
-    m.type = CTL_SHUTDOWN;
+    ctl_init(&m, CTL_SHUTDOWN);
     for (unsigned i = 0; i < t->nkids; i++)
         if (t->kids[i].alive)
             ctl_send(t->kids[i].p.ctl, &m, NULL, 0);

@@ -22,6 +22,7 @@
 #include "ctl.h"
 #include "parallel.h"
 #include "pool.h"
+#include "publish.h"
 #include "slot.h"
 #include "synth.h"
 #include "wtns.h"
@@ -42,8 +43,7 @@ static unsigned nthreads;
 static void reply(const struct ctl_msg *req, uint32_t type, int status, const char *text)
 {
     struct ctl_msg m;
-    memset(&m, 0, offsetof(struct ctl_msg, text));
-    m.type = type;
+    ctl_init(&m, type);
     m.key_id = req->key_id;
     m.job_id = req->job_id;
     m.partition = req->partition;
@@ -191,8 +191,7 @@ static void synthesize(const struct ctl_msg *req, int wfd)
         /* gpud also rescans the table on its timeout: a lost ring is slow, not lost */
     }
     struct ctl_msg m;
-    memset(&m, 0, offsetof(struct ctl_msg, text));
-    m.type = CTL_SYNTH_DONE;
+    ctl_init(&m, CTL_SYNTH_DONE);
     m.key_id = req->key_id;
     m.job_id = req->job_id;
     m.partition = req->partition;
@@ -221,8 +220,7 @@ int main(int argc, char **argv)
         return 2;
     }
     struct ctl_msg hello;
-    memset(&hello, 0, offsetof(struct ctl_msg, text));
-    hello.type = CTL_HELLO;
+    ctl_init(&hello, CTL_HELLO);
     ctl_send(args.ctl_fd, &hello, NULL, 0);
 
     static struct ctl_msg m;

@@ -5,6 +5,7 @@
 
 #include "futex.h"
 #include "pool.h"
+#include "publish.h"
 #include "ring.h"
 #include "slot.h"
 
