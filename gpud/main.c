@@ -27,6 +27,7 @@
 #include "child.h"
 #include "ctl.h"
 #include "parallel.h"
+#include "payload.h"
 #include "pool.h"
 #include "ring.h"
 #include "slot.h"
@@ -89,7 +90,8 @@ static int check_header(const struct slot_header *h, uint32_t gen, struct sp_err
                        "slot header (domain %llu, nVars %llu) does not match key %s (domain %u, nVars %u)",
                        (unsigned long long)h->domain_size, (unsigned long long)h->n_vars,
                        keys[h->key_id].name, zk->domain_size, zk->n_vars);
-    if (h->payload_bytes != zkey_slot_payload_bytes(zk) || h->payload_bytes > pool.slot_bytes)
+    if (h->payload_bytes != payload_layout(zk->domain_size, zk->n_vars).total ||
+        h->payload_bytes > pool.slot_bytes)
         return sp_fail(e, SP_EINTERNAL, "slot payload %llu bytes is inconsistent (slot %llu)",
                        (unsigned long long)h->payload_bytes, (unsigned long long)pool.slot_bytes);
     return 0;
@@ -144,8 +146,8 @@ static void prove_slot(uint32_t slot, uint32_t gen)
     send_msg(CTL_TAKEN, h.job_id, h.partition, h.key_id, 0, NULL, NULL);
     const struct zkey *zk = &keys[h.key_id].zk;
     const uint8_t *p = pool_payload(&pool, slot);
-    size_t vec = (size_t)zk->domain_size * 32;
-    struct prove_input in = { p, p + vec, p + 2 * vec, p + 3 * vec };
+    struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
+    struct prove_input in = { p + pl.a, p + pl.b, p + pl.c, p + pl.witness };
     void *job = NULL;
     rc = backend.ops->prove_start(&backend, zk, &in, &job, &e);
     /* the data is off the slot (or the start failed): either way it is free */

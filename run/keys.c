@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "keys.h"
+#include "payload.h"
 #include "log.h"
 #include "proc.h"
 
@@ -80,7 +81,7 @@ static int add_key(struct key_cache *kc, int fd, const char *name, int preloaded
             *key_id = i;
             return 0;
         }
-    uint64_t need = zkey_slot_payload_bytes(&zk);
+    uint64_t need = payload_layout(zk.domain_size, zk.n_vars).total;
     if (kc->slot_bytes && need > kc->slot_bytes) {
         snprintf(err, errlen, "%s: needs %llu-byte slots but the pool's are %llu bytes "
                  "(start serve with a larger --slot-bytes)", name, (unsigned long long)need,
@@ -224,7 +225,7 @@ uint64_t keys_max_slot_bytes(const struct key_cache *kc)
 {
     uint64_t m = 0;
     for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
-        if (kc->keys[i].used && zkey_slot_payload_bytes(&kc->keys[i].zk) > m)
-            m = zkey_slot_payload_bytes(&kc->keys[i].zk);
+        if (kc->keys[i].used && payload_layout(kc->keys[i].zk.domain_size, kc->keys[i].zk.n_vars).total > m)
+            m = payload_layout(kc->keys[i].zk.domain_size, kc->keys[i].zk.n_vars).total;
     return m;
 }

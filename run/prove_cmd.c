@@ -23,6 +23,7 @@
 #include "core.h"
 #include "log.h"
 #include "output.h"
+#include "payload.h"
 #include "proc.h"
 #include "run.h"
 #include "wtns.h"
@@ -195,7 +196,7 @@ int cmd_prove(int argc, char **argv)
     r.zk = &zk;
 
     core.o = (struct core_opts){
-        .synthds = 1, .gpuds = 1, .slots = 1, .slot_bytes = zkey_slot_payload_bytes(&zk),
+        .synthds = 1, .gpuds = 1, .slots = 1, .slot_bytes = payload_layout(zk.domain_size, zk.n_vars).total,
         .backend = backend, .threads = threads, .max_attempts = 3, .result_ttl_s = 3600,
     };
     core.hooks = (struct core_hooks){ .ctx = &r, .hello = on_hello,

@@ -21,6 +21,7 @@
 #include "child.h"
 #include "ctl.h"
 #include "parallel.h"
+#include "payload.h"
 #include "pool.h"
 #include "publish.h"
 #include "slot.h"
@@ -136,7 +137,8 @@ static void synthesize(const struct ctl_msg *req, int wfd)
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;
     }
-    uint64_t need = zkey_slot_payload_bytes(zk);
+    struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
+    uint64_t need = pl.total;
     if (need > pool.slot_bytes) {
         sp_fail(&e, SP_ERANGE, "%s: needs %llu-byte slots, the pool has %llu", k->name,
                 (unsigned long long)need, (unsigned long long)pool.slot_bytes);
@@ -153,8 +155,7 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     child_fault_kill("synthd-fill", wname);
     bloat_if_asked(wname);
     uint8_t *p = pool_payload(&pool, slot);
-    size_t vec = (size_t)zk->domain_size * 32;
-    uint8_t *a = p, *b = p + vec, *c = p + 2 * vec, *wit = p + 3 * vec;
+    uint8_t *a = p + pl.a, *b = p + pl.b, *c = p + pl.c, *wit = p + pl.witness;
     /* pread straight into the slot: no private copy of the witness */
     if ((rc = wtns_read(&w, wfd, wit, 0, w.n_witness, &e)) < 0) {
         slot_abandon(&pool, slot, gen, args.incarnation);
