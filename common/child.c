@@ -26,6 +26,7 @@ int child_args_parse(struct child_args *a, int argc, char **argv, struct sp_err 
     memset(a, 0, sizeof(*a));
     a->ctl_fd = a->pool_ctl_fd = a->pool_payload_fd = a->doorbell_fd = -1;
     a->backend = "auto";
+    a->ndoorbells = 1;
     for (int i = 1; i < argc; i++) {
         const char *k = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
         if (!val)
@@ -53,6 +54,10 @@ int child_args_parse(struct child_args *a, int argc, char **argv, struct sp_err 
             a->threads = (unsigned)v;
         else if (strcmp(k, "--backend") == 0)
             a->backend = val;
+        else if (strcmp(k, "--doorbells") == 0 && parse_uint(val, CHILD_MAX_DOORBELLS, &v) == 0 && v)
+            a->ndoorbells = (unsigned)v;
+        else if (strcmp(k, "--gpud-index") == 0 && parse_uint(val, CHILD_MAX_DOORBELLS - 1, &v) == 0)
+            a->gpud_index = (unsigned)v;
         else
             return sp_fail(e, -EINVAL, "unexpected argument %s %s", k, val);
     }
@@ -94,6 +99,13 @@ int child_fault_point(const char *point, const char *subject)
 
 void child_fault_kill(const char *point, const char *subject)
 {
-    if (child_fault_point(point, subject))
-        kill(getpid(), SIGKILL);
+    if (!child_fault_point(point, subject))
+        return;
+    const char *sig = getenv("SLOTPROVE_FAULT_SIGNAL"), *code = getenv("SLOTPROVE_FAULT_EXIT");
+    if (code)
+        _exit(atoi(code));
+    int s = sig ? atoi(sig) : SIGKILL;
+    signal(s, SIG_DFL);
+    kill(getpid(), s > 0 ? s : SIGKILL);
+    kill(getpid(), SIGKILL); /* a signal that did not end us */
 }

@@ -5,10 +5,13 @@
  * The supervisor forks, places the inherited descriptors at fixed numbers and
  * execs the child with:
  *   --ctl-fd 3 --pool-fds 4,5 --doorbell-fd 6 --incarnation N
- *   --supervisor PID [--threads T] [--backend NAME]
+ *   --supervisor PID [--threads T] [--backend NAME] [--doorbells G]
+ *   [--gpud-index I]
  * fd 3: the control socket (ctl.h); 4, 5: the pool's control and payload
- * memfds (shm/pool.h); 6: gpud's doorbell eventfd. The incarnation is the
- * number the supervisor gave this process (it tags slots; pids are reused).
+ * memfds (shm/pool.h); 6: a gpud's own doorbell eventfd, or for a synthd
+ * 6 .. 6+G-1 the doorbells of gpud 0 .. G-1 (the one it publishes for is
+ * rung). gpud I consumes ticket ring I. The incarnation is the number the
+ * supervisor gave this process (it tags slots; pids are reused).
  */
 #ifndef SLOTPROVE_CHILD_H
 #define SLOTPROVE_CHILD_H
@@ -19,6 +22,7 @@
 #include "err.h"
 
 enum { CHILD_FD_CTL = 3, CHILD_FD_POOL_CTL = 4, CHILD_FD_POOL_PAYLOAD = 5, CHILD_FD_DOORBELL = 6 };
+#define CHILD_MAX_DOORBELLS 16 /* gpuds */
 
 struct child_args {
     int ctl_fd, pool_ctl_fd, pool_payload_fd, doorbell_fd;
@@ -26,6 +30,8 @@ struct child_args {
     pid_t supervisor;
     unsigned threads;      /* 0 = all online CPUs */
     const char *backend;   /* gpud only */
+    unsigned ndoorbells;   /* synthd: doorbells at doorbell_fd + 0 .. ndoorbells-1 */
+    unsigned gpud_index;   /* gpud: its ticket ring */
 };
 
 /* Parses the arguments above. -EINVAL with a message on anything else. */
@@ -44,8 +50,10 @@ int child_supervisor_alive(const struct child_args *a);
  * returns 1 when $SLOTPROVE_FAULT names `point` (e.g. "synthd-start",
  * "synthd-fill") and, if $SLOTPROVE_FAULT_MATCH is set, `subject` (a witness
  * name, may be NULL) contains it, and, if $SLOTPROVE_FAULT_ONCE names a path,
- * this call is the first to create that file. child_fault_kill SIGKILLs the
- * process itself when child_fault_point says so.
+ * this call is the first to create that file. child_fault_kill ends the
+ * process when child_fault_point says so: with signal $SLOTPROVE_FAULT_SIGNAL
+ * (a number; default 9, SIGKILL, as an external kill would), or with
+ * _exit($SLOTPROVE_FAULT_EXIT) when that is set.
  */
 int child_fault_point(const char *point, const char *subject);
 void child_fault_kill(const char *point, const char *subject);

@@ -11,6 +11,13 @@
 
 #define CTL_HDR_BYTES offsetof(struct ctl_msg, text)
 
+void ctl_init(struct ctl_msg *m, enum ctl_type type)
+{
+    memset(m, 0, CTL_HDR_BYTES);
+    m->type = type;
+    m->text[0] = 0;
+}
+
 void ctl_text(struct ctl_msg *m, const char *fmt, ...)
 {
     va_list ap;

@@ -17,21 +17,24 @@
 
 #define CTL_TEXT_MAX 8192
 #define CTL_MAX_FDS 4
+/* Key ids are below this: the children's key tables have this many entries
+ * and the supervisor keeps bit masks of loaded keys in a uint64_t. */
+#define CTL_MAX_KEYS 64
 
 enum ctl_type {
     CTL_HELLO = 1,   /* child → sup: started, attached to the pool */
     CTL_KEY_LOAD,    /* sup → child: fd[0] = .zkey, text = its name; key_id */
     CTL_KEY_OK,      /* child → sup */
     CTL_KEY_ERR,     /* child → sup: text = reason */
-    CTL_SYNTH,       /* sup → synthd: fd[0] = .wtns, text = its name; job, partition, key_id */
+    CTL_SYNTH,       /* sup → synthd: fd[0] = .wtns, text = its name; job, partition, key_id, gpud */
     CTL_SYNTH_DONE,  /* synthd → sup: slot, gen published; times[STAGE_SYNTH] */
     CTL_SYNTH_ERR,   /* synthd → sup: text = reason (bad witness …) */
     CTL_PROVED,      /* gpud → sup: text = proof.json; times */
     CTL_PROVE_ERR,   /* gpud → sup: text = reason */
     CTL_SHUTDOWN,    /* sup → child: finish and exit 0 */
     CTL_TAKEN,       /* gpud → sup: took the slot of (job, partition) */
-    CTL_PROGRESS,    /* gpud → sup: stage `gen` (enum stage) of (job, partition)
-                        finished after times.ns[gen] ns */
+    CTL_PROGRESS,    /* gpud → sup: stage `stage` of (job, partition) finished
+                        after times.ns[stage] ns */
     CTL_KEY_DROP,    /* sup → child: forget key_id (evicted from the cache) */
 };
 
@@ -42,11 +45,17 @@ struct ctl_msg {
     uint32_t partition;
     uint32_t slot;
     uint32_t gen;
+    uint32_t gpud;       /* SYNTH: the gpud whose ring and doorbell get the ticket */
+    uint32_t stage;      /* PROGRESS: the enum stage that finished */
     int32_t status;      /* 0 or a negative error code */
     struct stage_times times;
     uint32_t text_len;   /* bytes of text, not NUL-terminated on the wire */
     char text[CTL_TEXT_MAX + 1]; /* NUL-terminated after ctl_recv */
 };
+
+/* A message of type with every header field zero and no text: start every
+ * message here. */
+void ctl_init(struct ctl_msg *m, enum ctl_type type);
 
 /* Sets text (truncated to CTL_TEXT_MAX) from a printf format. */
 void ctl_text(struct ctl_msg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -194,8 +194,3 @@ void zkey_close(struct zkey *zk)
         munmap(zk->map, zk->map_len);
     zk->map = NULL;
 }
-
-uint64_t zkey_slot_payload_bytes(const struct zkey *zk)
-{
-    return (3 * (uint64_t)zk->domain_size + zk->n_vars) * zk->ci->n8r;
-}

@@ -74,8 +74,5 @@ int zkey_check_coefs(const struct zkey *zk, struct sp_err *e);
 
 void zkey_close(struct zkey *zk);
 
-/* Bytes of one proof's slot payload for this key: a, b, c (domainSize Fr each,
- * Montgomery form) and the witness (nVars Fr, standard form). */
-uint64_t zkey_slot_payload_bytes(const struct zkey *zk);
 
 #endif

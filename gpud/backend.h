@@ -20,7 +20,7 @@
 #include "stages.h"
 #include "zkey.h"
 
-/* Read-only views into a READY slot's payload (see synthd's layout). */
+/* Read-only views into a READY slot's payload (layout: shm/payload.h). */
 struct prove_input {
     const uint8_t *a, *b, *c; /* domain_size × 32 B each, Fr Montgomery form */
     const uint8_t *witness;   /* n_vars × 32 B, Fr standard form */

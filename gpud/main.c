@@ -28,12 +28,12 @@
 #include "ctl.h"
 #include "groth16.h"
 #include "parallel.h"
+#include "payload.h"
 #include "pool.h"
 #include "ring.h"
 #include "slot.h"
 #include "zkey.h"
 
-#define MAX_KEYS 64
 #define HOLE_GRACE_NS 200000000ull /* an unpublished ring head older than this is skipped */
 
 enum { TAG_DOORBELL = 1, TAG_CTL = 2 };
@@ -47,7 +47,7 @@ struct key {
 static struct child_args args;
 static struct pool pool;
 static struct backend backend;
-static struct key keys[MAX_KEYS];
+static struct key keys[CTL_MAX_KEYS];
 static struct io_uring ring;
 static uint64_t doorbell_value;
 
@@ -55,8 +55,7 @@ static void send_msg(uint32_t type, uint64_t job, uint32_t part, uint32_t key_id
                      const struct stage_times *t, const char *text)
 {
     static struct ctl_msg m;
-    memset(&m, 0, offsetof(struct ctl_msg, text));
-    m.type = type;
+    ctl_init(&m, type);
     m.job_id = job;
     m.partition = part;
     m.key_id = key_id;
@@ -84,7 +83,7 @@ static int check_header(const struct slot_header *h, uint32_t gen, struct sp_err
     if (h->gen != gen)
         return sp_fail(e, SP_EINTERNAL, "slot header generation %u != slot generation %u",
                        h->gen, gen);
-    if (h->key_id >= MAX_KEYS || !keys[h->key_id].loaded)
+    if (h->key_id >= CTL_MAX_KEYS || !keys[h->key_id].loaded)
         return sp_fail(e, SP_EINTERNAL, "slot names key %u, which gpud has not loaded", h->key_id);
     const struct zkey *zk = &keys[h->key_id].zk;
     if (h->domain_size != zk->domain_size || h->n_vars != zk->n_vars)
@@ -92,7 +91,8 @@ static int check_header(const struct slot_header *h, uint32_t gen, struct sp_err
                        "slot header (domain %llu, nVars %llu) does not match key %s (domain %u, nVars %u)",
                        (unsigned long long)h->domain_size, (unsigned long long)h->n_vars,
                        keys[h->key_id].name, zk->domain_size, zk->n_vars);
-    if (h->payload_bytes != zkey_slot_payload_bytes(zk) || h->payload_bytes > pool.slot_bytes)
+    if (h->payload_bytes != payload_layout(zk->domain_size, zk->n_vars).total ||
+        h->payload_bytes > pool.slot_bytes)
         return sp_fail(e, SP_EINTERNAL, "slot payload %llu bytes is inconsistent (slot %llu)",
                        (unsigned long long)h->payload_bytes, (unsigned long long)pool.slot_bytes);
     return 0;
@@ -108,11 +108,10 @@ static void send_progress(void *arg, enum stage s, uint64_t ns)
 {
     struct progress_ctx *p = arg;
     static struct ctl_msg m;
-    memset(&m, 0, offsetof(struct ctl_msg, text));
-    m.type = CTL_PROGRESS;
+    ctl_init(&m, CTL_PROGRESS);
     m.job_id = p->job;
     m.partition = p->partition;
-    m.gen = (uint32_t)s;
+    m.stage = (uint32_t)s;
     m.times.ns[s] = ns;
     ctl_send(args.ctl_fd, &m, NULL, 0);
 }
@@ -161,7 +160,7 @@ static void prove_slot(uint32_t slot, uint32_t gen)
     /* A restarted gpud finds the READY slots its predecessor left before the
      * supervisor's KEY_LOADs (sent after HELLO) arrive: leave a slot whose
      * key is not loaded yet READY; the scan after the next wake takes it. */
-    if (slot_read_header(&pool, slot, &h) == 0 && h.gen == gen && h.key_id < MAX_KEYS &&
+    if (slot_read_header(&pool, slot, &h) == 0 && h.gen == gen && h.key_id < CTL_MAX_KEYS &&
         !keys[h.key_id].loaded)
         return;
     if (slot_take(&pool, slot, gen, args.incarnation) < 0)
@@ -181,8 +180,8 @@ static void prove_slot(uint32_t slot, uint32_t gen)
     send_msg(CTL_TAKEN, h.job_id, h.partition, h.key_id, 0, NULL, NULL);
     const struct zkey *zk = &keys[h.key_id].zk;
     const uint8_t *p = pool_payload(&pool, slot);
-    size_t vec = (size_t)zk->domain_size * 32;
-    struct prove_input in = { p, p + vec, p + 2 * vec, p + 3 * vec };
+    struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
+    struct prove_input in = { p + pl.a, p + pl.b, p + pl.c, p + pl.witness };
     void *job = NULL;
     /* the public signals, for the proof's check, before the slot goes */
     uint8_t *pub = self_verify ? malloc((size_t)zk->n_public * 32 + 32) : NULL;
@@ -262,7 +261,7 @@ static void drain_ready(void)
 static void key_load(const struct ctl_msg *req, int fd)
 {
     struct sp_err e = { "" };
-    if (req->key_id >= MAX_KEYS) {
+    if (req->key_id >= CTL_MAX_KEYS) {
         send_msg(CTL_KEY_ERR, 0, 0, req->key_id, -EINVAL, NULL, "key id out of range");
         return;
     }
@@ -297,7 +296,7 @@ static int handle_ctl(void)
         int quit = 0;
         if (m.type == CTL_KEY_LOAD && nfds == 1)
             key_load(&m, fds[0]);
-        else if (m.type == CTL_KEY_DROP && m.key_id < MAX_KEYS && keys[m.key_id].loaded) {
+        else if (m.type == CTL_KEY_DROP && m.key_id < CTL_MAX_KEYS && keys[m.key_id].loaded) {
             zkey_close(&keys[m.key_id].zk);
             keys[m.key_id].loaded = 0;
         } else if (m.type == CTL_SHUTDOWN)
@@ -338,6 +337,10 @@ int main(int argc, char **argv)
     child_fault_kill("gpud-start", NULL);
     if ((rc = pool_attach(&pool, args.pool_ctl_fd, args.pool_payload_fd, PROT_READ)) < 0) {
         fprintf(stderr, "gpud: cannot attach the slot pool: %s\n", strerror(-rc));
+        return 2;
+    }
+    if ((rc = pool_select_ring(&pool, args.gpud_index)) < 0) {
+        fprintf(stderr, "gpud: the pool has no ticket ring %u\n", args.gpud_index);
         return 2;
     }
     if ((rc = backend_open(&backend, args.backend,

@@ -24,7 +24,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "daemon.h"
+#include "log.h"
+#include "server.h"
 
 #define CONN_OUT_MAX (16u << 20)  /* answers queued but unread: past it, drop the client */
 #define CONN_OUT_SOFT (1u << 20)  /* stop reading requests, stop adding result lines */
@@ -38,7 +39,7 @@ static void close_fds(struct conn *c)
     c->nfds = 0;
 }
 
-static void process_lines(struct daemon *d, struct conn *c);
+static void process_lines(struct server *d, struct conn *c);
 
 static void stream_stop(struct conn *c)
 {
@@ -47,7 +48,7 @@ static void stream_stop(struct conn *c)
     c->streaming = NULL;
 }
 
-void conn_close(struct daemon *d, struct conn *c)
+void conn_close(struct server *d, struct conn *c)
 {
     stream_stop(c);
     for (int i = 0; i < MAX_CONNS; i++)
@@ -67,7 +68,7 @@ void conn_close(struct daemon *d, struct conn *c)
  * whether it is the peer's primary group or a supplementary one
  * (SO_PEERGROUPS, Linux 4.13: the groups the peer had when it connected).
  */
-static int peer_allowed(const struct daemon *d, int fd, uid_t uid, gid_t gid)
+static int peer_allowed(const struct server *d, int fd, uid_t uid, gid_t gid)
 {
     if (uid == geteuid())
         return 1;
@@ -88,7 +89,7 @@ static int peer_allowed(const struct daemon *d, int fd, uid_t uid, gid_t gid)
     return 0;
 }
 
-void conn_accept(struct daemon *d)
+void conn_accept(struct server *d)
 {
     int fd = accept4(d->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) {
@@ -99,7 +100,7 @@ void conn_accept(struct daemon *d)
             if (fd >= 0)
                 close(fd);
             d->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-            daemon_log("out of file descriptors: refused a connection");
+            sup_log(LOG_NOTE, "out of file descriptors: refused a connection");
         }
         return;
     }
@@ -142,7 +143,7 @@ void conn_accept(struct daemon *d)
                  (unsigned)cr.uid);
         conn_send(d, c, line);
         c->closing = 1;
-        daemon_log("refused a client with uid %u gid %u", (unsigned)cr.uid, (unsigned)cr.gid);
+        sup_log(LOG_NOTE, "refused a client with uid %u gid %u", (unsigned)cr.uid, (unsigned)cr.gid);
     }
 }
 
@@ -194,14 +195,14 @@ static void out_flush(struct conn *c)
     }
 }
 
-void conn_send(struct daemon *d, struct conn *c, const char *line)
+void conn_send(struct server *d, struct conn *c, const char *line)
 {
     (void)d;
     out_append(c, line);
     out_flush(c);
 }
 
-static void send_error(struct daemon *d, struct conn *c, const char *msg)
+static void send_error(struct server *d, struct conn *c, const char *msg)
 {
     json_t *o = json_pack("{sbss}", "ok", 0, "error", msg);
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -215,7 +216,7 @@ static void stream_pump(struct conn *c)
 {
     while (c->streaming && !c->closing && c->outlen < CONN_OUT_SOFT) {
         struct job *j = c->streaming;
-        if (c->stream_next >= j->nparts) {
+        if (c->stream_next >= j->d.nparts) {
             stream_stop(c);
             break;
         }
@@ -230,7 +231,7 @@ static void stream_pump(struct conn *c)
     }
 }
 
-static void answer_job_end(struct daemon *d, struct conn *c, struct job *j)
+static void answer_job_end(struct server *d, struct conn *c, struct job *j)
 {
     char *s = jobs_result_json(j);
     conn_send(d, c, s ? s : "{\"ok\":false,\"error\":\"out of memory\"}");
@@ -243,8 +244,9 @@ static void answer_job_end(struct daemon *d, struct conn *c, struct job *j)
     }
 }
 
-void conns_job_ended(struct daemon *d, struct job *j)
+void conns_job_ended(void *server, struct job *j)
 {
+    struct server *d = server;
     for (int i = 0; i < MAX_CONNS; i++) {
         struct conn *c = d->conns[i];
         if (c && c->waiting == j) {
@@ -255,7 +257,7 @@ void conns_job_ended(struct daemon *d, struct job *j)
     }
 }
 
-static void handle_line(struct daemon *d, struct conn *c, const char *line, size_t len)
+static void handle_line(struct server *d, struct conn *c, const char *line, size_t len)
 {
     struct request r;
     char err[300];
@@ -272,27 +274,24 @@ static void handle_line(struct daemon *d, struct conn *c, const char *line, size
         return;
     }
     if (r.op == REQ_STATUS) {
-        char *s = status_json(d, c->uid);
+        char *s = status_json(&d->core, c->uid);
         conn_send(d, c, s ? s : "{\"ok\":false,\"error\":\"out of memory\"}");
         free(s);
         return;
     }
     if (r.op == REQ_SUBMIT) {
         struct job *j;
-        const char *why;
-        if (d->draining) {
+        if (d->core.draining) {
             close_fds(c);
             send_error(d, c, "the daemon is shutting down");
             return;
         }
-        if (!kids_any_synthd_usable(d, &why) || kids_gpud(d)->state == KID_STOPPED) {
-            snprintf(err, sizeof(err), "cannot prove: %s",
-                     kids_gpud(d)->state == KID_STOPPED ? kids_gpud(d)->stop_reason : why);
+        if (core_usable(&d->core, err, sizeof(err)) < 0) {
             close_fds(c);
             send_error(d, c, err);
             return;
         }
-        int rc = jobs_submit(d, c->uid, &r, c->fds, c->nfds, &j, err, sizeof(err));
+        int rc = core_submit(&d->core, c->uid, &r, c->fds, c->nfds, &j, err, sizeof(err));
         close_fds(c); /* those the job took are -1 now */
         if (rc < 0) {
             send_error(d, c, err);
@@ -300,12 +299,11 @@ static void handle_line(struct daemon *d, struct conn *c, const char *line, size
         }
         char line_out[128];
         snprintf(line_out, sizeof(line_out), "{\"ok\":true,\"job\":\"%s\",\"partitions\":%u}",
-                 j->id, j->nparts);
+                 j->id, j->d.nparts);
         conn_send(d, c, line_out);
-        jobs_dispatch(d);
         return;
     }
-    struct job *j = jobs_find(d, r.job, c->uid);
+    struct job *j = jobs_find(&d->core.jobs, r.job, c->uid);
     if (!j) {
         snprintf(err, sizeof(err), "no such job %s (finished jobs are kept for --result-ttl "
                  "seconds, and only for the uid that submitted them)", r.job);
@@ -313,11 +311,10 @@ static void handle_line(struct daemon *d, struct conn *c, const char *line, size
         return;
     }
     if (r.op == REQ_CANCEL) {
-        static const char *const names[] = { "running", "done", "failed", "cancelled" };
-        jobs_cancel(d, j);
+        core_cancel_job(&d->core, j);
         char line_out[160];
         snprintf(line_out, sizeof(line_out), "{\"ok\":true,\"job\":\"%s\",\"state\":\"%s\"}",
-                 j->id, names[j->state]);
+                 j->id, jobs_state_name(j->state));
         conn_send(d, c, line_out);
         return;
     }
@@ -329,7 +326,7 @@ static void handle_line(struct daemon *d, struct conn *c, const char *line, size
 
 /* Handles the complete request lines in c's input, in order, while no
  * answer is pending. */
-static void process_lines(struct daemon *d, struct conn *c)
+static void process_lines(struct server *d, struct conn *c)
 {
     char *nl;
     while (conn_wants_input(c) && (nl = memchr(c->in, '\n', c->inlen))) {
@@ -340,7 +337,7 @@ static void process_lines(struct daemon *d, struct conn *c)
     }
 }
 
-void conn_readable(struct daemon *d, struct conn *c)
+void conn_readable(struct server *d, struct conn *c)
 {
     if (c->closing)
         return;
@@ -410,7 +407,7 @@ void conn_readable(struct daemon *d, struct conn *c)
     }
 }
 
-void conn_writable(struct daemon *d, struct conn *c)
+void conn_writable(struct server *d, struct conn *c)
 {
     out_flush(c);
     stream_pump(c);
@@ -422,7 +419,7 @@ int conn_wants_input(const struct conn *c)
     return !c->closing && !c->waiting && !c->streaming && c->outlen < CONN_OUT_SOFT;
 }
 
-void conn_hangup(struct daemon *d, struct conn *c)
+void conn_hangup(struct server *d, struct conn *c)
 {
     (void)d;
     stream_stop(c);
@@ -430,7 +427,7 @@ void conn_hangup(struct daemon *d, struct conn *c)
     c->closing = 2;
 }
 
-void conns_tick(struct daemon *d, uint64_t now)
+void conns_tick(struct server *d, uint64_t now)
 {
     uint64_t idle = (uint64_t)d->o.client_idle_s * 1000000000ull;
     for (int i = 0; i < MAX_CONNS; i++) {
@@ -440,7 +437,7 @@ void conns_tick(struct daemon *d, uint64_t now)
         /* waiting for a running job with nothing unread is not idle */
         if (!c || c->closing || (c->waiting && !c->outlen) || now - c->last_active_ns < idle)
             continue;
-        daemon_log("closing a connection of uid %u: %s for %u s", (unsigned)c->uid,
+        sup_log(LOG_NOTE, "closing a connection of uid %u: %s for %u s", (unsigned)c->uid,
                    c->outlen ? "answers unread" : "idle", d->o.client_idle_s);
         conn_hangup(d, c);
     }

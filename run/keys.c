@@ -1,12 +1,5 @@
 /*
- * keys.c — the daemon's key cache.
- *
- * Keys are identified by the SHA-256 of their content, not by name: two
- * submissions of the same file share one entry (and the children's mapped
- * copy), and two different files with the same name never do. Each entry
- * keeps the descriptor so a restarted child can load it again, and a header
- * view (zkey_open) for validation and slot sizing. Preloaded keys (--key
- * NAME=PATH) are also found by NAME.
+ * keys.c — the key cache (keys.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,7 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "daemon.h"
+#include "keys.h"
+#include "payload.h"
+#include "log.h"
+#include "proc.h"
 #include "zkey_check.h"
 
 static void hash_map(const struct zkey *zk, uint8_t out[32])
@@ -34,63 +30,62 @@ static void hash_map(const struct zkey *zk, uint8_t out[32])
 
 /*
  * When the table is full, forgets the least recently used key that is not
- * preloaded and not used by a running job: the children drop their mappings
- * (KEY_DROP) and the descriptor is closed. A later submission of the same
- * key simply loads it again.
+ * preloaded and not used by a running job: the descriptor is closed and the
+ * caller tells the children to drop their mappings (KEY_DROP). A later
+ * submission of the same key simply loads it again.
  */
-/* Drops the least recently used key that is neither preloaded nor used by
- * a running job, from every process. With only_when_full, only when the
- * table has no free entry. Returns 1 when one was dropped. */
-static int keys_evict_lru(struct daemon *d, int only_when_full, const char *why)
+static uint32_t keys_evict_one(struct key_cache *kc, uint64_t busy_keys)
 {
-    uint32_t victim = MAX_KEYS;
-    for (uint32_t i = 0; i < MAX_KEYS; i++) {
-        if (!d->keys[i].used) {
-            if (only_when_full)
-                return 0; /* room left */
+    uint32_t victim = CTL_MAX_KEYS;
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
+        if (!kc->keys[i].used)
+            return CTL_MAX_KEYS; /* room left */
+        if (kc->keys[i].preloaded || (busy_keys >> i & 1))
             continue;
-        }
-        if (d->keys[i].preloaded)
-            continue;
-        int busy = 0;
-        for (struct job *j = d->jobs; j && !busy; j = j->next)
-            busy = j->key_id == i && j->state == JOB_RUNNING;
-        if (!busy && (victim == MAX_KEYS || d->keys[i].last_used_ns < d->keys[victim].last_used_ns))
+        if (victim == CTL_MAX_KEYS || kc->keys[i].last_used_ns < kc->keys[victim].last_used_ns)
             victim = i;
     }
-    if (victim == MAX_KEYS)
-        return 0;
-    static struct ctl_msg m;
-    memset(&m, 0, sizeof(m));
-    m.type = CTL_KEY_DROP;
-    m.key_id = victim;
-    for (unsigned i = 0; i < d->nkids; i++) {
-        struct kid *k = &d->kids[i];
-        if (k->alive && (k->keys_sent & (1ull << victim)))
-            ctl_send(k->p.ctl, &m, NULL, 0);
-        k->keys_sent &= ~(1ull << victim);
-        k->keys_loaded &= ~(1ull << victim);
-    }
-    struct key_entry *k = &d->keys[victim];
-    daemon_log("%s: dropped %s", why, k->name);
+    if (victim == CTL_MAX_KEYS)
+        return victim;
+    struct key_entry *k = &kc->keys[victim];
+    sup_log(LOG_NOTE, "key cache full: dropped %s", k->name);
     zkey_close(&k->zk);
     close(k->fd);
     memset(k, 0, sizeof(*k));
-    return 1;
+    return victim;
 }
 
-/* Bytes of client-attached keys (sealed memfd copies) held now. */
-static uint64_t client_key_bytes(const struct daemon *d)
+uint32_t keys_evict_idle(struct key_cache *kc, uint64_t busy_keys, const char *why)
+{
+    uint32_t victim = CTL_MAX_KEYS;
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
+        const struct key_entry *k = &kc->keys[i];
+        if (k->used && !k->preloaded && !(busy_keys >> i & 1) &&
+            (victim == CTL_MAX_KEYS || k->last_used_ns < kc->keys[victim].last_used_ns))
+            victim = i;
+    }
+    if (victim == CTL_MAX_KEYS)
+        return victim;
+    struct key_entry *k = &kc->keys[victim];
+    sup_log(LOG_NOTE, "%s: dropped %s", why, k->name);
+    zkey_close(&k->zk);
+    close(k->fd);
+    memset(k, 0, sizeof(*k));
+    return victim;
+}
+
+uint64_t keys_client_bytes(const struct key_cache *kc)
 {
     uint64_t held = 0;
-    for (uint32_t i = 0; i < MAX_KEYS; i++)
-        if (d->keys[i].used && !d->keys[i].preloaded)
-            held += d->keys[i].zk.map_len;
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (kc->keys[i].used && !kc->keys[i].preloaded)
+            held += kc->keys[i].zk.map_len;
     return held;
 }
 
-static int add_key(struct daemon *d, int fd, const char *name, int preloaded, uint32_t *key_id,
-                   char *err, size_t errlen)
+static int add_key(struct key_cache *kc, int fd, const char *name, int preloaded,
+                   uint64_t busy_keys, uint32_t *key_id, uint32_t *evicted, char *err,
+                   size_t errlen)
 {
     struct sp_err e = { "" };
     struct zkey zk;
@@ -100,39 +95,43 @@ static int add_key(struct daemon *d, int fd, const char *name, int preloaded, ui
         snprintf(err, errlen, "%s", e.msg);
         return -1;
     }
-    hash_map(&zk, h);
-    for (uint32_t i = 0; i < MAX_KEYS; i++)
-        if (d->keys[i].used && memcmp(d->keys[i].hash, h, 32) == 0) {
+    memset(h, 0, sizeof(h));
+    if (kc->hash_keys)
+        hash_map(&zk, h);
+    for (uint32_t i = 0; i < CTL_MAX_KEYS && kc->hash_keys; i++)
+        if (kc->keys[i].used && memcmp(kc->keys[i].hash, h, 32) == 0) {
             zkey_close(&zk);
             close(fd);
-            d->keys[i].last_used_ns = now_ns();
+            kc->keys[i].last_used_ns = now_ns();
             if (preloaded) {
-                d->keys[i].preloaded = 1;
-                snprintf(d->keys[i].name, sizeof(d->keys[i].name), "%s", name);
+                kc->keys[i].preloaded = 1;
+                snprintf(kc->keys[i].name, sizeof(kc->keys[i].name), "%s", name);
             }
             *key_id = i;
             return 0;
         }
-    uint64_t need = zkey_slot_payload_bytes(&zk);
-    if (d->pool.slot_bytes && need > d->pool.slot_bytes) {
+    uint64_t need = payload_layout(zk.domain_size, zk.n_vars).total;
+    if (kc->slot_bytes && need > kc->slot_bytes) {
         snprintf(err, errlen, "%s: needs %llu-byte slots but the pool's are %llu bytes "
                  "(start serve with a larger --slot-bytes)", name, (unsigned long long)need,
-                 (unsigned long long)d->pool.slot_bytes);
+                 (unsigned long long)kc->slot_bytes);
         zkey_close(&zk);
         return -1;
     }
     uint64_t t0 = now_ns(), npts = 0;
-    if (zkey_check_points(&zk, d->o.threads, &npts, &e) < 0) { /* every point on its curve */
+    if (zkey_check_points(&zk, 0, &npts, &e) < 0) { /* every point on its curve */
         snprintf(err, errlen, "%s", e.msg);
         zkey_close(&zk);
         return -1;
     }
-    daemon_log("key %s: %llu points on their curves, checked in %.3f ms", name,
-               (unsigned long long)npts, (now_ns() - t0) / 1e6);
+    uint64_t check_ns = now_ns() - t0;
+    sup_log(LOG_NOTE, "key %s: %llu points on their curves, checked in %.3f ms", name,
+            (unsigned long long)npts, check_ns / 1e6);
+    *evicted = CTL_MAX_KEYS;
     if (!preloaded)
-        keys_evict_lru(d, 1, "key cache full"); /* keep a free entry if an idle one can go */
-    for (uint32_t i = 0; i < MAX_KEYS; i++) {
-        struct key_entry *k = &d->keys[i];
+        *evicted = keys_evict_one(kc, busy_keys); /* keep a free entry if an idle one can go */
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
+        struct key_entry *k = &kc->keys[i];
         if (k->used)
             continue;
         memset(k, 0, sizeof(*k));
@@ -141,6 +140,8 @@ static int add_key(struct daemon *d, int fd, const char *name, int preloaded, ui
         k->zk = zk;
         k->preloaded = preloaded;
         k->last_used_ns = now_ns();
+        k->check_ns = check_ns;
+        k->check_points = npts;
         memcpy(k->hash, h, 32);
         snprintf(k->name, sizeof(k->name), "%s", name);
         k->zk.path = k->name;
@@ -149,11 +150,31 @@ static int add_key(struct daemon *d, int fd, const char *name, int preloaded, ui
     }
     zkey_close(&zk);
     snprintf(err, errlen, "%s: the daemon holds %d distinct keys, all in use by running jobs "
-             "or preloaded", name, MAX_KEYS);
+             "or preloaded", name, CTL_MAX_KEYS);
     return -1;
 }
 
-int keys_preload(struct daemon *d, const char *arg, char *err, size_t errlen)
+int keys_add_fd(struct key_cache *kc, int fd, const char *name, const char *alias,
+                uint32_t *key_id, char *err, size_t errlen)
+{
+    uint32_t id, evicted;
+    if (add_key(kc, fd, name, 1, 0, &id, &evicted, err, errlen) < 0) {
+        close(fd);
+        return -1;
+    }
+    /* found by alias; messages name the file */
+    snprintf(kc->keys[id].name, sizeof(kc->keys[id].name), "%s", name);
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (kc->keys[i].used && i != id && strcmp(kc->keys[i].alias, alias) == 0) {
+            snprintf(err, errlen, "--key %s: name used twice", alias);
+            return -1;
+        }
+    snprintf(kc->keys[id].alias, sizeof(kc->keys[id].alias), "%s", alias);
+    *key_id = id;
+    return 0;
+}
+
+int keys_preload(struct key_cache *kc, const char *arg, char *err, size_t errlen)
 {
     const char *eq = strchr(arg, '=');
     char name[REQUEST_NAME_MAX + 1];
@@ -169,19 +190,7 @@ int keys_preload(struct daemon *d, const char *arg, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", eq + 1, strerror(errno));
         return -1;
     }
-    if (add_key(d, fd, eq + 1, 1, &id, err, errlen) < 0) {
-        close(fd);
-        return -1;
-    }
-    /* found by NAME; messages name the file */
-    snprintf(d->keys[id].name, sizeof(d->keys[id].name), "%s", eq + 1);
-    for (uint32_t i = 0; i < MAX_KEYS; i++)
-        if (d->keys[i].used && i != id && strcmp(d->keys[i].name, name) == 0) {
-            snprintf(err, errlen, "--key %s: name used twice", name);
-            return -1;
-        }
-    snprintf(d->key_alias[id], sizeof(d->key_alias[id]), "%s", name);
-    return 0;
+    return keys_add_fd(kc, fd, eq + 1, name, &id, err, errlen);
 }
 
 /*
@@ -228,49 +237,35 @@ static int sealed_copy(int fd, const char *name, uint64_t max_bytes, char *err, 
     return m;
 }
 
-int keys_from_fd(struct daemon *d, int fd, const char *name, uint32_t *key_id, char *err,
-                 size_t errlen)
+int keys_from_fd(struct key_cache *kc, int fd, const char *name, uint64_t busy_keys,
+                 uint32_t *key_id, uint32_t *evicted, char *err, size_t errlen)
 {
-    struct stat st;
-    uint64_t size = fstat(fd, &st) == 0 ? (uint64_t)st.st_size : 0;
-    /* client keys together stay within --key-cache-max: idle ones make room */
-    while (client_key_bytes(d) + size > d->o.key_cache_max &&
-           keys_evict_lru(d, 0, "--key-cache-max reached"))
-        ;
-    if (size <= d->o.max_job_key && client_key_bytes(d) + size > d->o.key_cache_max) {
-        snprintf(err, errlen, "%s: key cache full: running jobs hold %.1f MiB of client keys and "
-                 "this one (%.1f MiB) would pass --key-cache-max %.1f MiB; retry when they end, "
-                 "or preload it with serve --key NAME=PATH", name,
-                 client_key_bytes(d) / 1048576.0, size / 1048576.0,
-                 d->o.key_cache_max / 1048576.0);
-        close(fd);
-        return -1;
-    }
-    int m = sealed_copy(fd, name, d->o.max_job_key, err, errlen);
+    *evicted = CTL_MAX_KEYS;
+    int m = sealed_copy(fd, name, kc->max_job_key, err, errlen);
     close(fd);
     if (m < 0)
         return -1;
-    int rc = add_key(d, m, name, 0, key_id, err, errlen);
+    int rc = add_key(kc, m, name, 0, busy_keys, key_id, evicted, err, errlen);
     if (rc < 0)
         close(m);
     return rc;
 }
 
-int keys_lookup(struct daemon *d, const char *name, uint32_t *key_id)
+int keys_lookup(const struct key_cache *kc, const char *name, uint32_t *key_id)
 {
-    for (uint32_t i = 0; i < MAX_KEYS; i++)
-        if (d->keys[i].used && d->keys[i].preloaded && strcmp(d->key_alias[i], name) == 0) {
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (kc->keys[i].used && kc->keys[i].preloaded && strcmp(kc->keys[i].alias, name) == 0) {
             *key_id = i;
             return 0;
         }
     return -1;
 }
 
-uint64_t keys_max_slot_bytes(const struct daemon *d)
+uint64_t keys_max_slot_bytes(const struct key_cache *kc)
 {
     uint64_t m = 0;
-    for (uint32_t i = 0; i < MAX_KEYS; i++)
-        if (d->keys[i].used && zkey_slot_payload_bytes(&d->keys[i].zk) > m)
-            m = zkey_slot_payload_bytes(&d->keys[i].zk);
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (kc->keys[i].used && payload_layout(kc->keys[i].zk.domain_size, kc->keys[i].zk.n_vars).total > m)
+            m = payload_layout(kc->keys[i].zk.domain_size, kc->keys[i].zk.n_vars).total;
     return m;
 }

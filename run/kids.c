@@ -1,18 +1,10 @@
 /*
- * kids.c — the supervisor's child table: synthd × N and one gpud.
- *
- * nginx's master cycle is the model: a child's exit is noticed (pidfd), its
- * control socket drained, the child reaped, and only then its slots
- * reclaimed (a SIGKILLed process's threads run until the reap). Exit code 2
- * means "fatal, do not respawn"; a child that crashes CRASH_LIMIT times in
- * CRASH_WINDOW_NS while holding no job is a crash loop and is not respawned
- * either. Deaths while holding a partition count against that partition
- * (poison partitions fail their job after --max-attempts), not against the
- * crash-loop breaker. Respawns back off exponentially.
+ * kids.c — the child table (kids.h): spawn, reap, attribute, back off.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,173 +12,155 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "daemon.h"
-#include "slot.h"
+#include "ctl.h"
+#include "kids.h"
+#include "log.h"
 
-static const char *role_name(enum kid_role r)
+const char *kid_role_name(enum kid_role r)
 {
     return r == ROLE_GPUD ? "gpud" : "synthd";
 }
 
-struct kid *kids_gpud(struct daemon *d)
+struct kid *kids_gpud(struct kid_table *t, unsigned i)
 {
-    return &d->kids[d->o.synthds];
+    return &t->kids[t->nsynthds + i];
 }
 
-static int spawn(struct daemon *d, struct kid *k)
+struct kid *kids_by_fd(struct kid_table *t, int fd)
+{
+    for (unsigned i = 0; i < t->nkids; i++)
+        if (t->kids[i].alive && (t->kids[i].p.ctl == fd || t->kids[i].p.pidfd == fd))
+            return &t->kids[i];
+    return NULL;
+}
+
+/* The kernel's count of OOM kills so far (/proc/vmstat oom_kill), or 0. */
+static uint64_t read_oom_kills(void)
+{
+    char line[128];
+    uint64_t v = 0;
+    FILE *f = fopen("/proc/vmstat", "re");
+    if (!f)
+        return 0;
+    while (fgets(line, sizeof(line), f))
+        if (strncmp(line, "oom_kill ", 9) == 0)
+            v = strtoull(line + 9, NULL, 10);
+    fclose(f);
+    return v;
+}
+
+static int spawn(struct kid_table *t, struct kid *k)
 {
     struct sp_err e = { "" };
     struct spawn_opts o = {
-        .exe = k->role == ROLE_GPUD ? d->exe_gpud : d->exe_synthd,
-        .pool_ctl_fd = d->pool.ctl_fd,
-        .pool_payload_fd = d->pool.payload_fd,
-        .doorbell_fd = d->doorbell,
-        .incarnation = d->next_incarnation,
-        .threads = d->o.threads,
-        .backend = k->role == ROLE_GPUD ? d->o.backend : NULL,
+        .exe = k->role == ROLE_GPUD ? t->exe_gpud : t->exe_synthd,
+        .pool_ctl_fd = t->pool_ctl_fd,
+        .pool_payload_fd = t->pool_payload_fd,
+        .doorbell_fds = k->role == ROLE_GPUD ? &t->doorbell_fds[k->index] : t->doorbell_fds,
+        .ndoorbells = k->role == ROLE_GPUD ? 1 : t->ngpuds,
+        .gpud_index = k->role == ROLE_GPUD ? (int)k->index : -1,
+        .incarnation = t->next_incarnation,
+        .threads = t->threads,
+        .backend = k->role == ROLE_GPUD ? t->backend : NULL,
     };
-    d->next_incarnation = d->next_incarnation % 0xfffffe + 1; /* 24 bits, never 0 */
-    int rc = proc_spawn(&k->p, role_name(k->role), &o, &e);
+    t->next_incarnation = t->next_incarnation % 0xfffffe + 1; /* 24 bits, never 0 */
+    int rc = proc_spawn(&k->p, kid_role_name(k->role), &o, &e);
     if (rc < 0) {
-        daemon_log("cannot start %s: %s", role_name(k->role), e.msg);
+        sup_log(LOG_WARN, "cannot start %s: %s", kid_role_name(k->role), e.msg);
         return rc;
     }
     fcntl(k->p.ctl, F_SETFL, fcntl(k->p.ctl, F_GETFL) | O_NONBLOCK);
     k->alive = 1;
     k->state = KID_STARTING;
     k->keys_loaded = k->keys_sent = 0;
-    k->job = NULL;
+    k->holding = 0;
     k->kill_reason[0] = 0;
-    k->rss_anon_kib = k->rss_shmem_kib = k->pss_kib = 0;
+    k->rss_anon_kib = k->rss_shmem_kib = 0;
     if (k->role == ROLE_GPUD) {
         /* gpud maps every slot, which the OOM killer would count against it */
         char path[64];
         snprintf(path, sizeof(path), "/proc/%d/oom_score_adj", (int)k->p.pid);
         int fd = open(path, O_WRONLY | O_CLOEXEC);
         if (fd < 0 || write(fd, "-1000", 5) != 5)
-            daemon_log("note: cannot set gpud's oom_score_adj to -1000: %s", strerror(errno));
+            sup_log(LOG_NOTE, "note: cannot set gpud's oom_score_adj to -1000: %s",
+                    strerror(errno));
         if (fd >= 0)
             close(fd);
     }
-    daemon_log("started %s pid %d (incarnation %u)", role_name(k->role), (int)k->p.pid,
-               k->p.incarnation);
+    sup_log(LOG_NOTE, "started %s pid %d (incarnation %u)", kid_role_name(k->role),
+            (int)k->p.pid, k->p.incarnation);
     return 0;
 }
 
-int kids_start(struct daemon *d)
+int kids_start(struct kid_table *t, struct sp_err *e)
 {
     int rc;
-    if ((rc = proc_sibling_path(d->exe_synthd, sizeof(d->exe_synthd), "synthd")) < 0 ||
-        (rc = proc_sibling_path(d->exe_gpud, sizeof(d->exe_gpud), "gpud")) < 0)
-        return rc;
-    d->nkids = d->o.synthds + 1;
-    d->next_incarnation = 1;
-    for (unsigned i = 0; i < d->nkids; i++) {
-        struct kid *k = &d->kids[i];
+    if ((rc = proc_sibling_path(t->exe_synthd, sizeof(t->exe_synthd), "synthd")) < 0 ||
+        (rc = proc_sibling_path(t->exe_gpud, sizeof(t->exe_gpud), "gpud")) < 0)
+        return sp_fail(e, rc, "cannot locate the synthd/gpud binaries: %s", strerror(-rc));
+    t->nkids = t->nsynthds + t->ngpuds;
+    t->next_incarnation = 1;
+    t->oom_kills = read_oom_kills();
+    for (unsigned i = 0; i < t->nkids; i++) {
+        struct kid *k = &t->kids[i];
         memset(k, 0, sizeof(*k));
         k->p.pidfd = k->p.ctl = -1;
-        k->role = i == d->o.synthds ? ROLE_GPUD : ROLE_SYNTHD;
-        if ((rc = spawn(d, k)) < 0)
-            return rc;
+        k->role = i < t->nsynthds ? ROLE_SYNTHD : ROLE_GPUD;
+        k->index = i < t->nsynthds ? i : i - t->nsynthds;
+        if ((rc = spawn(t, k)) < 0)
+            return sp_fail(e, rc, "cannot start %s: %s", kid_role_name(k->role),
+                           strerror(-rc));
     }
     return 0;
 }
 
-int kids_send_key(struct daemon *d, struct kid *k, uint32_t key_id)
+void kids_hello(struct kid *k)
 {
-    static struct ctl_msg m;
-    if (!k->alive || (k->keys_sent & (1ull << key_id)))
-        return 0;
-    memset(&m, 0, sizeof(m));
-    m.type = CTL_KEY_LOAD;
-    m.key_id = key_id;
-    ctl_text(&m, "%s", d->keys[key_id].name);
-    int rc = ctl_send(k->p.ctl, &m, &d->keys[key_id].fd, 1);
-    if (rc == 0)
-        k->keys_sent |= 1ull << key_id;
-    return rc;
+    k->state = KID_IDLE;
+    k->consecutive = 0;
 }
 
-int kids_any_synthd_usable(const struct daemon *d, const char **why)
+static enum dsp_cause classify(struct kid_table *t, struct kid *k)
 {
-    *why = NULL;
-    for (unsigned i = 0; i < d->o.synthds; i++) {
-        if (d->kids[i].state != KID_STOPPED)
-            return 1;
-        *why = d->kids[i].stop_reason;
-    }
-    return 0;
-}
-
-void kid_handle_msg(struct daemon *d, struct kid *k, struct ctl_msg *m, int *fds, int nfds)
-{
-    for (int i = 0; i < nfds; i++)
-        close(fds[i]); /* children send no descriptors */
-    switch (m->type) {
-    case CTL_HELLO:
-        k->state = KID_IDLE;
-        k->consecutive = 0;
-        if (k->role == ROLE_GPUD)
-            for (uint32_t i = 0; i < MAX_KEYS; i++)
-                if (d->keys[i].used && !d->keys[i].failed)
-                    kids_send_key(d, k, i);
-        break;
-    case CTL_KEY_OK:
-        if (m->key_id < MAX_KEYS)
-            k->keys_loaded |= 1ull << m->key_id;
-        break;
-    case CTL_KEY_ERR:
-        if (m->key_id < MAX_KEYS && d->keys[m->key_id].used) {
-            d->keys[m->key_id].failed = 1;
-            snprintf(d->keys[m->key_id].error, sizeof(d->keys[m->key_id].error), "%.590s", m->text);
-            jobs_key_failed(d, m->key_id, m->text);
-        }
-        break;
-    case CTL_SYNTH_DONE:
-        jobs_on_synth_done(d, k, m);
-        k->state = KID_IDLE;
-        k->job = NULL;
-        break;
-    case CTL_SYNTH_ERR:
-        if (k->job && k->job->state == JOB_RUNNING)
-            jobs_fail(d, k->job, "%s", m->text);
-        k->state = KID_IDLE;
-        k->job = NULL;
-        break;
-    case CTL_PROVED:
-        jobs_on_proved(d, m);
-        break;
-    case CTL_TAKEN:
-        jobs_on_taken(d, k, m);
-        break;
-    case CTL_PROGRESS:
-        break; /* per-stage progress matters to `prove`'s terminal, not to the daemon */
-    case CTL_PROVE_ERR: {
-        struct job *j = jobs_by_num(d, m->job_id);
-        if (j && j->state == JOB_RUNNING)
-            jobs_fail(d, j, "partition %u: %s", m->partition, m->text);
-        break;
+    int st = k->p.status;
+    if (k->kill_reason[0])
+        return DSP_CAUSE_RSS;
+    if (WIFEXITED(st))
+        return WEXITSTATUS(st) == 0 ? DSP_CAUSE_EXTERNAL : DSP_CAUSE_CRASH;
+    if (!WIFSIGNALED(st))
+        return DSP_CAUSE_EXTERNAL;
+    switch (WTERMSIG(st)) {
+    case SIGSEGV: case SIGBUS: case SIGILL: case SIGFPE: case SIGABRT: case SIGSYS:
+        return DSP_CAUSE_CRASH;
+    case SIGKILL: {
+        uint64_t oom = read_oom_kills();
+        int moved = oom > t->oom_kills;
+        t->oom_kills = oom;
+        return moved ? DSP_CAUSE_OOM : DSP_CAUSE_EXTERNAL;
     }
     default:
-        daemon_log("%s pid %d sent unexpected %s", role_name(k->role), (int)k->p.pid,
-                   ctl_type_name(m->type));
+        return DSP_CAUSE_EXTERNAL;
     }
 }
 
-/* Is (job num, partition) in a READY or PROVING slot? Headers only. */
-static int in_live_slot(struct daemon *d, uint64_t num, uint32_t part)
+void kids_reap(struct kid_table *t, struct kid *k, struct kid_death *out)
 {
-    for (uint32_t s = 0; s < d->pool.nslots; s++) {
-        uint32_t st = slot_state_of(slot_word(&d->pool, s));
-        struct slot_header h;
-        if ((st == SLOT_READY || st == SLOT_PROVING) && slot_read_header(&d->pool, s, &h) == 0 &&
-            h.job_id == num && h.partition == part)
-            return 1;
-    }
-    return 0;
+    char desc[128];
+    static const char *const causes[] = { "not its fault", "a crash", "its RSS limit",
+                                          "an OOM kill" };
+    proc_wait(&k->p, 1000);
+    k->alive = 0;
+    proc_describe(&k->p, desc, sizeof(desc));
+    out->cause = classify(t, k);
+    out->fatal = WIFEXITED(k->p.status) && WEXITSTATUS(k->p.status) == 2;
+    snprintf(out->why, sizeof(out->why), "%s pid %d %s%s%s", kid_role_name(k->role),
+             (int)k->p.pid, desc, k->kill_reason[0] ? ": " : "", k->kill_reason);
+    snprintf(k->last_exit, sizeof(k->last_exit), "%.150s", out->why);
+    sup_log(LOG_WARN, "%s (%s)", out->why, out->fatal ? "fatal" : causes[out->cause]);
+    proc_close(&k->p);
 }
 
-static int count_recent(struct kid *k, uint64_t now)
+static int count_recent(const struct kid *k, uint64_t now)
 {
     int n = 0;
     for (unsigned i = 0; i < CRASH_LIMIT; i++)
@@ -195,124 +169,48 @@ static int count_recent(struct kid *k, uint64_t now)
     return n;
 }
 
-static void after_synthd_death(struct daemon *d, struct kid *k, const char *why, int *job_caused)
+int kids_after_death(struct kid_table *t, struct kid *k, const struct kid_death *dd, int held,
+                     int draining, uint64_t now)
 {
-    struct reclaim_report rep;
-    slot_reclaim_owner(&d->pool, k->p.incarnation, &rep);
-    d->c.synthd_deaths++;
-    struct job *j = k->job;
-    *job_caused = j != NULL;
-    if (j && j->state == JOB_RUNNING && j->parts[k->part].state == PART_SYNTH &&
-        j->parts[k->part].synth_inc == k->p.incarnation) {
-        if (in_live_slot(d, j->num, k->part))
-            j->parts[k->part].state = PART_PUBLISHED; /* it published, then died */
-        else
-            jobs_partition_died(d, j, k->part, why);
-    }
-    k->job = NULL;
-}
-
-static void after_gpud_death(struct daemon *d, const char *why, int *job_caused)
-{
-    struct reclaim_report rep;
-    uint32_t dead = kids_gpud(d)->p.incarnation;
-    slot_reclaim_owner(&d->pool, dead, &rep);
-    d->c.gpud_deaths++;
-    *job_caused = rep.n_readied > 0;
-    /* PROVING slots went back to READY: prove them again from shared memory */
-    for (uint32_t i = 0; i < rep.n_readied; i++) {
-        struct reclaim_entry *r = &rep.readied[i];
-        struct job *j = r->hdr_valid ? jobs_by_num(d, r->job_id) : NULL;
-        if (!j || j->state != JOB_RUNNING || r->partition >= j->nparts ||
-            j->parts[r->partition].state == PART_DONE) {
-            slot_force_free(&d->pool, r->slot, r->gen);
-            continue;
-        }
-        d->c.reproved_from_shm++;
-        struct part *p = &j->parts[r->partition];
-        if (++p->attempts >= d->o.max_attempts)
-            jobs_fail(d, j, "partition %u (%s): gpud died %u times while proving it; last: %s",
-                      r->partition, p->wname, p->attempts, why);
-    }
-    /* Partitions whose slot was released early lived only in gpud: redo them.
-     * That is every published partition no longer in a slot, and also one
-     * whose synthd has not yet reported SYNTH_DONE but whose slot the dead
-     * gpud already took (its TAKEN message was read before this). */
-    for (struct job *j = d->jobs; j; j = j->next) {
-        if (j->state != JOB_RUNNING)
-            continue;
-        for (uint32_t i = 0; i < j->nparts && j->state == JOB_RUNNING; i++) {
-            struct part *p = &j->parts[i];
-            int lost = (p->state == PART_PUBLISHED ||
-                        (p->state == PART_SYNTH && p->taken_by == dead)) &&
-                       !in_live_slot(d, j->num, i);
-            if (lost) {
-                d->c.resynthesized++;
-                jobs_partition_died(d, j, i, why);
-            }
-        }
-    }
-}
-
-void kids_on_exit(struct daemon *d, struct kid *k)
-{
-    static struct ctl_msg m;
-    int fds[CTL_MAX_FDS], nfds, rc;
-    char desc[128], why[400];
-    uint64_t now = now_ns();
-
-    /* results it sent before dying count: read the socket to EOF first */
-    while ((rc = ctl_recv(k->p.ctl, &m, fds, &nfds)) != 0 && rc != -EAGAIN) {
-        if (rc == 1)
-            kid_handle_msg(d, k, &m, fds, nfds);
-        else if (rc != -EPROTO)
-            break;
-    }
-    proc_wait(&k->p, 1000);
-    k->alive = 0;
-    proc_describe(&k->p, desc, sizeof(desc));
-    snprintf(why, sizeof(why), "%s pid %d %s%s%s", role_name(k->role), (int)k->p.pid, desc,
-             k->kill_reason[0] ? ": " : "", k->kill_reason);
-    snprintf(k->last_exit, sizeof(k->last_exit), "%.150s", why);
-    daemon_log("%s", why);
-
-    int job_caused = 0;
-    if (k->role == ROLE_SYNTHD)
-        after_synthd_death(d, k, why, &job_caused);
-    else
-        after_gpud_death(d, why, &job_caused);
-    proc_close(&k->p);
-
-    int fatal = WIFEXITED(k->p.status) && WEXITSTATUS(k->p.status) == 2;
-    if (!job_caused && !fatal) {
-        k->crash_ns[k->ncrash++ % CRASH_LIMIT] = now;
-    }
-    if (d->draining) {
+    (void)t;
+    k->holding = 0;
+    if (draining) {
         k->state = KID_STOPPED;
         snprintf(k->stop_reason, sizeof(k->stop_reason), "daemon shutting down");
-    } else if (fatal) {
+        return 1;
+    }
+    if (dd->fatal) {
         k->state = KID_STOPPED;
         snprintf(k->stop_reason, sizeof(k->stop_reason),
-                 "%.200s (exit code 2: fatal, not respawned)", why);
-    } else if (count_recent(k, now) >= CRASH_LIMIT) {
-        k->state = KID_STOPPED;
-        snprintf(k->stop_reason, sizeof(k->stop_reason),
-                 "crash loop: %d crashes in %llu s without a job, not respawned; last: %.150s",
-                 CRASH_LIMIT, (unsigned long long)(CRASH_WINDOW_NS / 1000000000ull), why);
-    } else {
-        unsigned shift = k->consecutive < 6 ? k->consecutive : 6;
-        k->consecutive++;
-        k->state = KID_BACKOFF;
-        k->respawn_at_ns = now + (100ull * 1000000ull << shift); /* 0.1 s … 6.4 s */
+                 "%.200s (exit code 2: fatal, not respawned)", dd->why);
+        sup_log(LOG_WARN, "%s not respawned: %s", kid_role_name(k->role), k->stop_reason);
+        return 1;
     }
-    if (k->state == KID_STOPPED && !d->draining) {
-        daemon_log("%s not respawned: %s", role_name(k->role), k->stop_reason);
-        const char *reason;
-        if (k->role == ROLE_GPUD)
-            jobs_fail_all(d, k->stop_reason);
-        else if (!kids_any_synthd_usable(d, &reason))
-            jobs_fail_all(d, reason);
+    unsigned shift = k->consecutive < 6 ? k->consecutive : 6;
+    uint64_t delay = 100ull * 1000000ull << shift; /* 0.1 s … 6.4 s */
+    k->consecutive++;
+    k->stop_reason[0] = 0;
+    /* the breaker counts crashes while holding nothing: a death with work
+     * is that work's business (poison), an external kill nobody's */
+    if (!held && dd->cause == DSP_CAUSE_CRASH) {
+        k->crash_ns[k->ncrash++ % CRASH_LIMIT] = now;
+        if (count_recent(k, now) >= CRASH_LIMIT) {
+            uint64_t d = CRASH_BACKOFF_MIN_NS;
+            for (unsigned i = 0; i < k->loop_trips && d < CRASH_BACKOFF_MAX_NS; i++)
+                d *= 2;
+            delay = d < CRASH_BACKOFF_MAX_NS ? d : CRASH_BACKOFF_MAX_NS;
+            k->loop_trips++;
+            memset(k->crash_ns, 0, sizeof(k->crash_ns));
+            snprintf(k->stop_reason, sizeof(k->stop_reason),
+                     "crash loop: %d crashes in %llu s without a job, next start in %.0f s; "
+                     "last: %.150s", CRASH_LIMIT,
+                     (unsigned long long)(CRASH_WINDOW_NS / 1000000000ull), delay / 1e9, dd->why);
+            sup_log(LOG_WARN, "%s: %s", kid_role_name(k->role), k->stop_reason);
+        }
     }
+    k->state = KID_BACKOFF;
+    k->respawn_at_ns = now + delay;
+    return 0;
 }
 
 /* RssAnon and RssShmem of pid from /proc/PID/status, in KiB. */
@@ -332,16 +230,25 @@ static void read_rss(pid_t pid, long *anon, long *shmem)
     fclose(f);
 }
 
-void kids_tick(struct daemon *d, uint64_t now)
+void kids_tick(struct kid_table *t, uint64_t now, int draining)
 {
-    static uint64_t last_rss;
-    int sample = now - last_rss >= 200000000ull;
-    if (sample)
-        last_rss = now;
-    for (unsigned i = 0; i < d->nkids; i++) {
-        struct kid *k = &d->kids[i];
-        if (k->state == KID_BACKOFF && now >= k->respawn_at_ns && !d->draining) {
-            if (spawn(d, k) == 0)
+    int sample = now - t->last_rss_ns >= 200000000ull;
+    if (sample) {
+        t->last_rss_ns = now;
+        /* keep the OOM baseline fresh, so a later external SIGKILL is not
+         * mistaken for an OOM kill that hit some other process long ago */
+        int any_dying = 0;
+        for (unsigned i = 0; i < t->nkids; i++) {
+            struct pollfd pf = { .fd = t->kids[i].p.pidfd, .events = POLLIN };
+            any_dying |= t->kids[i].alive && poll(&pf, 1, 0) > 0;
+        }
+        if (!any_dying) /* an exited, unreaped child may be an OOM kill: keep the old base */
+            t->oom_kills = read_oom_kills();
+    }
+    for (unsigned i = 0; i < t->nkids; i++) {
+        struct kid *k = &t->kids[i];
+        if (k->state == KID_BACKOFF && now >= k->respawn_at_ns && !draining) {
+            if (spawn(t, k) == 0)
                 k->restarts++;
             else
                 k->respawn_at_ns = now + 1000000000ull;
@@ -349,30 +256,52 @@ void kids_tick(struct daemon *d, uint64_t now)
         if (!sample || !k->alive)
             continue;
         read_rss(k->p.pid, &k->rss_anon_kib, &k->rss_shmem_kib);
-        if (k->role == ROLE_SYNTHD && d->o.synth_rss_max && !k->kill_reason[0] &&
-            (uint64_t)k->rss_anon_kib * 1024 > d->o.synth_rss_max) {
+        if (k->role == ROLE_SYNTHD && t->synth_rss_max && !k->kill_reason[0] &&
+            (uint64_t)k->rss_anon_kib * 1024 > t->synth_rss_max) {
             snprintf(k->kill_reason, sizeof(k->kill_reason),
                      "RssAnon %.1f MiB exceeded --synth-rss-max %.1f MiB",
-                     k->rss_anon_kib / 1024.0, d->o.synth_rss_max / 1048576.0);
-            daemon_log("killing synthd pid %d: %s", (int)k->p.pid, k->kill_reason);
-            d->c.rss_kills++;
+                     k->rss_anon_kib / 1024.0, t->synth_rss_max / 1048576.0);
+            sup_log(LOG_WARN, "killing synthd pid %d: %s", (int)k->p.pid, k->kill_reason);
+            t->rss_kills++;
             proc_kill(&k->p, SIGKILL);
         }
     }
 }
 
-void kids_shutdown(struct daemon *d)
+static int any_usable(const struct kid_table *t, enum kid_role role, const char **why)
+{
+    *why = NULL;
+    for (unsigned i = 0; i < t->nkids; i++) {
+        if (t->kids[i].role != role)
+            continue;
+        if (t->kids[i].state != KID_STOPPED)
+            return 1;
+        *why = t->kids[i].stop_reason;
+    }
+    return 0;
+}
+
+int kids_any_synthd_usable(const struct kid_table *t, const char **why)
+{
+    return any_usable(t, ROLE_SYNTHD, why);
+}
+
+int kids_any_gpud_usable(const struct kid_table *t, const char **why)
+{
+    return any_usable(t, ROLE_GPUD, why);
+}
+
+void kids_shutdown(struct kid_table *t)
 {
     static struct ctl_msg m;
-    memset(&m, 0, sizeof(m));
-    m.type = CTL_SHUTDOWN;
-    for (unsigned i = 0; i < d->nkids; i++)
-        if (d->kids[i].alive)
-            ctl_send(d->kids[i].p.ctl, &m, NULL, 0);
-    for (unsigned i = 0; i < d->nkids; i++)
-        if (d->kids[i].alive) {
-            proc_wait(&d->kids[i].p, 5000);
-            d->kids[i].alive = 0;
-            proc_close(&d->kids[i].p);
+    ctl_init(&m, CTL_SHUTDOWN);
+    for (unsigned i = 0; i < t->nkids; i++)
+        if (t->kids[i].alive)
+            ctl_send(t->kids[i].p.ctl, &m, NULL, 0);
+    for (unsigned i = 0; i < t->nkids; i++)
+        if (t->kids[i].alive) {
+            proc_wait(&t->kids[i].p, 5000);
+            t->kids[i].alive = 0;
+            proc_close(&t->kids[i].p);
         }
 }

@@ -45,27 +45,44 @@ int proc_sibling_path(char *buf, size_t len, const char *name)
 /* In the child, between fork and exec: async-signal-safe calls only. */
 static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const char *role)
 {
-    char a_inc[16], a_sup[16], a_thr[16];
-    int src[4] = { ctl, o->pool_ctl_fd, o->pool_payload_fd, o->doorbell_fd };
+    char a_inc[16], a_sup[16], a_thr[16], a_nd[16], a_gi[16];
+    int src[3 + CHILD_MAX_DOORBELLS] = { ctl, o->pool_ctl_fd, o->pool_payload_fd };
+    unsigned n = 3 + o->ndoorbells;
 
+    for (unsigned i = 0; i < o->ndoorbells; i++)
+        src[3 + i] = o->doorbell_fds[i];
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != sup)
         _exit(2);
-    /* move the sources out of the way of 3..6, then into place */
-    for (int i = 0; i < 4; i++)
+    /* move the sources out of the way of 3.., then into place */
+    for (unsigned i = 0; i < n; i++)
         if (src[i] >= 0 && (src[i] = fcntl(src[i], F_DUPFD, 64)) < 0)
             _exit(2);
-    for (int i = 0; i < 4; i++)
-        if (src[i] >= 0 && dup2(src[i], CHILD_FD_CTL + i) < 0)
+    for (unsigned i = 0; i < n; i++)
+        if (src[i] >= 0 && dup2(src[i], CHILD_FD_CTL + (int)i) < 0)
             _exit(2);
-    syscall(SYS_close_range, CHILD_FD_DOORBELL + 1, ~0u, 0);
+    syscall(SYS_close_range, CHILD_FD_CTL + n, ~0u, 0);
     snprintf(a_inc, sizeof(a_inc), "%u", o->incarnation);
     snprintf(a_sup, sizeof(a_sup), "%d", (int)sup);
     snprintf(a_thr, sizeof(a_thr), "%u", o->threads);
-    char *argv[] = {
+    snprintf(a_nd, sizeof(a_nd), "%u", o->ndoorbells);
+    snprintf(a_gi, sizeof(a_gi), "%d", o->gpud_index);
+    char *argv[24] = {
         (char *)role, "--ctl-fd", "3", "--pool-fds", "4,5", "--doorbell-fd", "6",
         "--incarnation", a_inc, "--supervisor", a_sup, "--threads", a_thr,
-        o->backend ? "--backend" : NULL, (char *)o->backend, NULL,
     };
+    int k = 13;
+    if (o->gpud_index >= 0) {
+        argv[k++] = "--gpud-index";
+        argv[k++] = a_gi;
+    } else {
+        argv[k++] = "--doorbells";
+        argv[k++] = a_nd;
+    }
+    if (o->backend) {
+        argv[k++] = "--backend";
+        argv[k++] = (char *)o->backend;
+    }
+    argv[k] = NULL;
     execv(o->exe, argv);
     _exit(127);
 }

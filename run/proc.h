@@ -28,7 +28,10 @@ struct child_proc {
 
 struct spawn_opts {
     const char *exe;      /* full path of the child binary */
-    int pool_ctl_fd, pool_payload_fd, doorbell_fd;
+    int pool_ctl_fd, pool_payload_fd;
+    const int *doorbell_fds; /* placed at 6, 7, …: a gpud's own, or every gpud's for a synthd */
+    unsigned ndoorbells;  /* 1..CHILD_MAX_DOORBELLS */
+    int gpud_index;       /* gpud: its ring; -1 for a synthd */
     uint32_t incarnation;
     unsigned threads;     /* 0 = all CPUs */
     const char *backend;  /* gpud only, else NULL */

@@ -2,38 +2,41 @@
  * prove_cmd.c — `slotprove prove ZKEY WTNS PROOF PUBLIC`: one proof through
  * the real process group (rapidsnark's `prover` command line).
  *
- * The command is the supervisor: it validates the inputs, creates a one-slot
- * pool sized for the key, starts one synthd and one gpud, hands both the key
- * (as an open descriptor), hands synthd the witness, and waits for gpud's
- * proof. It reads the public signals from the witness file itself and writes
- * both outputs atomically (temporary file + rename). It never touches slot
- * payloads.
+ * This is the daemon's core (core.h) with one job and no socket: one
+ * synthd, one gpud and a one-slot pool sized for the key, the same
+ * dispatcher, the same crash recovery (a child that dies is respawned and
+ * its partition redone; a partition that keeps crashing its process fails
+ * after the usual 3 attempts). The inputs are validated before any process
+ * starts; progress lines (children, synthesis, each proving stage, totals)
+ * go to stderr as each happens; both outputs are written together
+ * (temporary files, then renames). It never touches slot payloads.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-#include "ctl.h"
 #include "args.h"
+#include "core.h"
+#include "log.h"
 #include "output.h"
-#include "pool.h"
+#include "payload.h"
 #include "proc.h"
-#include "proof.h"
 #include "run.h"
 #include "wtns.h"
 #include "zkey.h"
-#include "zkey_check.h"
 
 struct prove_run {
     int quiet;
-    struct child_proc kids[2]; /* 0 synthd, 1 gpud */
+    const struct zkey *zk;
+    pid_t synthd_pid, gpud_pid;
+    char backend[64];
+    int announced;
+    int ended;
+    uint64_t key_check_ns, key_points; /* zkey_check_points at key load */
 };
 
 static void usage(FILE *f)
@@ -57,49 +60,64 @@ static void usage(FILE *f)
             "\n"
             "Every proof is verified (pairing check against the key's own verifying data)\n"
             "before it is written; a witness that does not satisfy the circuit fails with\n"
-            "\"the witness does not satisfy the circuit\" and writes nothing.\n"
+            "\"the witness does not satisfy the circuit\" and writes nothing. Every point of\n"
+            "the key is checked to lie on its curve when it is loaded.\n"
+            "\n"
+            "PROOF and PUBLIC may be regular files (replaced atomically; a symlink stays a\n"
+            "link), devices, FIFOs or /dev/stdout (written directly); naming one file twice\n"
+            "is a usage error.\n"
             "\n"
             "Exit status: 0 proof written, 1 bad input or proving failed (the message\n"
             "names the file and the reason), 2 usage error.\n");
 }
 
 
-/*
- * Waits for the next message from kid k. Fails if any child exits or closes
- * its socket first (the one-shot command has no one to retry with; the
- * daemon does).
- */
-static int expect(struct prove_run *r, int k, struct ctl_msg *m, int *fds, int *nfds,
-                  struct sp_err *e)
+static void on_hello(void *ctx, const struct kid *k, const char *text)
 {
-    for (;;) {
-        struct pollfd p[3] = {
-            { .fd = r->kids[k].ctl, .events = POLLIN },
-            { .fd = r->kids[0].pidfd, .events = POLLIN },
-            { .fd = r->kids[1].pidfd, .events = POLLIN },
-        };
-        int n = poll(p, 3, 600000);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n == 0)
-            return sp_fail(e, -ETIMEDOUT, "%s did not answer for 10 minutes", r->kids[k].role);
-        if (p[0].revents & POLLIN) {
-            int rc = ctl_recv(r->kids[k].ctl, m, fds, nfds);
-            if (rc == 1)
-                return 0;
-            if (rc == -EPROTO)
-                continue;
-        }
-        for (int i = 0; i < 2; i++) {
-            if ((p[1 + i].revents & POLLIN) || (i == k && (p[0].revents & (POLLHUP | POLLERR)))) {
-                char why[128];
-                proc_wait(&r->kids[i], 1000);
-                proc_describe(&r->kids[i], why, sizeof(why));
-                return sp_fail(e, SP_EINTERNAL, "%s (pid %d) %s", r->kids[i].role,
-                               (int)r->kids[i].pid, why);
-            }
-        }
+    struct prove_run *r = ctx;
+    if (k->role == ROLE_GPUD) {
+        r->gpud_pid = k->p.pid;
+        snprintf(r->backend, sizeof(r->backend), "%s", text);
+    } else {
+        r->synthd_pid = k->p.pid;
     }
+    if (!r->announced && r->synthd_pid && r->gpud_pid) {
+        r->announced = 1;
+        if (!r->quiet)
+            fprintf(stderr, "slotprove: synthd pid %d, gpud pid %d (%s backend)\n",
+                    (int)r->synthd_pid, (int)r->gpud_pid, r->backend);
+    }
+}
+
+static void on_synthesized(void *ctx, const struct job *j, uint32_t part, uint32_t slot,
+                           uint64_t synth_ns)
+{
+    struct prove_run *r = ctx;
+    (void)j;
+    (void)part;
+    if (r->quiet)
+        return;
+    fprintf(stderr, "slotprove: %s, domain 2^%u, nVars %u, nPublic %u: synthesized into "
+                    "slot %u; proving\n", r->zk->ci->name, r->zk->log_domain, r->zk->n_vars,
+            r->zk->n_public, slot);
+    fprintf(stderr, "  %-10s %10.3f ms (%llu zkey points on their curves)\n", "key_check",
+            r->key_check_ns / 1e6, (unsigned long long)r->key_points);
+    fprintf(stderr, "  %-10s %10.3f ms\n", stage_name(STAGE_SYNTH), synth_ns / 1e6);
+}
+
+static void on_progress(void *ctx, const struct job *j, uint32_t part, enum stage s, uint64_t ns)
+{
+    struct prove_run *r = ctx;
+    (void)j;
+    (void)part;
+    if (!r->quiet)
+        fprintf(stderr, "  %-10s %10.3f ms\n", stage_name(s), ns / 1e6);
+}
+
+static void on_job_ended(void *ctx, struct job *j)
+{
+    (void)j;
+    ((struct prove_run *)ctx)->ended = 1;
 }
 
 /* The stages were printed as they finished; this adds the totals. */
@@ -128,6 +146,21 @@ static int check_outputs(const char *proof_path, const char *public_path)
     return rc == -SP_EUSAGE ? 2 : 1;
 }
 
+/* Runs the core until the job ends. */
+static void run_until_ended(struct core *c, struct prove_run *r)
+{
+    struct pollfd pf[2 * (MAX_SYNTHDS + MAX_GPUDS)];
+    while (!r->ended) {
+        int n = core_pollfds(c, pf, (int)(sizeof(pf) / sizeof(pf[0])));
+        if (poll(pf, (nfds_t)n, 100) < 0 && errno != EINTR)
+            break;
+        for (int i = 0; i < n && !r->ended; i++)
+            if (pf[i].revents)
+                core_on_fd(c, pf[i].fd);
+        core_tick(c, now_ns());
+    }
+}
+
 int cmd_prove(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -138,13 +171,13 @@ int cmd_prove(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
+    static struct core core;
     struct prove_run r;
     const char *backend = "auto";
     unsigned threads = 0;
     int c;
 
     memset(&r, 0, sizeof(r));
-    r.kids[0].pidfd = r.kids[1].pidfd = r.kids[0].ctl = r.kids[1].ctl = -1;
     optind = 1;
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
@@ -184,153 +217,66 @@ int cmd_prove(int argc, char **argv)
     struct sp_err e = { "" };
     struct zkey zk;
     struct wtns w;
-    struct pool pool = { .ctl_fd = -1, .payload_fd = -1 };
-    int zfd = -1, wfd = -1, bell = -1, rc = 1;
+    char err[700] = "";
+    int zfd = -1, wfd = -1, rc = 1;
     memset(&zk, 0, sizeof(zk));
+    core_init(&core);
+    log_setup("slotprove", 0, LOG_WARN, r.quiet);
 
     /* Validate up front, so bad input fails before any process starts. */
     if ((zfd = open_input(zkey_path, &e)) < 0 || zkey_open(&zk, zfd, zkey_path, &e) < 0 ||
         (wfd = open_input(wtns_path, &e)) < 0 || wtns_open(&w, wfd, wtns_path, &e) < 0 ||
         wtns_check_key(&w, &zk, &e) < 0)
         goto out;
-    uint64_t key_check_ns = now_ns(), key_points = 0;
-    if (zkey_check_points(&zk, threads, &key_points, &e) < 0) /* every point on its curve */
-        goto out;
-    key_check_ns = now_ns() - key_check_ns;
+    r.zk = &zk;
 
-    int prc = pool_create(&pool, 1, zkey_slot_payload_bytes(&zk));
-    if (prc < 0) {
-        sp_fail(&e, prc, "cannot create a %llu-byte slot pool: %s",
-                (unsigned long long)zkey_slot_payload_bytes(&zk), strerror(-prc));
+    core.o = (struct core_opts){
+        .synthds = 1, .gpuds = 1, .slots = 1, .slot_bytes = payload_layout(zk.domain_size, zk.n_vars).total,
+        .backend = backend, .threads = threads, .max_attempts = 3, .result_ttl_s = 3600,
+        .max_queued = 1,
+    };
+    core.hooks = (struct core_hooks){ .ctx = &r, .hello = on_hello,
+                                      .synthesized = on_synthesized, .progress = on_progress,
+                                      .job_ended = on_job_ended };
+    uint32_t key_id;
+    int kfd = dup(zfd); /* the key cache keeps its own descriptor */
+    if (kfd < 0 || keys_add_fd(&core.keys, kfd, zkey_path, "prove", &key_id, err,
+                               sizeof(err)) < 0) {
+        sp_fail(&e, SP_EINTERNAL, "%s", err[0] ? err : strerror(errno));
         goto out;
     }
-    if ((bell = eventfd(0, EFD_CLOEXEC)) < 0) {
-        sp_fail(&e, -errno, "eventfd: %s", strerror(errno));
+    r.key_check_ns = core.keys.keys[key_id].check_ns;
+    r.key_points = core.keys.keys[key_id].check_points;
+    if (core_start(&core, &e) < 0)
         goto out;
-    }
-    const char *roles[2] = { "synthd", "gpud" };
-    for (int k = 0; k < 2; k++) {
-        char exe[4096];
-        if (proc_sibling_path(exe, sizeof(exe), roles[k]) < 0) {
-            sp_fail(&e, -ENOENT, "cannot locate the %s binary", roles[k]);
-            goto out;
-        }
-        struct spawn_opts o = {
-            .exe = exe, .pool_ctl_fd = pool.ctl_fd, .pool_payload_fd = pool.payload_fd,
-            .doorbell_fd = bell, .incarnation = (uint32_t)k + 1, .threads = threads,
-            .backend = k == 1 ? backend : NULL,
-        };
-        if (proc_spawn(&r.kids[k], roles[k], &o, &e) < 0)
-            goto out;
-    }
 
-    static struct ctl_msg m;
-    int fds[CTL_MAX_FDS], nfds;
-    for (int k = 0; k < 2; k++) {
-        if (expect(&r, k, &m, fds, &nfds, &e) < 0)
-            goto out;
-        if (m.type != CTL_HELLO) {
-            sp_fail(&e, SP_EINTERNAL, "%s: expected HELLO, got %s", roles[k], ctl_type_name(m.type));
-            goto out;
-        }
-        if (k == 1 && !r.quiet)
-            fprintf(stderr, "slotprove: synthd pid %d, gpud pid %d (%s backend)\n",
-                    (int)r.kids[0].pid, (int)r.kids[1].pid, m.text);
-    }
-    for (int k = 0; k < 2; k++) {
-        memset(&m, 0, sizeof(m));
-        m.type = CTL_KEY_LOAD;
-        ctl_text(&m, "%s", zkey_path);
-        if ((prc = ctl_send(r.kids[k].ctl, &m, &zfd, 1)) < 0) {
-            sp_fail(&e, prc, "%s: cannot send the key: %s", roles[k], strerror(-prc));
-            goto out;
-        }
-    }
-    for (int k = 0; k < 2; k++) {
-        if (expect(&r, k, &m, fds, &nfds, &e) < 0)
-            goto out;
-        if (m.type != CTL_KEY_OK) {
-            sp_fail(&e, m.status ? m.status : SP_EINTERNAL, "%s", m.text);
-            goto out;
-        }
-    }
-    memset(&m, 0, sizeof(m));
-    m.type = CTL_SYNTH;
-    m.job_id = 1;
-    ctl_text(&m, "%s", wtns_path);
-    if ((prc = ctl_send(r.kids[0].ctl, &m, &wfd, 1)) < 0) {
-        sp_fail(&e, prc, "synthd: cannot send the witness: %s", strerror(-prc));
+    struct request req = { .op = REQ_SUBMIT, .n_witnesses = 1 };
+    snprintf(req.key, sizeof(req.key), "prove");
+    snprintf(req.witnesses[0], sizeof(req.witnesses[0]), "%s", wtns_path);
+    struct job *j;
+    int fds[1] = { wfd };
+    if (core_submit(&core, getuid(), &req, fds, 1, &j, err, sizeof(err)) < 0) {
+        sp_fail(&e, SP_EINTERNAL, "%s", err);
         goto out;
     }
-    if (expect(&r, 0, &m, fds, &nfds, &e) < 0)
-        goto out;
-    if (m.type != CTL_SYNTH_DONE) {
-        sp_fail(&e, m.status ? m.status : SP_EINTERNAL, "%s", m.text);
-        goto out;
-    }
-    uint64_t synth_ns = m.times.ns[STAGE_SYNTH];
-    if (!r.quiet) {
-        fprintf(stderr, "slotprove: %s, domain 2^%u, nVars %u, nPublic %u: synthesized into "
-                        "slot %u; proving\n", zk.ci->name, zk.log_domain, zk.n_vars,
-                zk.n_public, m.slot);
-        fprintf(stderr, "  %-10s %10.3f ms (%llu zkey points on their curves)\n", "key_check",
-                key_check_ns / 1e6, (unsigned long long)key_points);
-        fprintf(stderr, "  %-10s %10.3f ms\n", stage_name(STAGE_SYNTH), synth_ns / 1e6);
-    }
-    for (;;) { /* TAKEN (the daemon's business), PROGRESS per stage, then the proof */
-        if (expect(&r, 1, &m, fds, &nfds, &e) < 0)
-            goto out;
-        if (m.type == CTL_PROGRESS && !r.quiet && m.gen < STAGE_COUNT)
-            fprintf(stderr, "  %-10s %10.3f ms\n", stage_name((enum stage)m.gen),
-                    m.times.ns[m.gen] / 1e6);
-        if (m.type != CTL_TAKEN && m.type != CTL_PROGRESS)
-            break;
-    }
-    if (m.type != CTL_PROVED) {
-        if (m.status == -SP_EVERIFY) /* "the witness does not satisfy the circuit" */
-            sp_fail(&e, m.status, "%s: %s", wtns_path, m.text);
-        else
-            sp_fail(&e, m.status ? m.status : SP_EINTERNAL, "%s", m.text);
+    wfd = fds[0]; /* -1: the job owns it */
+    run_until_ended(&core, &r);
+    if (j->state != JOB_DONE) {
+        sp_fail(&e, SP_EINTERNAL, "%s", j->error[0] ? j->error : "proving failed");
         goto out;
     }
-    struct stage_times t = m.times;
-    t.ns[STAGE_SYNTH] = synth_ns;
-
-    /* public signals straight from the witness file */
-    uint8_t *pub = malloc((size_t)zk.n_public * 32 + 32);
-    char *pub_json = NULL;
-    if (!pub || wtns_read(&w, wfd, pub, 1, zk.n_public, &e) < 0 ||
-        !(pub_json = public_to_json(pub, zk.n_public))) {
-        if (!e.msg[0])
-            sp_fail(&e, -ENOMEM, "out of memory");
-        free(pub);
-        goto out;
-    }
-    free(pub);
     /* both temporary files are written before either is renamed: a failure
      * leaves neither a new proof next to an old public.json nor the reverse */
-    const char *paths[2] = { proof_path, public_path }, *texts[2] = { m.text, pub_json };
-    int wrc = write_outputs(2, paths, texts, &e);
-    free(pub_json);
-    if (wrc < 0)
+    const char *paths[2] = { proof_path, public_path };
+    const char *texts[2] = { j->parts[0].proof_json, j->parts[0].public_json };
+    if (write_outputs(2, paths, texts, &e) < 0)
         goto out;
-    print_totals(&r, &t, now_ns() - t_start);
+    print_totals(&r, &j->parts[0].times, now_ns() - t_start);
     rc = 0;
 out:
-    for (int k = 0; k < 2; k++) {
-        if (r.kids[k].pid > 0 && !r.kids[k].exited) {
-            memset(&m, 0, sizeof(m));
-            m.type = CTL_SHUTDOWN;
-            ctl_send(r.kids[k].ctl, &m, NULL, 0);
-            proc_wait(&r.kids[k], 5000);
-        }
-        proc_close(&r.kids[k]);
-    }
+    core_shutdown(&core);
     if (rc != 0)
         fprintf(stderr, "slotprove: %s\n", e.msg[0] ? e.msg : "proving failed");
-    if (bell >= 0)
-        close(bell);
-    pool_detach(&pool);
     zkey_close(&zk);
     if (zfd >= 0)
         close(zfd);

@@ -1,12 +1,12 @@
 /*
  * serve.c — `slotprove serve`: the supervisor of the proving daemon.
  *
- * It creates the slot pool (prefaulted here, so its pages are charged to the
- * supervisor and a shortage fails at start), starts N synthds and one gpud,
- * listens on a unix socket for jobs, and runs one poll loop over signals,
- * the socket, the clients, and each child's control socket and pidfd. It
- * never blocks (non-blocking sockets, bounded buffers) and never reads slot
- * payloads, so it cannot crash with its children. SIGTERM/SIGINT drain:
+ * The supervisor core (core.h: pool, children, dispatcher, jobs) behind a
+ * unix socket: this file parses the options, makes the socket, and runs one
+ * poll loop over signals, the listener, the clients (conn.c), and each
+ * child's control socket and pidfd. It never blocks (non-blocking sockets,
+ * bounded buffers) and never reads slot payloads, so it cannot crash with
+ * its children. SIGTERM/SIGINT drain:
  * no new jobs, running ones finish, then the children are stopped; a second
  * signal stops at once.
  */
@@ -31,32 +31,16 @@
 #include <unistd.h>
 
 #include "args.h"
-#include "daemon.h"
-#include "escape.h"
+#include "log.h"
+#include "server.h"
 #include "run.h"
-
-void daemon_log(const char *fmt, ...)
-{
-    char ts[32];
-    time_t t = time(NULL);
-    struct tm tm;
-    localtime_r(&t, &tm);
-    strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
-    char line[2048], safe[4096];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
-    va_end(ap);
-    escape_ctl(safe, sizeof(safe), line); /* one line, whatever a client named */
-    fprintf(stderr, "slotprove serve[%d] %s: %s\n", (int)getpid(), ts, safe);
-}
 
 static void usage(FILE *f)
 {
     fprintf(f,
         "usage: slotprove serve [options]\n"
         "\n"
-        "Runs the proving daemon: this supervisor, N synthd processes and one gpud,\n"
+        "Runs the proving daemon: this supervisor, N synthd processes and G gpuds,\n"
         "sharing a fixed pool of memfd slots. Clients talk to it with `slotprove\n"
         "submit/wait/cancel/status` over a unix socket (JSON lines, see README).\n"
         "\n"
@@ -65,6 +49,8 @@ static void usage(FILE *f)
         "                         must belong to this user with mode 0700 (0750 with\n"
         "                         --allow-gid); it is created if missing\n"
         "  --synth N              synthesizer processes (default 2, max %d)\n"
+        "  --gpuds G              prover processes (default 1, max %d; with the CPU\n"
+        "                         backend a test option: they share the CPUs)\n"
         "  --slots M              shared-memory slots: proofs in flight at most (default 4)\n"
         "  --slot-bytes SIZE|auto bytes per slot, e.g. 512M, 4G; auto (default) sizes\n"
         "                         them for the largest --key (so auto needs a --key);\n"
@@ -74,8 +60,9 @@ static void usage(FILE *f)
         "                         the CPU backend, CUDA comes later)\n"
         "  --key NAME=PATH.zkey   preload a key, submitted by NAME (repeatable)\n"
         "  --threads N            worker threads per process (default: all CPUs)\n"
-        "  --max-attempts K       a partition whose process dies K times fails its job\n"
-        "                         (default 3)\n"
+        "  --max-attempts K       a partition whose own processing kills its process K\n"
+        "                         times (crash signal, RSS limit, OOM kill) fails its\n"
+        "                         job (default 3); external kills are retried\n"
         "  --result-ttl SECS      keep finished jobs for `wait` this long (default 600)\n"
         "  --max-job-key SIZE     largest .zkey a client may attach with --zkey (default\n"
         "                         256M; it is copied and hashed); preload larger ones\n"
@@ -99,7 +86,7 @@ static void usage(FILE *f)
         "  -h, --help             this text\n"
         "\n"
         "SIGTERM or SIGINT: stop taking jobs, finish running ones, exit 0.\n",
-        default_socket_path(), MAX_SYNTHDS);
+        default_socket_path(), MAX_SYNTHDS, MAX_GPUDS);
 }
 
 static int bad_opt(const char *opt, const char *val, const char *want)
@@ -108,12 +95,13 @@ static int bad_opt(const char *opt, const char *val, const char *want)
     return 2;
 }
 
-static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int *nkeys)
+static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int *nkeys)
 {
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "synth", required_argument, NULL, 'n' },
         { "slots", required_argument, NULL, 'm' },
+        { "gpuds", required_argument, NULL, 'G' },
         { "slot-bytes", required_argument, NULL, 'B' },
         { "synth-rss-max", required_argument, NULL, 'R' },
         { "backend", required_argument, NULL, 'b' },
@@ -133,30 +121,37 @@ static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
-    struct daemon_opts *o = &d->o;
+    struct core_opts *o = &d->core.o;
+    struct server_opts *so = &d->o;
     int c;
-    o->socket_path = default_socket_path();
+    so->socket_path = default_socket_path();
+    o->gpuds = 1;
     o->synthds = 2;
     o->slots = 4;
     o->backend = "auto";
     o->max_attempts = 3;
     o->result_ttl_s = 600;
-    o->max_job_key = 256ull << 20;
-    o->key_cache_max = 1ull << 30;
+    so->max_job_key = 256ull << 20;
+    so->client_idle_s = 30;
+    so->max_user_conns = 32;
     o->max_queued = 4096;
-    o->client_idle_s = 30;
-    o->max_user_conns = 32;
+    o->key_cache_max = 1ull << 30;
     *keys = calloc((size_t)argc, sizeof(char *));
     *nkeys = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
         unsigned v;
         switch (c) {
-        case 's': o->socket_path = optarg; break;
+        case 's': so->socket_path = optarg; break;
         case 'n':
             if (parse_count(optarg, 1, MAX_SYNTHDS, &v) < 0)
                 return bad_opt("--synth", optarg, "1..64");
             o->synthds = v;
+            break;
+        case 'G':
+            if (parse_count(optarg, 1, MAX_GPUDS, &v) < 0)
+                return bad_opt("--gpuds", optarg, "1..16");
+            o->gpuds = v;
             break;
         case 'm':
             if (parse_count(optarg, 1, POOL_MAX_SLOTS, &v) < 0)
@@ -186,20 +181,20 @@ static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int
                 return bad_opt("--result-ttl", optarg, "seconds, 0..2592000");
             break;
         case 'u':
-            if (o->n_allow_uid >= 16)
+            if (so->n_allow_uid >= 16)
                 return bad_opt("--allow-uid", optarg, "at most 16 of them");
             if (parse_count(optarg, 0, 0xfffffffe, &v) < 0)
                 return bad_opt("--allow-uid", optarg, "a numeric uid");
-            o->allow_uid[o->n_allow_uid++] = (uid_t)v;
+            so->allow_uid[so->n_allow_uid++] = (uid_t)v;
             break;
         case 'g':
             if (parse_count(optarg, 0, 0xfffffffe, &v) < 0)
                 return bad_opt("--allow-gid", optarg, "a numeric gid");
-            o->allow_gid = (gid_t)v;
-            o->has_allow_gid = 1;
+            so->allow_gid = (gid_t)v;
+            so->has_allow_gid = 1;
             break;
         case 'K':
-            if (!(o->max_job_key = parse_size(optarg)))
+            if (!(so->max_job_key = parse_size(optarg)))
                 return bad_opt("--max-job-key", optarg, "SIZE (e.g. 256M)");
             break;
         case 'M':
@@ -211,11 +206,11 @@ static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int
                 return bad_opt("--max-queued", optarg, "partitions, 1..16777216");
             break;
         case 'I':
-            if (parse_count(optarg, 1, 86400, &o->client_idle_s) < 0)
+            if (parse_count(optarg, 1, 86400, &so->client_idle_s) < 0)
                 return bad_opt("--client-idle", optarg, "seconds, 1..86400");
             break;
         case 'C':
-            if (parse_count(optarg, 1, MAX_CONNS, &o->max_user_conns) < 0)
+            if (parse_count(optarg, 1, MAX_CONNS, &so->max_user_conns) < 0)
                 return bad_opt("--max-client-conns", optarg, "1..256");
             break;
         case 'x': o->trace_buffers = 1; break;
@@ -240,7 +235,7 @@ static int parse_opts(struct daemon *d, int argc, char **argv, char ***keys, int
 }
 
 /* The socket's directory: ours, and closed to everyone else. */
-static int check_socket_dir(struct daemon *d, char *err, size_t len)
+static int check_socket_dir(struct server *d, char *err, size_t len)
 {
     char buf[sizeof(((struct sockaddr_un *)0)->sun_path)];
     if (strlen(d->o.socket_path) >= sizeof(buf)) {
@@ -274,7 +269,7 @@ static int check_socket_dir(struct daemon *d, char *err, size_t len)
     return 0;
 }
 
-static int listen_socket(struct daemon *d, char *err, size_t len)
+static int listen_socket(struct server *d, char *err, size_t len)
 {
     struct sockaddr_un a = { .sun_family = AF_UNIX };
     strcpy(a.sun_path, d->o.socket_path);
@@ -321,20 +316,19 @@ static void protect_from_oom(void)
 {
     int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
     if (fd < 0 || write(fd, "-1000", 5) != 5)
-        daemon_log("note: cannot set oom_score_adj to -1000: %s", strerror(errno));
+        sup_log(LOG_NOTE, "note: cannot set oom_score_adj to -1000: %s", strerror(errno));
     if (fd >= 0)
         close(fd);
 }
 
-enum { PF_SIGNAL, PF_LISTEN, PF_KID_CTL, PF_KID_PID, PF_CONN };
+enum { PF_SIGNAL, PF_LISTEN, PF_CORE, PF_CONN };
 
-static int loop(struct daemon *d, int sfd)
+static int loop(struct server *d, int sfd)
 {
-    struct pollfd pf[2 + 2 * (MAX_SYNTHDS + 1) + MAX_CONNS];
+    struct pollfd pf[2 + 2 * (MAX_SYNTHDS + MAX_GPUDS) + MAX_CONNS];
     int kind[sizeof(pf) / sizeof(pf[0])];
-    void *who[sizeof(pf) / sizeof(pf[0])];
-    uint64_t last_purge = 0;
-    static struct ctl_msg m;
+    struct conn *who[sizeof(pf) / sizeof(pf[0])];
+    struct core *core = &d->core;
 
     for (;;) {
         int n = 0;
@@ -342,17 +336,9 @@ static int loop(struct daemon *d, int sfd)
         kind[n++] = PF_SIGNAL;
         pf[n] = (struct pollfd){ d->listen_fd, POLLIN, 0 };
         kind[n++] = PF_LISTEN;
-        for (unsigned i = 0; i < d->nkids; i++) {
-            struct kid *k = &d->kids[i];
-            if (!k->alive)
-                continue;
-            pf[n] = (struct pollfd){ k->p.ctl, POLLIN, 0 };
-            kind[n] = PF_KID_CTL;
-            who[n++] = k;
-            pf[n] = (struct pollfd){ k->p.pidfd, POLLIN, 0 };
-            kind[n] = PF_KID_PID;
-            who[n++] = k;
-        }
+        int nk = core_pollfds(core, pf + n, 2 * (MAX_SYNTHDS + MAX_GPUDS));
+        for (int i = 0; i < nk; i++)
+            kind[n++] = PF_CORE;
         for (int i = 0; i < MAX_CONNS; i++) {
             struct conn *c = d->conns[i];
             if (!c)
@@ -363,7 +349,7 @@ static int loop(struct daemon *d, int sfd)
             who[n++] = c;
         }
         if (poll(pf, (nfds_t)n, 100) < 0 && errno != EINTR) {
-            daemon_log("poll: %s", strerror(errno));
+            sup_log(LOG_WARN, "poll: %s", strerror(errno));
             return 1;
         }
         for (int i = 0; i < n; i++) {
@@ -372,30 +358,18 @@ static int loop(struct daemon *d, int sfd)
             if (kind[i] == PF_SIGNAL) {
                 struct signalfd_siginfo si;
                 while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
-                    if (d->draining) {
-                        daemon_log("second signal: stopping now");
+                    if (core->draining) {
+                        sup_log(LOG_WARN, "second signal: stopping now");
                         return 1;
                     }
-                    daemon_log("signal %u: draining (no new jobs; %d running)", si.ssi_signo,
-                               jobs_active(d));
-                    d->draining = 1;
+                    sup_log(LOG_NOTE, "signal %u: draining (no new jobs; %d running)",
+                            si.ssi_signo, jobs_active(&core->jobs));
+                    core->draining = 1;
                 }
             } else if (kind[i] == PF_LISTEN) {
                 conn_accept(d);
-            } else if (kind[i] == PF_KID_CTL) {
-                struct kid *k = who[i];
-                int fds[CTL_MAX_FDS], nfds, rc;
-                while (k->alive && k->p.ctl == pf[i].fd &&
-                       (rc = ctl_recv(k->p.ctl, &m, fds, &nfds)) != -EAGAIN && rc != 0) {
-                    if (rc == 1)
-                        kid_handle_msg(d, k, &m, fds, nfds);
-                    else if (rc != -EPROTO)
-                        break;
-                }
-            } else if (kind[i] == PF_KID_PID) {
-                struct kid *k = who[i];
-                if (k->alive && k->p.pidfd == pf[i].fd)
-                    kids_on_exit(d, k);
+            } else if (kind[i] == PF_CORE) {
+                core_on_fd(core, pf[i].fd);
             } else {
                 struct conn *c = who[i];
                 int still = 0;
@@ -418,18 +392,13 @@ static int loop(struct daemon *d, int sfd)
         }
         uint64_t now = now_ns();
         conns_tick(d, now);
-        kids_tick(d, now);
-        jobs_dispatch(d);
-        if (now - last_purge > 1000000000ull) {
-            jobs_purge(d, now);
-            last_purge = now;
-        }
-        if (d->draining && jobs_active(d) == 0) {
+        core_tick(core, now);
+        if (core->draining && jobs_active(&core->jobs) == 0) {
             int pending = 0;
             for (int q = 0; q < MAX_CONNS; q++)
                 if (d->conns[q] && d->conns[q]->outlen)
                     pending = 1;
-            if (!pending || d->draining++ > 50) /* flush answers for up to ~5 s */
+            if (!pending || core->draining++ > 50) /* flush answers for up to ~5 s */
                 return 0;
         }
     }
@@ -437,34 +406,41 @@ static int loop(struct daemon *d, int sfd)
 
 int cmd_serve(int argc, char **argv)
 {
-    static struct daemon d;
+    static struct server d;
+    struct core *core = &d.core;
+    struct sp_err e = { "" };
     char **keys, err[700];
     int nkeys, rc;
 
     memset(&d, 0, sizeof(d));
-    d.pool.ctl_fd = d.pool.payload_fd = -1;
+    core_init(core);
+    d.listen_fd = d.spare_fd = -1;
+    log_setup("slotprove serve", 1, LOG_NOTE, 0);
     if ((rc = parse_opts(&d, argc, argv, &keys, &nkeys)) != 0)
         return rc;
+    core->keys.max_job_key = d.o.max_job_key;
+    core->keys.hash_keys = 1;
+    core->hooks = (struct core_hooks){ .ctx = &d, .job_ended = conns_job_ended };
     signal(SIGPIPE, SIG_IGN);
     raise_fd_limit();
     for (int i = 0; i < nkeys; i++)
-        if (keys_preload(&d, keys[i], err, sizeof(err)) < 0) {
+        if (keys_preload(&core->keys, keys[i], err, sizeof(err)) < 0) {
             fprintf(stderr, "slotprove serve: %s\n", err);
             return 1;
         }
     free(keys);
-    if (!d.o.slot_bytes) {
-        d.o.slot_bytes = keys_max_slot_bytes(&d);
-        if (!d.o.slot_bytes) {
+    if (!core->o.slot_bytes) {
+        core->o.slot_bytes = keys_max_slot_bytes(&core->keys);
+        if (!core->o.slot_bytes) {
             fprintf(stderr, "slotprove serve: --slot-bytes auto needs at least one --key; "
                             "give --slot-bytes SIZE\n");
             return 2;
         }
     }
-    if (keys_max_slot_bytes(&d) > d.o.slot_bytes) {
+    if (keys_max_slot_bytes(&core->keys) > core->o.slot_bytes) {
         fprintf(stderr, "slotprove serve: --slot-bytes %llu is too small: the largest --key needs "
-                        "%llu-byte slots\n", (unsigned long long)d.o.slot_bytes,
-                (unsigned long long)keys_max_slot_bytes(&d));
+                        "%llu-byte slots\n", (unsigned long long)core->o.slot_bytes,
+                (unsigned long long)keys_max_slot_bytes(&core->keys));
         return 2;
     }
     if (check_socket_dir(&d, err, sizeof(err)) < 0 ||
@@ -472,17 +448,7 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "slotprove serve: %s\n", err);
         return 1;
     }
-    rc = pool_create(&d.pool, d.o.slots, d.o.slot_bytes);
-    if (rc < 0) {
-        fprintf(stderr, "slotprove serve: cannot create %u slots of %llu bytes: %s\n", d.o.slots,
-                (unsigned long long)d.o.slot_bytes, strerror(-rc));
-        unlink(d.o.socket_path);
-        return 1;
-    }
-    d.doorbell = eventfd(0, EFD_CLOEXEC);
     d.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (d.o.trace_buffers)
-        setenv("SLOTPROVE_TRACE_BUFFERS", "1", 1);
     protect_from_oom();
 
     sigset_t ss;
@@ -492,23 +458,23 @@ int cmd_serve(int argc, char **argv)
     sigprocmask(SIG_BLOCK, &ss, NULL);
     int sfd = signalfd(-1, &ss, SFD_NONBLOCK | SFD_CLOEXEC);
 
-    if ((rc = kids_start(&d)) < 0) {
-        fprintf(stderr, "slotprove serve: cannot start the children: %s\n", strerror(-rc));
-        kids_shutdown(&d);
+    if ((rc = core_start(core, &e)) < 0) {
+        fprintf(stderr, "slotprove serve: %s\n", e.msg);
+        core_shutdown(core);
         unlink(d.o.socket_path);
         return 1;
     }
-    daemon_log("listening on %s: %u synthd, 1 gpud (%s), %u slots of %.1f MiB", d.o.socket_path,
-               d.o.synthds, d.o.backend, d.o.slots, d.o.slot_bytes / 1048576.0);
+    sup_log(LOG_NOTE, "listening on %s: %u synthd, %u gpud (%s), %u slots of %.1f MiB",
+            d.o.socket_path, core->o.synthds, core->o.gpuds, core->o.backend, core->o.slots,
+            core->o.slot_bytes / 1048576.0);
     rc = loop(&d, sfd);
-    kids_shutdown(&d);
+    core_shutdown(core);
     for (int i = 0; i < MAX_CONNS; i++)
         if (d.conns[i]) {
             conn_writable(&d, d.conns[i]);
             conn_close(&d, d.conns[i]);
         }
     unlink(d.o.socket_path);
-    pool_detach(&d.pool);
-    daemon_log("stopped");
+    sup_log(LOG_NOTE, "stopped");
     return rc;
 }

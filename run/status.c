@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "daemon.h"
+#include "server.h"
 #include "slot.h"
 
 static long pss_kib(pid_t pid)
@@ -30,16 +30,17 @@ static long pss_kib(pid_t pid)
     return v;
 }
 
-static json_t *processes(struct daemon *d, uid_t viewer, long *group_pss)
+static json_t *processes(struct core *d, uid_t viewer, long *group_pss)
 {
     static const char *const states[] = { "starting", "idle", "busy", "backoff", "stopped" };
     json_t *a = json_array();
     long self = pss_kib(getpid());
+    uint64_t now = now_ns();
     *group_pss = self;
     json_array_append_new(a, json_pack("{sssisssI}", "role", "supervisor", "pid", (int)getpid(),
                                        "state", "running", "pss_kib", (json_int_t)self));
-    for (unsigned i = 0; i < d->nkids; i++) {
-        struct kid *k = &d->kids[i];
+    for (unsigned i = 0; i < d->kids.nkids; i++) {
+        struct kid *k = &d->kids.kids[i];
         long pss = k->alive ? pss_kib(k->p.pid) : 0;
         *group_pss += pss;
         json_t *o = json_pack("{sssisssIsIsIsi}", "role", k->role == ROLE_GPUD ? "gpud" : "synthd",
@@ -47,13 +48,21 @@ static json_t *processes(struct daemon *d, uid_t viewer, long *group_pss)
                               "rss_anon_kib", (json_int_t)k->rss_anon_kib,
                               "rss_shmem_kib", (json_int_t)k->rss_shmem_kib,
                               "pss_kib", (json_int_t)pss, "restarts", (int)k->restarts);
+        json_object_set_new(o, "index", json_integer(k->index));
         json_object_set_new(o, "incarnation", json_integer(k->p.incarnation));
         if (k->last_exit[0]) /* a child that never exited has none */
             json_object_set_new(o, "last_exit", json_string(k->last_exit));
         if (k->state == KID_STOPPED)
             json_object_set_new(o, "stop_reason", json_string(k->stop_reason));
-        if (k->job && (viewer == geteuid() || viewer == k->job->uid)) {
-            json_object_set_new(o, "job", json_string(k->job->id));
+        if (k->state == KID_BACKOFF) {
+            double left = k->respawn_at_ns > now ? (k->respawn_at_ns - now) / 1e9 : 0;
+            json_object_set_new(o, "respawn_in_s", json_real(left));
+            if (k->stop_reason[0])
+                json_object_set_new(o, "backoff_reason", json_string(k->stop_reason));
+        }
+        struct job *j = k->holding ? jobs_by_num(&d->jobs, k->job_num) : NULL;
+        if (j && (viewer == geteuid() || viewer == j->uid)) { /* others' job ids stay hidden */
+            json_object_set_new(o, "job", json_string(j->id));
             json_object_set_new(o, "partition", json_integer(k->part));
         }
         json_array_append_new(a, o);
@@ -61,7 +70,7 @@ static json_t *processes(struct daemon *d, uid_t viewer, long *group_pss)
     return a;
 }
 
-char *status_json(struct daemon *d, uid_t viewer)
+char *status_json(struct core *d, uid_t viewer)
 {
     struct pool_counts pc;
     char buffers[200];
@@ -78,15 +87,12 @@ char *status_json(struct daemon *d, uid_t viewer)
     json_object_set_new(slots, "slot_bytes", json_integer((json_int_t)d->pool.slot_bytes));
     json_object_set_new(slots, "total", json_integer(d->pool.nslots));
 
-    unsigned js[4] = { 0 }, queued = 0;
-    for (struct job *j = d->jobs; j; j = j->next) {
-        if (viewer != geteuid() && viewer != j->uid)
-            continue; /* a user sees their own jobs; the daemon's user all */
-        js[j->state]++;
-        if (j->state == JOB_RUNNING)
-            for (uint32_t i = 0; i < j->nparts; i++)
-                queued += j->parts[i].state == PART_QUEUED;
-    }
+    unsigned js[4] = { 0 }, parts[DSP_FAILED + 1];
+    for (struct job *j = d->jobs.head; j; j = j->next)
+        if (viewer == geteuid() || viewer == j->uid) /* a user sees their own jobs; the daemon's user all */
+            js[j->state]++;
+    dispatch_counts(&d->dsp, parts);
+    unsigned queued = parts[DSP_QUEUED];
     unsigned recent = 0, ring = sizeof(d->done_ns) / sizeof(d->done_ns[0]);
     for (unsigned i = 0; i < ring && i < d->done_head; i++)
         recent += now - d->done_ns[i] < 60000000000ull;
@@ -112,7 +118,7 @@ char *status_json(struct daemon *d, uid_t viewer)
                                   (json_int_t)d->c.resynthesized, "synthd_deaths",
                                   (json_int_t)d->c.synthd_deaths, "gpud_deaths",
                                   (json_int_t)d->c.gpud_deaths, "rss_kills",
-                                  (json_int_t)d->c.rss_kills, "duplicate_results",
+                                  (json_int_t)d->kids.rss_kills, "duplicate_results",
                                   (json_int_t)d->c.duplicate_results));
     json_object_set_new(st, "draining", json_boolean(d->draining));
     json_object_set_new(o, "status", st);

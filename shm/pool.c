@@ -11,12 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-_Static_assert(sizeof(struct pool_header) == 4 * POOL_CACHELINE,
-               "pool_header is four cache lines");
+_Static_assert(sizeof(struct pool_header) == 2 * POOL_CACHELINE,
+               "pool_header is two cache lines");
+_Static_assert(sizeof(struct ring_cursor) == 2 * POOL_CACHELINE,
+               "ring_cursor is two cache lines");
 
 struct layout {
-    uint32_t ring_cap;
-    uint64_t slot_bytes, ring_off, slots_off, ctl_bytes, payload_bytes;
+    uint32_t ring_cap, nrings;
+    uint64_t slot_bytes, cursors_off, ring_off, slots_off, ctl_bytes, payload_bytes;
 };
 
 static uint64_t page_size(void)
@@ -33,23 +35,25 @@ static uint64_t round_up(uint64_t v, uint64_t a)
 
 /* Everything about the layout follows from (nslots, slot_bytes, page), so
  * attach recomputes it and compares instead of trusting stored offsets. */
-static int compute_layout(uint32_t nslots, uint64_t slot_bytes, uint64_t page,
-                          struct layout *l)
+static int compute_layout(uint32_t nslots, uint64_t slot_bytes, uint32_t nrings,
+                          uint64_t page, struct layout *l)
 {
     uint32_t cap = 2;
 
     /* The 2^40 cap keeps every product below comfortably within off_t. */
     if (nslots == 0 || nslots > POOL_MAX_SLOTS || slot_bytes == 0 ||
-        slot_bytes > (1ULL << 40))
+        slot_bytes > (1ULL << 40) || nrings == 0 || nrings > POOL_MAX_RINGS)
         return -EINVAL;
     /* >= 2 * nslots: every READY slot plus a full lap of stale tickets fit,
      * so the ring never fills while slots are the scarce resource. */
     while (cap < 2 * nslots)
         cap <<= 1;
     l->ring_cap = cap;
+    l->nrings = nrings;
     l->slot_bytes = round_up(slot_bytes, page);
-    l->ring_off = round_up(sizeof(struct pool_header), POOL_CACHELINE);
-    l->slots_off = round_up(l->ring_off + (uint64_t)cap * sizeof(struct ring_cell),
+    l->cursors_off = round_up(sizeof(struct pool_header), POOL_CACHELINE);
+    l->ring_off = l->cursors_off + (uint64_t)nrings * sizeof(struct ring_cursor);
+    l->slots_off = round_up(l->ring_off + (uint64_t)nrings * cap * sizeof(struct ring_cell),
                             sizeof(struct slot_desc));
     l->ctl_bytes = round_up(l->slots_off + (uint64_t)nslots * sizeof(struct slot_desc),
                             page);
@@ -115,7 +119,12 @@ static void bind_view(struct pool *pool, const struct layout *l)
 {
     uint8_t *base = (uint8_t *)pool->hdr;
 
-    pool->ring = (struct ring_cell *)(base + l->ring_off);
+    pool->rings = (struct ring_cell *)(base + l->ring_off);
+    pool->cursors = (struct ring_cursor *)(base + l->cursors_off);
+    pool->nrings = l->nrings;
+    pool->ring = pool->rings;
+    pool->cur = pool->cursors;
+    pool->ring_index = 0;
     pool->slots = (struct slot_desc *)(base + l->slots_off);
     pool->nslots = pool->hdr->nslots;
     pool->slot_bytes = l->slot_bytes;
@@ -124,7 +133,22 @@ static void bind_view(struct pool *pool, const struct layout *l)
     pool->payload_bytes = l->payload_bytes;
 }
 
+int pool_select_ring(struct pool *pool, uint32_t r)
+{
+    if (pool == NULL || pool->hdr == NULL || r >= pool->nrings)
+        return -EINVAL;
+    pool->ring = pool->rings + (uint64_t)r * (pool->ring_mask + 1);
+    pool->cur = pool->cursors + r;
+    pool->ring_index = r;
+    return 0;
+}
+
 int pool_create(struct pool *pool, uint32_t nslots, uint64_t slot_bytes)
+{
+    return pool_create_rings(pool, nslots, slot_bytes, 1);
+}
+
+int pool_create_rings(struct pool *pool, uint32_t nslots, uint64_t slot_bytes, uint32_t nrings)
 {
     struct layout l;
     struct pool_header *h;
@@ -134,7 +158,7 @@ int pool_create(struct pool *pool, uint32_t nslots, uint64_t slot_bytes)
     if (pool == NULL)
         return -EINVAL;
     set_detached(pool);
-    rc = compute_layout(nslots, slot_bytes, page, &l);
+    rc = compute_layout(nslots, slot_bytes, nrings, page, &l);
     if (rc == 0)
         rc = make_memfd("slotprove-ctl", l.ctl_bytes, &pool->ctl_fd);
     if (rc == 0)
@@ -168,12 +192,18 @@ int pool_create(struct pool *pool, uint32_t nslots, uint64_t slot_bytes)
     h->payload_bytes = l.payload_bytes;
     h->ring_off = l.ring_off;
     h->slots_off = l.slots_off;
+    h->cursors_off = l.cursors_off;
+    h->nrings = l.nrings;
     atomic_init(&h->free_seq, 0);
     atomic_init(&h->ready_seq, 0);
     atomic_init(&h->claim_hint, 0);
     atomic_init(&h->publish_counter, 1);   /* publish_seq 0 = never */
     bind_view(pool, &l);
-    ring_init(pool);
+    for (uint32_t r = 0; r < nrings; r++) {
+        pool_select_ring(pool, r);
+        ring_init(pool);
+    }
+    pool_select_ring(pool, 0);
     for (uint32_t s = 0; s < nslots; s++)
         atomic_init(&pool->slots[s].word, slot_word_make(SLOT_FREE, 0, 0));
     /* The fds reach other processes only after this returns (fork/exec),
@@ -201,10 +231,11 @@ static int check_header(const struct pool_header *h, uint64_t ctl_size,
 {
     if (h->magic != POOL_MAGIC || h->version != POOL_VERSION ||
         h->page_size != page_size() ||
-        compute_layout(h->nslots, h->slot_bytes, h->page_size, l) != 0)
+        compute_layout(h->nslots, h->slot_bytes, h->nrings, h->page_size, l) != 0)
         return -EINVAL;
     if (l->slot_bytes != h->slot_bytes || l->ring_cap != h->ring_cap ||
         l->ring_off != h->ring_off || l->slots_off != h->slots_off ||
+        l->cursors_off != h->cursors_off ||
         l->ctl_bytes != h->ctl_bytes || l->payload_bytes != h->payload_bytes ||
         l->ctl_bytes != ctl_size || l->payload_bytes != payload_size)
         return -EINVAL;

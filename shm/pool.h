@@ -1,9 +1,12 @@
 /* pool.h - the shared slot pool: two sealed memfds and their layout.
  *
  * Control memfd (read-write in every process):
- *   offset 0                 struct pool_header (4 cache lines, below)
- *   hdr->ring_off            ring_cap x struct ring_cell (32 B each)  ring.h
+ *   offset 0                 struct pool_header (2 cache lines, below)
+ *   hdr->cursors_off         nrings x struct ring_cursor (head, tail)
+ *   hdr->ring_off            nrings x ring_cap x struct ring_cell (32 B each)  ring.h
  *   hdr->slots_off           nslots x struct slot_desc (128 B each)   slot.h
+ * One ticket ring per consumer (gpud i consumes ring i); every process
+ * picks the ring it works on with pool_select_ring.
  *   size hdr->ctl_bytes      rounded up to the page size
  * Payload memfd (PROT_READ in gpud, read-write in synthd):
  *   slot i occupies [i * slot_bytes, (i + 1) * slot_bytes), slot_bytes a
@@ -23,8 +26,9 @@
 #include <stdint.h>
 
 #define POOL_MAGIC      0x4c4f4f5054534c53ULL /* "SLSTPOOL" little-endian */
-#define POOL_VERSION    1u
+#define POOL_VERSION    2u
 #define POOL_MAX_SLOTS  256u   /* bounds struct reclaim_report */
+#define POOL_MAX_RINGS  16u    /* one per gpud */
 #define POOL_CACHELINE  64
 
 struct slot_desc;
@@ -47,13 +51,16 @@ struct pool_header {
     _Alignas(POOL_CACHELINE) _Atomic uint32_t free_seq; /* +1 on every ->FREE */
     _Atomic uint32_t ready_seq;        /* +1 on every ->READY (doorbell word) */
     _Atomic uint32_t claim_hint;       /* rotating start index for claims */
-    uint32_t pad1;
+    uint32_t nrings;                   /* immutable: ticket rings (1..POOL_MAX_RINGS) */
     _Atomic uint64_t publish_counter;  /* next publish_seq (starts at 1) */
+    uint64_t cursors_off;              /* immutable: byte offset of the ring cursors */
+};
 
-    /* Lines 2 and 3: ring cursors, apart so the consumer's head stores do
-     * not bounce the line producers CAS on. */
-    _Alignas(POOL_CACHELINE) _Atomic uint64_t ring_head; /* consumer only */
-    _Alignas(POOL_CACHELINE) _Atomic uint64_t ring_tail; /* producers CAS */
+/* One ring's cursors, on separate lines so the consumer's head stores do not
+ * bounce the line producers CAS on. */
+struct ring_cursor {
+    _Alignas(POOL_CACHELINE) _Atomic uint64_t head; /* consumer only */
+    _Alignas(POOL_CACHELINE) _Atomic uint64_t tail; /* producers CAS */
 };
 
 /* A process's view of the pool.  All pointers point into its own mappings. */
@@ -61,7 +68,11 @@ struct pool {
     int ctl_fd, payload_fd;        /* owned: closed by pool_detach */
     struct pool_header *hdr;
     struct slot_desc *slots;
-    struct ring_cell *ring;
+    struct ring_cell *ring;        /* the selected ring's cells (pool_select_ring) */
+    struct ring_cursor *cur;       /* the selected ring's cursors */
+    struct ring_cell *rings;       /* ring 0's cells; ring r at r * ring_cap */
+    struct ring_cursor *cursors;   /* nrings of them */
+    uint32_t nrings, ring_index;
     uint8_t *payload;
     uint32_t nslots;
     uint64_t slot_bytes;
@@ -78,6 +89,14 @@ struct pool {
  * or another -errno from memfd_create/ftruncate/fcntl/mmap.
  * On failure *pool is left detached (fds -1, pointers NULL). */
 int pool_create(struct pool *pool, uint32_t nslots, uint64_t slot_bytes);
+
+/* pool_create with nrings (1..POOL_MAX_RINGS) ticket rings, one per gpud. */
+int pool_create_rings(struct pool *pool, uint32_t nslots, uint64_t slot_bytes, uint32_t nrings);
+
+/* Makes ring r the one this process's ring operations (ring.h) and
+ * slot_publish/slot_reclaim_owner tickets use. Ring 0 is selected after
+ * create and attach. 0, or -EINVAL when r >= nrings. */
+int pool_select_ring(struct pool *pool, uint32_t r);
 
 /* Map an existing pool from its two fds (e.g. inherited over exec).  The fds
  * are duplicated (CLOEXEC), so the caller keeps ownership of its own.

@@ -27,8 +27,8 @@ void ring_init(struct pool *pool)
 {
     for (uint64_t i = 0; i < ring_cap(pool); i++)
         atomic_store_explicit(&pool->ring[i].seq, i, memory_order_relaxed);
-    atomic_store_explicit(&pool->hdr->ring_head, 0, memory_order_relaxed);
-    atomic_store_explicit(&pool->hdr->ring_tail, 0, memory_order_relaxed);
+    atomic_store_explicit(&pool->cur->head, 0, memory_order_relaxed);
+    atomic_store_explicit(&pool->cur->tail, 0, memory_order_relaxed);
 }
 
 int ring_reserve(struct pool *pool, uint64_t *pos)
@@ -38,7 +38,7 @@ int ring_reserve(struct pool *pool, uint64_t *pos)
 
     if (pool == NULL || pool->hdr == NULL || pos == NULL)
         return -EINVAL;
-    tail = &pool->hdr->ring_tail;
+    tail = &pool->cur->tail;
     for (;;) {
         uint64_t t = atomic_load_explicit(tail, memory_order_acquire);
         struct ring_cell *c = cell_at(pool, t);
@@ -121,14 +121,12 @@ int ring_push(struct pool *pool, uint32_t slot, uint32_t gen, uint64_t publish_s
 
 int ring_pop(struct pool *pool, struct ring_ticket *out)
 {
-    struct pool_header *hdr;
 
     if (pool == NULL || pool->hdr == NULL || out == NULL)
         return -EINVAL;
-    hdr = pool->hdr;
     for (;;) {
         /* Only the consumer writes head; relaxed read of our own value. */
-        uint64_t h = atomic_load_explicit(&hdr->ring_head, memory_order_relaxed);
+        uint64_t h = atomic_load_explicit(&pool->cur->head, memory_order_relaxed);
         struct ring_cell *c = cell_at(pool, h);
         uint64_t v = atomic_load_explicit(&c->seq, memory_order_acquire);
         uint64_t x = v & RING_POS;
@@ -140,7 +138,7 @@ int ring_pop(struct pool *pool, struct ring_ticket *out)
             /* Cell first, then head: a consumer dying in between leaves
              * seq == h+cap at head h, which the next one steps over. */
             atomic_store_explicit(&c->seq, h + ring_cap(pool), memory_order_release);
-            atomic_store_explicit(&hdr->ring_head, h + 1, memory_order_release);
+            atomic_store_explicit(&pool->cur->head, h + 1, memory_order_release);
             return 0;
         }
         if (v & RING_DEAD) {
@@ -149,19 +147,19 @@ int ring_pop(struct pool *pool, struct ring_ticket *out)
             /* h was passed over.  Its producer may have died between retag
              * and tail CAS: help, so head never overtakes tail. */
             uint64_t t = h;
-            atomic_compare_exchange_strong(&hdr->ring_tail, &t, h + 1);
+            atomic_compare_exchange_strong(&pool->cur->tail, &t, h + 1);
             if ((v & RING_DONE) && x == h) {
                 /* Writer finished: hand the cell to lap h+cap.  If a producer
                  * retagged it first the CAS fails and it stays retired one
                  * more lap. */
                 atomic_compare_exchange_strong(&c->seq, &v, h + ring_cap(pool));
             }
-            atomic_store_explicit(&hdr->ring_head, h + 1, memory_order_release);
+            atomic_store_explicit(&pool->cur->head, h + 1, memory_order_release);
             continue;
         }
         if (x >= h + ring_cap(pool)) {
             /* A previous consumer finished h but died before moving head. */
-            atomic_store_explicit(&hdr->ring_head, h + 1, memory_order_release);
+            atomic_store_explicit(&pool->cur->head, h + 1, memory_order_release);
             continue;
         }
         return -EAGAIN;  /* empty, or reserved/claimed but unpublished */
@@ -174,21 +172,19 @@ uint64_t ring_pending(const struct pool *pool)
 
     if (pool == NULL || pool->hdr == NULL)
         return 0;
-    h = atomic_load_explicit(&pool->hdr->ring_head, memory_order_acquire);
-    t = atomic_load_explicit(&pool->hdr->ring_tail, memory_order_acquire);
+    h = atomic_load_explicit(&pool->cur->head, memory_order_acquire);
+    t = atomic_load_explicit(&pool->cur->tail, memory_order_acquire);
     return t > h ? t - h : 0;
 }
 
 int ring_skip_hole(struct pool *pool)
 {
-    struct pool_header *hdr;
 
     if (pool == NULL || pool->hdr == NULL)
         return -EINVAL;
-    hdr = pool->hdr;
     for (;;) {
-        uint64_t h = atomic_load_explicit(&hdr->ring_head, memory_order_relaxed);
-        uint64_t t = atomic_load_explicit(&hdr->ring_tail, memory_order_acquire);
+        uint64_t h = atomic_load_explicit(&pool->cur->head, memory_order_relaxed);
+        uint64_t t = atomic_load_explicit(&pool->cur->tail, memory_order_acquire);
         struct ring_cell *c = cell_at(pool, h);
         uint64_t v = atomic_load_explicit(&c->seq, memory_order_acquire);
         uint64_t nv;
@@ -204,7 +200,7 @@ int ring_skip_hole(struct pool *pool)
         /* CAS against the producer's claim/publish; on failure re-read
          * (it made progress, most likely published). */
         if (atomic_compare_exchange_strong(&c->seq, &v, nv)) {
-            atomic_store_explicit(&hdr->ring_head, h + 1, memory_order_release);
+            atomic_store_explicit(&pool->cur->head, h + 1, memory_order_release);
             return 0;
         }
     }

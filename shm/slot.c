@@ -11,7 +11,6 @@
 #include "slot.h"
 
 #include "futex.h"
-#include "ring.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -137,7 +136,8 @@ int slot_claim(struct pool *pool, uint32_t owner, uint32_t *slot, uint32_t *gen)
     return -EAGAIN;
 }
 
-int slot_publish(struct pool *pool, uint32_t slot, uint32_t gen, uint32_t owner)
+int slot_make_ready(struct pool *pool, uint32_t slot, uint32_t gen, uint32_t owner,
+                    uint64_t *publish_seq)
 {
     struct slot_desc *d;
     uint64_t from, seq;
@@ -160,10 +160,8 @@ int slot_publish(struct pool *pool, uint32_t slot, uint32_t gen, uint32_t owner)
     /* Release: payload + header stores above are visible to the taker. */
     if (cas_word(d, from, slot_word_make(SLOT_READY, 0, gen)) != 0)
         return -ESTALE;
-    /* The ticket only orders; if the ring refuses it the slot is READY in
-     * the table anyway and pool_oldest_ready finds it. */
-    (void)ring_push(pool, slot, gen, seq);
-    shm_futex_bump_wake(&pool->hdr->ready_seq);
+    if (publish_seq != NULL)
+        *publish_seq = seq;
     return 0;
 }
 
@@ -246,6 +244,7 @@ static uint64_t reclaim_entry(const struct pool *pool, uint32_t s, uint64_t w,
     e->job_id = 0;
     e->partition = 0;
     e->hdr_valid = 0;
+    e->publish_seq = 0;
     if (slot_read_header(pool, s, &h) != 0)
         return 0;
     /* A FILLING owner may have died inside slot_write_header: fields torn.
@@ -258,7 +257,7 @@ static uint64_t reclaim_entry(const struct pool *pool, uint32_t s, uint64_t w,
     return h.publish_seq;
 }
 
-int slot_reclaim_owner(struct pool *pool, uint32_t dead, struct reclaim_report *rep)
+int slot_reclaim_states(struct pool *pool, uint32_t dead, struct reclaim_report *rep)
 {
     if (pool == NULL || pool->slots == NULL || bad_owner(dead))
         return -EINVAL;
@@ -287,7 +286,7 @@ int slot_reclaim_owner(struct pool *pool, uint32_t dead, struct reclaim_report *
                 if (cas_word(&pool->slots[s], w,
                              slot_word_make(SLOT_READY, 0, g)) != 0)
                     continue;
-                (void)ring_push(pool, s, g, pseq);
+                e.publish_seq = pseq;
                 if (rep != NULL)
                     rep->readied[rep->n_readied++] = e;
             }
@@ -295,7 +294,6 @@ int slot_reclaim_owner(struct pool *pool, uint32_t dead, struct reclaim_report *
         }
     }
     shm_futex_bump_wake(&pool->hdr->free_seq);
-    shm_futex_bump_wake(&pool->hdr->ready_seq);
     return 0;
 }
 

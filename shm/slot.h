@@ -94,12 +94,13 @@ uint64_t slot_word(const struct pool *pool, uint32_t slot);
  * Returns 0, -EAGAIN (no FREE slot: wait with slot_wait_free), -EINVAL. */
 int slot_claim(struct pool *pool, uint32_t owner, uint32_t *slot, uint32_t *gen);
 
-/* FILLING(owner, gen) -> READY(0, gen).  Stamps publish_seq (global order)
- * and t_publish_ns, then CASes with release (payload + header visible to
- * whoever takes it), then pushes a ring ticket and bumps/wakes ready_seq.
- * The ticket is a hint: if the ring refuses it the slot is still READY and
- * found by pool_oldest_ready, so the result is 0 either way. */
-int slot_publish(struct pool *pool, uint32_t slot, uint32_t gen, uint32_t owner);
+/* FILLING(owner, gen) -> READY(0, gen).  Stamps publish_seq (global order,
+ * returned in *publish_seq when not NULL) and t_publish_ns, then CASes with
+ * release (payload + header visible to whoever takes it).  A pure
+ * transition: pushing the ticket and waking consumers is the caller's
+ * (slot_publish in publish.h does both). */
+int slot_make_ready(struct pool *pool, uint32_t slot, uint32_t gen, uint32_t owner,
+                    uint64_t *publish_seq);
 
 /* READY(gen) -> PROVING(owner, gen) (acquire: payload visible); stamps
  * t_take_ns. */
@@ -129,6 +130,7 @@ struct reclaim_entry {
     uint64_t job_id;
     uint32_t partition;
     uint32_t hdr_valid;
+    uint64_t publish_seq;     /* readied: the original publish order, for its ticket */
 };
 struct reclaim_report {
     uint32_t n_freed;         /* FILLING -> FREE: partition must be redone */
@@ -139,10 +141,11 @@ struct reclaim_report {
 
 /* Supervisor, after reaping the process with incarnation dead (so nothing
  * it held can change under us): FILLING(dead) -> FREE(gen+1), PROVING(dead)
- * -> READY(0, gen) with a fresh ring ticket (original publish_seq), filling
- * rep (which may be NULL); then bumps/wakes free_seq and ready_seq.
+ * -> READY(0, gen), filling rep (which may be NULL); then bumps/wakes
+ * free_seq.  Pure transitions: the readied slots' tickets are the caller's
+ * (slot_reclaim_owner in publish.h pushes them and wakes ready_seq).
  * Returns 0 or -EINVAL (dead 0 or > SLOT_OWNER_MAX, NULL pool). */
-int slot_reclaim_owner(struct pool *pool, uint32_t dead, struct reclaim_report *rep);
+int slot_reclaim_states(struct pool *pool, uint32_t dead, struct reclaim_report *rep);
 
 /* Owner, while FILLING: publish the descriptive fields of *h (job_id,
  * partition, key_id, domain_size, n_vars, payload_bytes) into the slot

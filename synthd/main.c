@@ -21,13 +21,13 @@
 #include "child.h"
 #include "ctl.h"
 #include "parallel.h"
+#include "payload.h"
 #include "pool.h"
+#include "publish.h"
 #include "slot.h"
 #include "synth.h"
 #include "wtns.h"
 #include "zkey.h"
-
-#define MAX_KEYS 64
 
 struct key {
     int loaded;
@@ -38,14 +38,13 @@ struct key {
 
 static struct child_args args;
 static struct pool pool;
-static struct key keys[MAX_KEYS];
+static struct key keys[CTL_MAX_KEYS];
 static unsigned nthreads;
 
 static void reply(const struct ctl_msg *req, uint32_t type, int status, const char *text)
 {
     struct ctl_msg m;
-    memset(&m, 0, offsetof(struct ctl_msg, text));
-    m.type = type;
+    ctl_init(&m, type);
     m.key_id = req->key_id;
     m.job_id = req->job_id;
     m.partition = req->partition;
@@ -58,7 +57,7 @@ static void key_load(const struct ctl_msg *req, int fd)
 {
     struct sp_err e = { "" };
     int rc;
-    if (req->key_id >= MAX_KEYS) {
+    if (req->key_id >= CTL_MAX_KEYS) {
         reply(req, CTL_KEY_ERR, -EINVAL, "key id out of range");
         return;
     }
@@ -128,7 +127,7 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     int rc;
 
     snprintf(wname, sizeof(wname), "%.255s", req->text);
-    if (req->key_id >= MAX_KEYS || !keys[req->key_id].loaded) {
+    if (req->key_id >= CTL_MAX_KEYS || !keys[req->key_id].loaded) {
         reply(req, CTL_SYNTH_ERR, -EINVAL, "synthd: key not loaded");
         return;
     }
@@ -138,7 +137,8 @@ static void synthesize(const struct ctl_msg *req, int wfd)
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;
     }
-    uint64_t need = zkey_slot_payload_bytes(zk);
+    struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
+    uint64_t need = pl.total;
     if (need > pool.slot_bytes) {
         sp_fail(&e, SP_ERANGE, "%s: needs %llu-byte slots, the pool has %llu", k->name,
                 (unsigned long long)need, (unsigned long long)pool.slot_bytes);
@@ -155,8 +155,7 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     child_fault_kill("synthd-fill", wname);
     bloat_if_asked(wname);
     uint8_t *p = pool_payload(&pool, slot);
-    size_t vec = (size_t)zk->domain_size * 32;
-    uint8_t *a = p, *b = p + vec, *c = p + 2 * vec, *wit = p + 3 * vec;
+    uint8_t *a = p + pl.a, *b = p + pl.b, *c = p + pl.c, *wit = p + pl.witness;
     /* pread straight into the slot: no private copy of the witness */
     if ((rc = wtns_read(&w, wfd, wit, 0, w.n_witness, &e)) < 0) {
         slot_abandon(&pool, slot, gen, args.incarnation);
@@ -179,18 +178,21 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     h.payload_bytes = need;
     h.t_claim_ns = t0;
     slot_write_header(&pool, slot, &h);
+    /* the ticket goes to the ring of the gpud the supervisor named (any
+     * gpud may still take the slot: they also scan the table) */
+    uint32_t g = req->gpud < args.ndoorbells ? req->gpud : 0;
+    pool_select_ring(&pool, g);
     if ((rc = slot_publish(&pool, slot, gen, args.incarnation)) < 0) {
         reply(req, CTL_SYNTH_ERR, rc, "synthd: slot was taken from us (stale generation)");
         return;
     }
     pool_trace_buffers(&pool, "synthd", args.incarnation, "publish");
     uint64_t one = 1;
-    if (write(args.doorbell_fd, &one, sizeof(one)) < 0) {
+    if (write(args.doorbell_fd + (int)g, &one, sizeof(one)) < 0) {
         /* gpud also rescans the table on its timeout: a lost ring is slow, not lost */
     }
     struct ctl_msg m;
-    memset(&m, 0, offsetof(struct ctl_msg, text));
-    m.type = CTL_SYNTH_DONE;
+    ctl_init(&m, CTL_SYNTH_DONE);
     m.key_id = req->key_id;
     m.job_id = req->job_id;
     m.partition = req->partition;
@@ -219,8 +221,7 @@ int main(int argc, char **argv)
         return 2;
     }
     struct ctl_msg hello;
-    memset(&hello, 0, offsetof(struct ctl_msg, text));
-    hello.type = CTL_HELLO;
+    ctl_init(&hello, CTL_HELLO);
     ctl_send(args.ctl_fd, &hello, NULL, 0);
 
     static struct ctl_msg m;
@@ -254,7 +255,7 @@ int main(int argc, char **argv)
                 reply(&m, CTL_SYNTH_ERR, -EINVAL, "SYNTH without a witness descriptor");
             break;
         case CTL_KEY_DROP:
-            if (m.key_id < MAX_KEYS && keys[m.key_id].loaded) {
+            if (m.key_id < CTL_MAX_KEYS && keys[m.key_id].loaded) {
                 synth_index_free(&keys[m.key_id].ix);
                 zkey_close(&keys[m.key_id].zk);
                 keys[m.key_id].loaded = 0;

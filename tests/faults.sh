@@ -19,6 +19,7 @@
 # run as root (setpriv), else it is skipped with a note.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+ulimit -c 0 2>/dev/null # crash tests raise SIGSEGV: no core files
 ROOT=$PWD
 BIN=$ROOT/build/slotprove
 FIX=$ROOT/tests/fixtures/bn128
@@ -289,7 +290,7 @@ submit_until() {
 }
 
 s1() {
-    start_daemon s1 -- --synth 3 --slots 4 --max-attempts 20 \
+    start_daemon s1 -- --synth 3 --slots 4 \
         --key nopub="$FIX/nopub.zkey" --key allpub="$FIX/allpub.zkey" || return
     gpud0=$(gpud_pid)
     : >"$D/kills"
@@ -461,50 +462,92 @@ s3() {
     stop_daemon
 }
 
-# ---- 4. crash loop --------------------------------------------------------------
+# ---- 4. crash loop, external kills, fatal exit ---------------------------------
 
 synthds_stopped() { [ "$(sj '[.processes[] | select(.role == "synthd" and .state != "stopped")] | length')" = 0 ]; }
+synthds_looping() { [ "$(sj '[.processes[] | select(.role == "synthd" and .state == "backoff" and (.backoff_reason // "" | startswith("crash loop: ")))] | length')" = 2 ]; }
+synthds_idle() { [ "$(sj '[.processes[] | select(.role == "synthd" and .state == "idle")] | length')" = 2 ]; }
+synthd_restarts() { sj '[.processes[] | select(.role == "synthd") | .restarts] | add'; }
 
 s4() {
-    start_daemon s4 SLOTPROVE_FAULT=synthd-start -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
-    t0=$(now)
-    if id=$(submit --key nopub --witness "$FIX/nopub.wtns" 2>"$D/err"); then
-        timeout 60 "$BIN" wait --socket "$SOCK" "$id" >/dev/null 2>"$D/err"
-        rc=$?
-        check "s4: the queued job failed (exit $rc, not a hang) after $(since "$t0") s: $(cat "$D/err")" \
-            eval '[ $rc = 1 ] && grep -q "crash loop" "$D/err"'
-    else
-        check "s4: the submit was refused: $(cat "$D/err")" grep -q "crash loop" "$D/err"
-    fi
-    poll 30 synthds_stopped
+    # (a) synthds that crash (SIGSEGV) at every start, holding nothing: the
+    # breaker backs them off (shown in status), it does not stop them, and a
+    # queued job waits instead of failing
+    start_daemon s4 SLOTPROVE_FAULT=synthd-start SLOTPROVE_FAULT_SIGNAL=11 -- --synth 2 \
+        --key nopub="$FIX/nopub.zkey" || return
+    id=$(submit --key nopub --witness "$FIX/nopub.wtns" 2>"$D/err")
+    check "s4: a submit during the crash loop is accepted: $(cat "$D/err")" [ -n "$id" ]
+    poll 30 synthds_looping
     st >"$D/st.json"
-    check "s4: every synthd is stopped" synthds_stopped
-    reason=$(jq -r '[.processes[] | select(.role == "synthd") | .stop_reason][0]' "$D/st.json")
-    note "s4: stop_reason: $reason"
-    check "s4: stop_reason names the crash loop" eval 'echo "$reason" | grep -q "^crash loop: "'
-    r1=$(jq -c '[.processes[] | select(.role == "synthd") | .restarts]' "$D/st.json")
-    lim=$(sed -n 's/^#define CRASH_LIMIT *\([0-9]*\).*/\1/p' run/daemon.h)
-    check "s4: bounded respawns per synthd ($r1, at most CRASH_LIMIT = ${lim:-?})" \
-        eval '[ "$(jq "[.processes[] | select(.role == \"synthd\") | .restarts] | max" "$D/st.json")" -le "${lim:-0}" ]'
-    # a stopped synthd must stay stopped: after the longest backoff (6.4 s)
-    # nothing could be pending anyway, so one observation 1 s later suffices
+    check "s4: both synthds back off with a crash-loop reason" synthds_looping
+    reason=$(jq -r '[.processes[] | select(.role == "synthd") | .backoff_reason][0]' "$D/st.json")
+    wait_s=$(jq -r '[.processes[] | select(.role == "synthd") | .respawn_in_s][0]' "$D/st.json")
+    note "s4: backoff_reason: $reason (respawn in $wait_s s)"
+    check "s4: status shows when the next start is (respawn_in_s $wait_s > 1)" \
+        eval 'awk -v w="$wait_s" "BEGIN { exit !(w > 1) }"'
+    lim=$(sed -n 's/^#define CRASH_LIMIT *\([0-9]*\).*/\1/p' run/kids.h)
+    r1=$(synthd_restarts)
     sleep 1
-    r2=$(sj '[.processes[] | select(.role == "synthd") | .restarts]' | tr -d ' \n')
-    check "s4: no respawn after the breaker tripped (restarts $r1 -> $r2)" [ "$r1" = "$r2" ]
+    r2=$(synthd_restarts)
+    check "s4: no respawn during the backoff (restarts $r1 -> $r2; CRASH_LIMIT ${lim:-?})" [ "$r1" = "$r2" ]
+    check "s4: the queued job is still running, not failed ($(sj .jobs.running) running, $(sj .jobs.failed) failed)" \
+        [ "$(sj .jobs.running)" = 1 -a "$(sj .jobs.failed)" = 0 ]
+    check "s4: the daemon ($DPID) and gpud are still up" \
+        eval 'alive $DPID && [ "$(sj ".processes[] | select(.role == \"gpud\") | .state")" = idle ]'
+    stop_daemon_now
+    # (b) SIGKILLs from elsewhere of idle synthds, 12 in a few seconds: not
+    # crashes, so no crash-loop backoff, and jobs still complete
+    start_daemon s4b -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
+    n=0
+    while [ $n -lt 12 ]; do
+        poll 10 synthds_idle || break
+        p=$(sj '[.processes[] | select(.role == "synthd") | .pid][0]')
+        kill -KILL "$p" 2>/dev/null && n=$((n + 1))
+    done
+    poll 20 synthds_idle
+    st >"$D/st.json"
+    looped=$(jq '[.processes[] | select(.backoff_reason != null)] | length' "$D/st.json")
+    check "s4: $n external SIGKILLs of idle synthds: no crash-loop backoff ($looped), both idle again" \
+        eval '[ $n = 12 ] && [ "$looped" = 0 ] && synthds_idle'
+    if timeout 60 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
+        --proof "$D/p.json" --public "$D/q.json" >/dev/null 2>"$D/err"; then
+        ok "s4: a job after the kills completes"
+    else
+        bad "s4: a job after the kills failed: $(cat "$D/err")"
+    fi
+    stop_daemon
+    # (c) exit code 2 (fatal) stops the role for good: queued jobs fail with
+    # the reason instead of hanging, new submits are refused at once
+    start_daemon s4c SLOTPROVE_FAULT=synthd-start SLOTPROVE_FAULT_EXIT=2 -- --synth 2 \
+        --key nopub="$FIX/nopub.zkey" || return
+    poll 30 synthds_stopped
+    check "s4: exit code 2 stops every synthd" synthds_stopped
+    reason=$(sj '[.processes[] | select(.role == "synthd") | .stop_reason][0]')
+    check "s4: stop_reason says why: $reason" eval 'echo "$reason" | grep -q "exit code 2: fatal"'
+    r1=$(synthd_restarts)
+    check "s4: never respawned ($r1 restarts)" [ "$r1" = 0 ]
     submit --key nopub --witness "$FIX/nopub.wtns" >/dev/null 2>"$D/err"
     rc=$?
     check "s4: a new submit is refused at once (exit $rc): $(cat "$D/err")" \
-        eval '[ $rc = 1 ] && grep -q "cannot prove: crash loop" "$D/err"'
-    check "s4: the daemon ($DPID) and gpud are still up" \
-        eval 'alive $DPID && [ "$(sj ".processes[] | select(.role == \"gpud\") | .state")" = idle ]'
+        eval '[ $rc = 1 ] && grep -q "cannot prove: .*exit code 2" "$D/err"'
     stop_daemon
+}
+
+# stop_daemon_now: SIGKILL the section's daemon (its children follow by
+# PDEATHSIG) and reap it
+stop_daemon_now() {
+    kill -KILL "$DPID" 2>/dev/null
+    wait "$DPID" 2>/dev/null
+    forget "$DPID"
+    poll 5 no_kids "$DPID" || bad "$TAG: children left after SIGKILL: $(kids_of "$DPID" | tr '\n' ' ')"
 }
 
 # ---- 5. poison partition --------------------------------------------------------
 
 s5() {
-    start_daemon s5 SLOTPROVE_FAULT=synthd-fill SLOTPROVE_FAULT_MATCH=poison -- --synth 2 \
-        --max-attempts 3 --key nopub="$FIX/nopub.zkey" --key allpub="$FIX/allpub.zkey" || return
+    # synthesis of this one witness crashes its synthd (SIGSEGV) every time
+    start_daemon s5 SLOTPROVE_FAULT=synthd-fill SLOTPROVE_FAULT_MATCH=poison SLOTPROVE_FAULT_SIGNAL=11 \
+        -- --synth 2 --key nopub="$FIX/nopub.zkey" --key allpub="$FIX/allpub.zkey" || return
     cp "$FIX/nopub.wtns" "$D/poison.wtns"
     pid_poison=$(submit --key nopub --witness "$D/poison.wtns" 2>"$D/err") || bad "s5: poison submit: $(cat "$D/err")"
     : >"$D/jobs"
@@ -912,6 +955,51 @@ for t in jq node timeout; do
     command -v $t >/dev/null 2>&1 || { echo "FAIL - $t not found (make deps)"; echo "faults: 0 passed, 1 failed"; exit 1; }
 done
 
+# ---- 14. two gpuds, each killed --------------------------------------------------
+
+gpud_of() { sj ".processes[] | select(.role == \"gpud\" and .index == $1) | .$2"; }
+gpud_up_again() { _p=$(gpud_of "$1" pid); [ -n "$_p" ] && [ "$_p" != 0 ] && [ "$_p" != "$2" ] && [ "$(gpud_of "$1" state)" = idle ]; }
+took() { grep -q "^gpud\[$1\]: BUFFERS\[take\]" "$LOG"; }
+
+s14() {
+    start_daemon s14 SLOTPROVE_FAULT_DELAY_MS=400 -- --synth 2 --gpuds 2 --slots 4 --trace-buffers \
+        --key nopub="$FIX/nopub.zkey" --key allpub="$FIX/allpub.zkey" || return
+    poll 15 eval '[ "$(gpud_of 1 state)" = idle ]'
+    a0=$(gpud_of 0 pid); a1=$(gpud_of 1 pid)
+    i0=$(gpud_of 0 incarnation); i1=$(gpud_of 1 incarnation)
+    check "s14: two gpuds run (pids $a0 $a1)" [ -n "$a0" -a -n "$a1" -a "$a0" != "$a1" ]
+    : >"$D/jobs"
+    for i in $(seq 16); do
+        if [ $((i % 2)) = 0 ]; then c=nopub; else c=allpub; fi
+        id=$(submit --key $c --witness "$FIX/$c.wtns" 2>"$D/err") && echo "$i $id $c" >>"$D/jobs" \
+            || bad "s14: submit $i: $(cat "$D/err")"
+    done
+    # each gpud is killed once it has taken a slot, the other keeps going
+    poll 30 took "$i0" || bad "s14: gpud 0 took no slot"
+    kill -KILL "$a0"
+    check "s14: gpud 0 ($a0) killed; gpud 1 ($a1) untouched" eval 'poll 20 gpud_up_again 0 "$a0" && [ "$(gpud_of 1 pid)" = "$a1" ]'
+    poll 30 took "$i1" || bad "s14: gpud 1 took no slot"
+    kill -KILL "$a1"
+    check "s14: gpud 1 ($a1) killed and restarted" poll 20 gpud_up_again 1 "$a1"
+    : >"$D/verify"
+    n=0
+    nok=0
+    while read -r i id c; do
+        n=$((n + 1))
+        timeout 120 "$BIN" wait --socket "$SOCK" --proof "$D/p.$i.json" --public "$D/q.$i.json" "$id" 2>"$D/err" &&
+            nok=$((nok + 1)) || note "s14: job $i: $(cat "$D/err")"
+        vline $c "$D/p.$i.json" "$D/q.$i.json" 1 >>"$D/verify"
+    done <"$D/jobs"
+    check "s14: all $n jobs completed ($nok ok)" [ "$nok" = 16 ]
+    verify_batch "$D/verify" "s14: every proof verifies"
+    note "s14: counters $(st | jq -c .counters)"
+    check "s14: each partition proved once (proofs $(counter proofs) == 16), gpud_deaths $(counter gpud_deaths) == 2" \
+        [ "$(counter proofs)" = 16 -a "$(counter gpud_deaths)" = 2 ]
+    poll 20 all_free 4
+    check "s14: slots conserved (all 4 FREE: $(sj .slots.FREE.count))" all_free 4
+    stop_daemon
+}
+
 T0=$(now)
 section() {
     _t=$(now)
@@ -921,13 +1009,13 @@ section() {
     [ -n "${DPID:-}" ] && case " $DAEMONS " in *" $DPID "*) kill -KILL "$DPID"; wait "$DPID" 2>/dev/null; forget "$DPID" ;; esac
     echo "# $1 took $(since "$_t") s"
 }
-ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s13 s12"}
+ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s13 s14 s12"}
 for s in $ONLY; do
     case $s in
     s1) section s1 "random synthd kills under load" ;;
     s2) section s2 "gpud SIGKILL mid-proving" ;;
     s3) section s3 "RSS limit" ;;
-    s4) section s4 "crash loop" ;;
+    s4) section s4 "crash loop, external kills, fatal exit" ;;
     s5) section s5 "poison partition" ;;
     s6) section s6 "supervisor killed" ;;
     s7) section s7 "client disconnect" ;;
@@ -937,6 +1025,7 @@ for s in $ONLY; do
     s11) section s11 "socket security" ;;
     s12) section s12 "fuzzers (make fuzz-short)" ;;
     s13) section s13 "key cache eviction and size cap" ;;
+    s14) section s14 "two gpuds, each killed" ;;
     esac
 done
 orphans=""

@@ -5,6 +5,7 @@
 
 #include "futex.h"
 #include "pool.h"
+#include "publish.h"
 #include "ring.h"
 #include "slot.h"
 
@@ -504,7 +505,7 @@ Test(shm_ring, skip_unclaimed_hole, .timeout = 5)
     struct ring_ticket t;
 
     mkpool(&p, 2, 4096);
-    uint64_t pos = atomic_fetch_add(&p.hdr->ring_tail, 1);  /* reserve only */
+    uint64_t pos = atomic_fetch_add(&p.cur->tail, 1);  /* reserve only */
     cr_assert_eq(ring_push(&p, 1, 1, 11), 0);
     cr_assert_eq(ring_pop(&p, &t), -EAGAIN);
     cr_assert_eq(ring_pending(&p), 2);
@@ -970,4 +971,37 @@ Test(shm_stress, ring_skips_under_contention, .timeout = 60)
     cr_assert_eq(ring_pop(&p, &t), 0);
     cr_assert_eq(t.publish_seq, 3);
     pool_detach(&p);
+}
+
+/* One ticket ring per gpud: a ticket pushed on ring 1 (through one process's
+ * view) is popped from ring 1 (through another's) and never from ring 0;
+ * FIFO order holds per ring; the ring count is checked at attach. */
+Test(shm_ring, one_ring_per_consumer, .timeout = 5)
+{
+    struct pool p, a;
+    struct ring_ticket t;
+    cr_assert_eq(pool_create_rings(&p, 4, 4096, 3), 0);
+    cr_assert_eq(p.nrings, 3u);
+    cr_assert_eq(pool_select_ring(&p, 3), -EINVAL);
+    cr_assert_eq(pool_attach(&a, p.ctl_fd, p.payload_fd, PROT_READ), 0);
+    cr_assert_eq(a.nrings, 3u);
+    cr_assert_eq(pool_select_ring(&p, 1), 0);
+    cr_assert_eq(ring_push(&p, 2, 7, 11), 0);
+    cr_assert_eq(ring_push(&p, 3, 8, 12), 0);
+    cr_assert_eq(pool_select_ring(&p, 2), 0);
+    cr_assert_eq(ring_push(&p, 0, 9, 13), 0);
+    cr_assert_eq(ring_pop(&a, &t), -EAGAIN, "ring 0 holds nothing");
+    cr_assert_eq(pool_select_ring(&a, 1), 0);
+    cr_assert_eq(ring_pop(&a, &t), 0);
+    cr_assert(t.slot == 2 && t.gen == 7 && t.publish_seq == 11);
+    cr_assert_eq(ring_pop(&a, &t), 0);
+    cr_assert(t.slot == 3 && t.gen == 8 && t.publish_seq == 12);
+    cr_assert_eq(ring_pop(&a, &t), -EAGAIN);
+    cr_assert_eq(pool_select_ring(&a, 2), 0);
+    cr_assert_eq(ring_pop(&a, &t), 0);
+    cr_assert(t.slot == 0 && t.gen == 9 && t.publish_seq == 13);
+    pool_detach(&a);
+    pool_detach(&p);
+    cr_assert_eq(pool_create_rings(&p, 4, 4096, 0), -EINVAL);
+    cr_assert_eq(pool_create_rings(&p, 4, 4096, POOL_MAX_RINGS + 1), -EINVAL);
 }

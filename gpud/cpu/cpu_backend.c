@@ -13,6 +13,7 @@
 
 #include "backend.h"
 #include "cpu_prove.h"
+#include "payload.h"
 
 struct cpu_job {
     void *a, *b, *c;  /* domain_size × 32 B, Montgomery */
@@ -40,7 +41,8 @@ static int cpu_prove_start(struct backend *be, const struct zkey *zk,
                            const struct prove_input *in, void **job, struct sp_err *e)
 {
     (void)be;
-    size_t vec = (size_t)zk->domain_size * 32, wit = (size_t)zk->n_vars * 32;
+    struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
+    size_t vec = (size_t)pl.vec_bytes, wit = (size_t)pl.witness_bytes;
     struct cpu_job *j = calloc(1, sizeof(*j));
     if (!j)
         return sp_fail(e, -ENOMEM, "cpu backend: out of memory");

@@ -1,0 +1,124 @@
+/*
+ * core.h — the supervisor core shared by `slotprove serve` (many jobs, a
+ * socket) and `slotprove prove` (one job, no socket).
+ *
+ * Like PostgreSQL's postmaster, the core keeps its own copy of everything it
+ * must not lose — jobs, partitions, which child does what — and never
+ * trusts or dereferences slot payloads (it reads slot headers only).
+ * Completion is decided by the dispatcher (dispatch.h), not by the slot
+ * table: slots govern memory only. The core owns the pool, the children
+ * (kids.h), the key cache (keys.h), the job table (jobs.h) and the
+ * dispatcher, and routes every child message and death into them:
+ *
+ *   child messages ─┐                 ┌─► dispatcher (partition states)
+ *   child deaths ───┼─► core.c ───────┼─► job table (ends, results)
+ *   submit/cancel ──┘  (this file)    └─► hooks (socket answers, prove's
+ *                                          progress lines)
+ *
+ * The caller runs the loop: core_pollfds adds the children's descriptors to
+ * its poll set, core_on_fd handles one that is ready, core_tick runs
+ * respawns, RSS checks, dispatch and purging.
+ */
+#ifndef SLOTPROVE_CORE_H
+#define SLOTPROVE_CORE_H
+
+#include <poll.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "dispatch.h"
+#include "err.h"
+#include "jobs.h"
+#include "keys.h"
+#include "kids.h"
+#include "pool.h"
+#include "request.h"
+#include "stages.h"
+
+struct core_opts {
+    unsigned synthds;          /* 1..MAX_SYNTHDS */
+    unsigned gpuds;            /* 1..MAX_GPUDS */
+    unsigned slots;
+    uint64_t slot_bytes;
+    uint64_t synth_rss_max;    /* bytes of RssAnon; 0 = no limit */
+    const char *backend;
+    unsigned threads;          /* per child; 0 = all CPUs */
+    unsigned max_attempts;     /* K: counted deaths before a partition is poison */
+    unsigned result_ttl_s;
+    unsigned max_queued;       /* partitions submitted and not yet proved, all jobs */
+    uint64_t key_cache_max;    /* bytes: all client-attached keys held together */
+    int trace_buffers;
+};
+
+struct counters {
+    uint64_t proofs, jobs_done, jobs_failed;
+    uint64_t reproved_from_shm;  /* slots proved again after a gpud death, no re-synthesis */
+    uint64_t resynthesized;      /* partitions synthesized again after a gpud death */
+    uint64_t synthd_deaths, gpud_deaths, duplicate_results;
+};
+
+/* What the core tells its user; any may be NULL. */
+struct core_hooks {
+    void *ctx;
+    void (*hello)(void *ctx, const struct kid *k, const char *text);
+    void (*synthesized)(void *ctx, const struct job *j, uint32_t part, uint32_t slot,
+                        uint64_t synth_ns);
+    void (*progress)(void *ctx, const struct job *j, uint32_t part, enum stage s,
+                     uint64_t ns);
+    void (*job_ended)(void *ctx, struct job *j);
+};
+
+struct core {
+    struct core_opts o;
+    struct pool pool;
+    int doorbells[MAX_GPUDS];  /* gpud i's eventfd, rung by synthd after a publish */
+    struct kid_table kids;
+    struct key_cache keys;
+    struct job_table jobs;
+    struct dispatcher dsp;
+    struct counters c;
+    struct core_hooks hooks;
+    uint64_t done_ns[4096];    /* ring of proof completion times, for proofs/s */
+    unsigned done_head;
+    uint64_t last_purge_ns;
+    int draining;              /* 1: no new jobs; > 1: no new dispatch either */
+};
+
+/* An empty core: no pool, no children. */
+void core_init(struct core *c);
+
+/* Creates the pool (o.slots × o.slot_bytes, prefaulted, one ticket ring
+ * per gpud), a doorbell per gpud and the children. 0 or -errno with the reason in e. */
+int core_start(struct core *c, struct sp_err *e);
+
+/* Adds the children's control sockets and pidfds to pf (room for max);
+ * returns how many. */
+int core_pollfds(struct core *c, struct pollfd *pf, int max);
+
+/* Handles fd (one core_pollfds added) that poll reported ready. */
+void core_on_fd(struct core *c, int fd);
+
+/* Respawns, RSS checks, dispatch of queued partitions to idle synthds,
+ * purging of old results. Call after every poll. */
+void core_tick(struct core *c, uint64_t now);
+
+/* A job from a parsed submit request: fds are the request's descriptors
+ * (those the job keeps are set to -1; the caller closes the rest). Every
+ * witness is opened and checked against the key now, and its public
+ * signals read. 0 with *out, or -1 with the reason in err. */
+int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, int nfds,
+                struct job **out, char *err, size_t errlen);
+
+/* 0 if jobs can be proved now, else -1 with the reason in err (a role is
+ * stopped: exit code 2). */
+int core_usable(const struct core *c, char *err, size_t errlen);
+
+/* Ends a running job as failed (reason) or cancelled. */
+void core_fail_job(struct core *c, struct job *j, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void core_cancel_job(struct core *c, struct job *j);
+
+/* Stops the children (SHUTDOWN, reap) and releases the pool. */
+void core_shutdown(struct core *c);
+
+#endif
