@@ -22,15 +22,18 @@
  *
  * Returns 0, or -SP_EVERIFY with "the witness does not satisfy the circuit
  * (its proof fails the pairing check against PATH)". Why a failing check
- * means exactly that, for the CPU backend: the key's points were checked
- * at load (zkey_check_points), the prover computes snarkjs's proof
- * (tests/e2e.sh, tests/verify.sh), and its H = (A·w ∘ B·w − C·w)/Z is a
- * polynomial only when A·w ∘ B·w = C·w on every constraint; otherwise the
- * proof fails the pairing check (Groth16's soundness). The constraints
- * cannot be tested directly because the key has no C matrix (synthd derives
- * C·w from A and B, see DESIGN), so the failed pairing of an honest
- * prover's proof is the test. A GPU backend must prove once more on the CPU
- * before reporting an unsatisfied witness.
+ * means exactly that, for the CPU backend: the key has no C matrix (see
+ * DESIGN), so synthd takes c = a∘b (a = A·w, b = B·w) and H = (AB − C)/Z
+ * is always a polynomial; but the key's C-section points carry the
+ * circuit's real C polynomials, so the pairing equation reduces to
+ * C_from_a∘b(τ) = C_circuit·w(τ) at the key's secret τ. It holds when
+ * a∘b = C·w on every constraint (a satisfying witness) and otherwise fails
+ * except with probability about n/r (τ is unknown to whoever chose the
+ * witness: Groth16's soundness). Nothing else makes an honest prover's
+ * proof fail: the key's points were checked at load (zkey_check_points) and
+ * the prover computes snarkjs's proof (tests/e2e.sh, tests/verify.sh). A GPU
+ * backend must prove once more on the CPU before reporting an unsatisfied
+ * witness, since a fault there fails the check too.
  */
 int proof_self_check(const struct zkey *zk, const uint8_t *pub,
                      const struct groth16_proof *p, uint64_t *ns, struct sp_err *e);
