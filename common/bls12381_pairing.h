@@ -77,6 +77,30 @@
         { 0, 1, -2, 1, 0, 0 },  \
         { 1, -2, 1, 0, 0, 0 }   \
     }
+/* subgroup tests (Scott, ePrint 2021/1130): P in G1 iff phi(P) = -x^2 P,
+ * phi(x, y) = (beta x, y); Q in G2 iff psi(Q) = x Q,
+ * psi(x, y) = (conj(x) cx, conj(y) cy), cx = xi^-((p-1)/3), cy = xi^-((p-1)/2) */
+#define BLS12381_G1_BETA                                                     \
+    { { 0x30f1361b798a64e8ULL, 0xf3b8ddab7ece5a2aULL, 0x16a8ca3ac61577f7ULL, \
+        0xc26a2ff874fd029bULL, 0x3636b76660701c6eULL, 0x051ba4ab241b6160ULL } }
+#define BLS12381_PSI_CX                                       \
+    {                                                         \
+        { { 0x0000000000000000ULL, 0x0000000000000000ULL,     \
+            0x0000000000000000ULL, 0x0000000000000000ULL,     \
+            0x0000000000000000ULL, 0x0000000000000000ULL } }, \
+        { { 0x890dc9e4867545c3ULL, 0x2af322533285a5d5ULL,     \
+            0x50880866309b7e2cULL, 0xa20d1b8c7e881024ULL,     \
+            0x14e4f04fe2db9068ULL, 0x14e56d3f1564853aULL } }  \
+    }
+#define BLS12381_PSI_CY                                       \
+    {                                                         \
+        { { 0x3e2f585da55c9ad1ULL, 0x4294213d86c18183ULL,     \
+            0x382844c88b623732ULL, 0x92ad2afd19103e18ULL,     \
+            0x1d794e4fac7cf0b9ULL, 0x0bd592fc7d825ec8ULL } }, \
+        { { 0x7bcfa7a25aa30fdaULL, 0xdc17dec12a927e7cULL,     \
+            0x2f088dd86b4ebef1ULL, 0xd1ca2087da74d4a7ULL,     \
+            0x2da2596696cebc1dULL, 0x0e2b7eedbbfd87d2ULL } }  \
+    }
 /* END GENERATED CONSTANTS */
 
 #define FP6 bls12381_fp6
@@ -117,5 +141,9 @@ int bls12381_g1_in_subgroup(const bls12381_g1_affine_t *P);
 
 /* 1 if Q is on the twist and r Q = O (infinity counts as in), else 0. */
 int bls12381_g2_in_subgroup(const bls12381_g2_affine_t *Q);
+
+/* The same two tests by multiplying by r (reference for the tests). */
+int bls12381_g1_in_subgroup_slow(const bls12381_g1_affine_t *P);
+int bls12381_g2_in_subgroup_slow(const bls12381_g2_affine_t *Q);
 
 #endif /* SLOTPROVE_BLS12381_PAIRING_H */

@@ -103,4 +103,8 @@ int bn254_g1_in_subgroup(const bn254_g1_affine_t *P);
 /* 1 if Q is on the twist and r Q = O (infinity counts as in), else 0. */
 int bn254_g2_in_subgroup(const bn254_g2_affine_t *Q);
 
+/* The same two tests by multiplying by r (reference for the tests). */
+int bn254_g1_in_subgroup_slow(const bn254_g1_affine_t *P);
+int bn254_g2_in_subgroup_slow(const bn254_g2_affine_t *Q);
+
 #endif /* SLOTPROVE_BN254_PAIRING_H */

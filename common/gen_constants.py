@@ -370,6 +370,40 @@ def pairing_block(name, p, r, fp_limbs, xi, loop, loop_text, z, z_text, lam,
     return "\n".join(out) + "\n"
 
 
+def bls_subgroup_block():
+    """BLS12-381 endomorphisms for the subgroup tests (Scott, "A note on
+    group membership tests for G1, G2 and GT on BLS pairing-friendly
+    curves", ePrint 2021/1130): phi(x, y) = (beta x, y) with the cube root of
+    unity beta for which phi(P) = -x^2 P on G1, and psi(x, y) =
+    (conj(x) cx, conj(y) cy), cx = xi^-((p-1)/3), cy = xi^-((p-1)/2) (the
+    untwist-Frobenius-twist map of the M-type twist), psi(Q) = x Q on G2."""
+    p, x = BLS_Q, BLS_X
+    F, F2 = Fp(p), Fp2(p)
+    g = 2
+    while pow(g, (p - 1) // 3, p) == 1:
+        g += 1
+    b = pow(g, (p - 1) // 3, p)
+    m = ec_mul(F, x * x, BLS_G1)
+    neg = (m[0], (-m[1]) % p)
+    beta = [bb for bb in (b, b * b % p) if (bb * BLS_G1[0] % p, BLS_G1[1]) == neg]
+    assert len(beta) == 1
+    xi = (1, 1)
+    cx = f2_inv(p, f2_pow(p, xi, (p - 1) // 3))
+    cy = f2_inv(p, f2_pow(p, xi, (p - 1) // 2))
+    conj = lambda a: (a[0], (-a[1]) % p)
+    psi = (F2.mul(conj(BLS_G2[0]), cx), F2.mul(conj(BLS_G2[1]), cy))
+    xq = ec_mul(F2, -x, BLS_G2)
+    assert psi == (xq[0], F2.sub(F2.zero, xq[1])), "psi(G2) != x G2"
+    return [
+        "/* subgroup tests (Scott, ePrint 2021/1130): P in G1 iff phi(P) = -x^2 P,",
+        " * phi(x, y) = (beta x, y); Q in G2 iff psi(Q) = x Q,",
+        " * psi(x, y) = (conj(x) cx, conj(y) cy), cx = xi^-((p-1)/3), cy = xi^-((p-1)/2) */",
+        define("BLS12381_G1_BETA", fp_init(beta[0], p, 6)),
+        define("BLS12381_PSI_CX", fp2_init(cx, p, 6)),
+        define("BLS12381_PSI_CY", fp2_init(cy, p, 6)),
+    ]
+
+
 def pairing_blocks():
     u = BN254_U
     assert BN254_R == 36 * u ** 4 + 36 * u ** 3 + 18 * u ** 2 + 6 * u + 1
@@ -391,6 +425,7 @@ def pairing_blocks():
                        u, "u", bn_lam, "2u(6u^2 + 3u + 1)")
     bls = pairing_block("bls12381", BLS_Q, BLS_R, 6, (1, 1), -x, "|x|",
                         x, "x", bls_lam, "3")
+    bls = bls.replace(END, "\n".join(bls_subgroup_block()) + "\n" + END)
     return {"bn254_pairing.h": bn, "bls12381_pairing.h": bls}
 
 

@@ -91,11 +91,3 @@ int groth16_verify(const struct groth16_vk *vk, const uint8_t *pub, uint32_t n_p
             return sp_fail(e, SP_ERANGE, "public signal %u is not below r", i);
     return ops[vk->curve].check(vk, pub, p, subgroups, e);
 }
-
-int groth16_verify_zkey(const struct zkey *zk, const uint8_t *pub,
-                        const struct groth16_proof *p, struct sp_err *e)
-{
-    struct groth16_vk vk;
-    groth16_vk_from_zkey(&vk, zk);
-    return groth16_verify(&vk, pub, zk->n_public, p, 0, e);
-}

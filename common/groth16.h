@@ -66,9 +66,4 @@ int groth16_g2_from_std(enum curve_id c, const uint64_t xy[2][2][6], uint8_t *ou
 int groth16_verify(const struct groth16_vk *vk, const uint8_t *pub, uint32_t n_pub,
                    const struct groth16_proof *p, int subgroups, struct sp_err *e);
 
-/* groth16_verify with the zkey's own verifying data, without subgroup
- * checks (for proofs slotprove just made). */
-int groth16_verify_zkey(const struct zkey *zk, const uint8_t *pub,
-                        const struct groth16_proof *p, struct sp_err *e);
-
 #endif

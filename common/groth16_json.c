@@ -1,6 +1,7 @@
 /* groth16_json.c — see groth16_json.h. Parsed with jansson, numbers with GMP. */
 #include "groth16_json.h"
 
+#include <errno.h>
 #include <gmp.h>
 #include <jansson.h>
 #include <stdlib.h>
@@ -182,7 +183,7 @@ int groth16_vk_read_json(struct groth16_vk *vk, const char *path, struct sp_err 
     size_t gb = curve_get(vk->curve)->g1_bytes;
     vk->ic_owned = calloc((size_t)vk->n_public + 1, gb);
     if (!vk->ic_owned) {
-        rc = sp_fail(e, -12 /* ENOMEM */, "%s: out of memory", path);
+        rc = sp_fail(e, -ENOMEM, "%s: out of memory", path);
         goto out;
     }
     vk->ic = vk->ic_owned;
@@ -242,7 +243,7 @@ int groth16_public_read_json(uint8_t **values, uint32_t *n, const char *path, st
     uint8_t *v = calloc(cnt + 1, 32);
     if (!v) {
         json_decref(doc);
-        return sp_fail(e, -12, "%s: out of memory", path);
+        return sp_fail(e, -ENOMEM, "%s: out of memory", path);
     }
     for (size_t i = 0; i < cnt; i++) {
         uint64_t l[4];

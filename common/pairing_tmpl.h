@@ -17,6 +17,11 @@
  *                    = sum_i lambda_i p^i (i < 4), lambda_i = sum_j
  *                    COEF[i][j] z^j (j <= DEG), small signed coefficients
  *   PAIRING_G1_COFACTOR_ONE  1 if E(Fp) has prime order r (BN254)
+ *   PAIRING_FAST_SUBGROUP  1 to test subgroup membership with the BLS12
+ *                    endomorphisms (needs PAIRING_G1_BETA, PAIRING_PSI_CX,
+ *                    PAIRING_PSI_CY; Scott, ePrint 2021/1130): P in G1 iff
+ *                    (beta x, y) = -z^2 P, Q in G2 iff psi(Q) = z Q;
+ *                    otherwise r P = O and r Q = O
  *
  * Defines the functions declared in the curve's *_pairing.h:
  *   PAIRING_miller_loop, PAIRING_final_exp, PAIRING_pairing,
@@ -328,25 +333,73 @@ int PR_(pairing_is_one)(const PR_G1 P[], const PR_G2 Q[], size_t n)
     return PF12_(is_one)(&f);
 }
 
-int PR_(g1_in_subgroup)(const PR_G1 *P)
+int PR_(g1_in_subgroup_slow)(const PR_G1 *P)
 {
     if (!PR_(g1_affine_is_on_curve)(P))
         return 0;
-#if PAIRING_G1_COFACTOR_ONE
-    return 1; /* #E(Fp) = r: every point on the curve is in G1 */
-#endif
     PR_G1J t;
     PR_(g1_mul_scalar_affine)(&t, P, PR_(fr_modulus).l, 4);
     return PR_(g1_is_inf)(&t);
 }
 
-int PR_(g2_in_subgroup)(const PR_G2 *Q)
+int PR_(g2_in_subgroup_slow)(const PR_G2 *Q)
 {
     if (!PR_(g2_affine_is_on_curve)(Q))
         return 0;
     PR_G2J t;
     PR_(g2_mul_scalar_affine)(&t, Q, PR_(fr_modulus).l, 4);
     return PR_(g2_is_inf)(&t);
+}
+
+int PR_(g1_in_subgroup)(const PR_G1 *P)
+{
+#if PAIRING_G1_COFACTOR_ONE
+    return PR_(g1_affine_is_on_curve)(P); /* #E(Fp) = r: all of it is G1 */
+#elif PAIRING_FAST_SUBGROUP
+    static const PR_FP beta = PAIRING_G1_BETA;
+    if (!PR_(g1_affine_is_on_curve)(P))
+        return 0;
+    if (PR_(g1_affine_is_inf)(P))
+        return 1;
+    /* -z^2 P (the sign of z does not matter) against phi(P) */
+    unsigned __int128 z2 = (unsigned __int128)PAIRING_PARAM_ABS * PAIRING_PARAM_ABS;
+    uint64_t k[2] = { (uint64_t)z2, (uint64_t)(z2 >> 64) };
+    PR_G1J t, phi;
+    PR_G1 a = *P;
+    PR_(g1_mul_scalar_affine)(&t, P, k, 2);
+    PR_(g1_neg)(&t, &t);
+    PF_(mul)(&a.x, &a.x, &beta);
+    PR_(g1_from_affine)(&phi, &a);
+    return PR_(g1_eq)(&t, &phi);
+#else
+    return PR_(g1_in_subgroup_slow)(P);
+#endif
+}
+
+int PR_(g2_in_subgroup)(const PR_G2 *Q)
+{
+#if PAIRING_FAST_SUBGROUP
+    static const PR_FP2 cx = PAIRING_PSI_CX, cy = PAIRING_PSI_CY;
+    if (!PR_(g2_affine_is_on_curve)(Q))
+        return 0;
+    if (PR_(g2_affine_is_inf)(Q))
+        return 1;
+    uint64_t k[1] = { PAIRING_PARAM_ABS };
+    PR_G2J t, psi;
+    PR_G2 a;
+    PR_(g2_mul_scalar_affine)(&t, Q, k, 1);
+#if PAIRING_PARAM_NEG
+    PR_(g2_neg)(&t, &t);
+#endif
+    PF2_(conj)(&a.x, &Q->x);
+    PF2_(mul)(&a.x, &a.x, &cx);
+    PF2_(conj)(&a.y, &Q->y);
+    PF2_(mul)(&a.y, &a.y, &cy);
+    PR_(g2_from_affine)(&psi, &a);
+    return PR_(g2_eq)(&t, &psi);
+#else
+    return PR_(g2_in_subgroup_slow)(Q);
+#endif
 }
 
 #undef PR_

@@ -17,7 +17,7 @@ enum stage {
     STAGE_MSM_C,
     STAGE_MSM_H,
     STAGE_PROVE,   /* gpud: whole proof, copy-off to assembled proof */
-    STAGE_VERIFY,  /* gpud: the proof's pairing check (groth16_verify_zkey) */
+    STAGE_VERIFY,  /* gpud: the proof's pairing check (proof_self_check) */
     STAGE_COUNT
 };
 

@@ -26,11 +26,11 @@
 #include "backend.h"
 #include "child.h"
 #include "ctl.h"
-#include "groth16.h"
 #include "parallel.h"
 #include "payload.h"
 #include "pool.h"
 #include "ring.h"
+#include "self_check.h"
 #include "slot.h"
 #include "zkey.h"
 
@@ -116,38 +116,10 @@ static void send_progress(void *arg, enum stage s, uint64_t ns)
     ctl_send(args.ctl_fd, &m, NULL, 0);
 }
 
-/* Every proof is checked against the key's own verifying data before it
- * leaves gpud, unless the supervisor was started with --no-verify (it then
- * sets SLOTPROVE_NO_VERIFY=1 for its children). */
+/* Every proof is checked (proof_self_check) before it leaves gpud, unless
+ * the supervisor was started with --no-verify: it then sets
+ * SLOTPROVE_NO_VERIFY=1 for its children. */
 static int self_verify = 1;
-
-/*
- * Checks a proof gpud just made (STAGE_VERIFY). With the CPU backend a
- * failing check means the witness does not satisfy the circuit: the key's
- * points were checked at load (zkey_check_points), the prover computes
- * exactly snarkjs's proof (tests/e2e.sh) and H = (AB - C)/Z is a
- * polynomial only when A.w * B.w = C.w holds on every constraint; with an
- * unsatisfied witness the pairing check fails (Groth16 soundness), and
- * there is no other way for an honest prover's proof to fail. (The key has
- * no C matrix - DESIGN: synthd computes C.w from A, B - so the constraints
- * cannot be tested directly.) A future GPU backend must re-prove on the CPU
- * before concluding so.
- */
-static int verify_proof(const struct zkey *zk, const uint8_t *pub,
-                        const struct groth16_proof *proof, struct stage_times *t,
-                        struct progress_ctx *pc, struct sp_err *e)
-{
-    if (!pub)
-        return sp_fail(e, -ENOMEM, "gpud: out of memory for the public signals");
-    uint64_t t0 = now_ns();
-    int rc = groth16_verify_zkey(zk, pub, proof, e);
-    t->ns[STAGE_VERIFY] = now_ns() - t0;
-    send_progress(pc, STAGE_VERIFY, t->ns[STAGE_VERIFY]);
-    if (rc == -SP_EVERIFY)
-        return sp_fail(e, SP_EVERIFY, "the witness does not satisfy the circuit "
-                       "(its proof fails the pairing check against %s)", zk->path);
-    return rc;
-}
 
 static void prove_slot(uint32_t slot, uint32_t gen)
 {
@@ -209,7 +181,11 @@ static void prove_slot(uint32_t slot, uint32_t gen)
         return;
     }
     t.ns[STAGE_PROVE] = now_ns() - t0;
-    rc = self_verify ? verify_proof(zk, pub, &proof, &t, &pc, &e) : 0;
+    if (self_verify) {
+        rc = pub ? proof_self_check(zk, pub, &proof, &t.ns[STAGE_VERIFY], &e)
+                 : sp_fail(&e, -ENOMEM, "gpud: out of memory for the public signals");
+        send_progress(&pc, STAGE_VERIFY, t.ns[STAGE_VERIFY]);
+    }
     free(pub);
     if (rc < 0) { /* a proof that fails is never sent */
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);

@@ -10,6 +10,7 @@
  * subgroups, the public signals are below r and as many as the key's
  * nPublic, and the proof is for the key's curve.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,7 +140,7 @@ int cmd_verify(int argc, char **argv)
         free(wall);
         free(cpu);
         snprintf(why, sizeof(why), "out of memory");
-        rc = -12;
+        rc = -ENOMEM;
         goto out;
     }
     for (unsigned i = 0; i < repeat && rc == 0; i++) {

@@ -423,6 +423,116 @@ static void bls12381_param(mpz_t z, mpz_t m)
 TP_CURVE_TESTS(bn254, 4)
 TP_CURVE_TESTS(bls12381, 6)
 
+/* Subgroup tests: the fast ones (endomorphisms on BLS12-381) against r P = O
+ * on points in the groups (random multiples of the generators) and on
+ * points of the curves found by square roots (x = 1, 2, ...: almost surely
+ * outside, as the cofactors are large; the reference says which). */
+#define TP_SUBGROUP_TESTS(C, FPL)                                              \
+    static void C##_fp2_pow_mpz(C##_fp2_t *ret, const C##_fp2_t *a, mpz_t e)  \
+    {                                                                          \
+        C##_fp2_t acc;                                                         \
+        C##_fp2_set_one(&acc);                                                 \
+        for (long i = (long)mpz_sizeinbase(e, 2) - 1; i >= 0; i--) {           \
+            C##_fp2_sqr(&acc, &acc);                                           \
+            if (mpz_tstbit(e, (mp_bitcnt_t)i))                                 \
+                C##_fp2_mul(&acc, &acc, a);                                    \
+        }                                                                      \
+        *ret = acc;                                                            \
+    }                                                                          \
+    /* square root in Fp2 for p = 3 mod 4 (Adj, Rodriguez-Henriquez,          \
+     * ePrint 2012/685, algorithm 9); 0 if a is not a square */               \
+    static int C##_fp2_sqrt(C##_fp2_t *ret, const C##_fp2_t *a, mpz_t p)      \
+    {                                                                          \
+        mpz_t e;                                                               \
+        mpz_init(e);                                                           \
+        C##_fp2_t a1, al, x0, t, one, m1;                                      \
+        mpz_sub_ui(e, p, 3);                                                   \
+        mpz_fdiv_q_2exp(e, e, 2);                                              \
+        C##_fp2_pow_mpz(&a1, a, e);                                            \
+        C##_fp2_sqr(&al, &a1);                                                 \
+        C##_fp2_mul(&al, &al, a);                                              \
+        C##_fp2_mul(&x0, &a1, a);                                              \
+        C##_fp2_set_one(&one);                                                 \
+        C##_fp2_neg(&m1, &one);                                                \
+        if (C##_fp2_eq(&al, &m1)) {                                            \
+            C##_fp2_t i_;                                                      \
+            C##_fp2_set_zero(&i_);                                             \
+            i_.c1 = one.c0;                                                    \
+            C##_fp2_mul(&t, &i_, &x0);                                         \
+        } else {                                                               \
+            mpz_sub_ui(e, p, 1);                                               \
+            mpz_fdiv_q_2exp(e, e, 1);                                          \
+            C##_fp2_add(&t, &one, &al);                                        \
+            C##_fp2_pow_mpz(&t, &t, e);                                        \
+            C##_fp2_mul(&t, &t, &x0);                                          \
+        }                                                                      \
+        mpz_clear(e);                                                          \
+        C##_fp2_sqr(&a1, &t);                                                  \
+        *ret = t;                                                              \
+        return C##_fp2_eq(&a1, a);                                             \
+    }                                                                          \
+    Test(pairing, C##_subgroup_checks)                                         \
+    {                                                                          \
+        mpz_t p, e;                                                            \
+        mpz_inits(p, e, NULL);                                                 \
+        limbs_to_mpz(p, C##_fp_modulus.l, FPL);                                \
+        for (int i = 0; i < 3; i++) {                                          \
+            uint64_t k[4];                                                     \
+            tp_rand_scalar(k, C##_fr_modulus.l);                               \
+            C##_g1_affine_t P = C##_g1_mul(&C##_g1_generator, k);              \
+            C##_g2_affine_t Q = C##_g2_mul(&C##_g2_generator, k);              \
+            cr_assert(C##_g1_in_subgroup(&P) && C##_g1_in_subgroup_slow(&P));  \
+            cr_assert(C##_g2_in_subgroup(&Q) && C##_g2_in_subgroup_slow(&Q));  \
+        }                                                                      \
+        int out1 = 0, out2 = 0;                                                \
+        for (uint64_t xv = 1; xv < 40; xv++) {                                 \
+            C##_g1_affine_t P;                                                 \
+            C##_g2_affine_t Q;                                                 \
+            C##_fp_t rhs, y;                                                   \
+            C##_fp_from_u64(&P.x, xv);                                         \
+            C##_fp_sqr(&rhs, &P.x);                                            \
+            C##_fp_mul(&rhs, &rhs, &P.x);                                      \
+            C##_fp_add(&rhs, &rhs, &C##_g1_b);                                 \
+            mpz_add_ui(e, p, 1);                                               \
+            mpz_fdiv_q_2exp(e, e, 2);                                          \
+            uint64_t el[6] = {0};                                              \
+            mpz_export(el, NULL, -1, sizeof(uint64_t), 0, 0, e);               \
+            C##_fp_pow(&y, &rhs, el, FPL);                                     \
+            P.y = y;                                                           \
+            if (C##_g1_affine_is_on_curve(&P)) {                               \
+                int slow = C##_g1_in_subgroup_slow(&P);                        \
+                cr_assert_eq(C##_g1_in_subgroup(&P), slow, #C ": G1 x=%lu",    \
+                             (unsigned long)xv);                               \
+                out1 += !slow;                                                 \
+            }                                                                  \
+            C##_fp2_t x2, r2;                                                  \
+            C##_fp2_set_zero(&x2);                                             \
+            x2.c0 = P.x;                                                       \
+            x2.c1 = C##_fp_mont_one;                                           \
+            C##_fp2_sqr(&r2, &x2);                                             \
+            C##_fp2_mul(&r2, &r2, &x2);                                        \
+            C##_fp2_add(&r2, &r2, &C##_g2_b);                                  \
+            if (C##_fp2_sqrt(&Q.y, &r2, p)) {                                  \
+                Q.x = x2;                                                      \
+                cr_assert(C##_g2_affine_is_on_curve(&Q));                      \
+                int slow = C##_g2_in_subgroup_slow(&Q);                        \
+                cr_assert_eq(C##_g2_in_subgroup(&Q), slow, #C ": G2 x=%lu+u",  \
+                             (unsigned long)xv);                               \
+                out2 += !slow;                                                 \
+            }                                                                  \
+        }                                                                      \
+        cr_assert(out2 >= 5, #C ": too few twist points outside G2 (%d)", out2);\
+        cr_assert(out1 >= (C##_G1_COFACTOR_IS_ONE ? 0 : 5), #C ": G1 (%d)", out1);\
+        if (C##_G1_COFACTOR_IS_ONE)                                            \
+            cr_assert_eq(out1, 0, #C ": a curve point outside G1");            \
+        mpz_clears(p, e, NULL);                                                \
+    }
+
+#define bn254_G1_COFACTOR_IS_ONE 1
+#define bls12381_G1_COFACTOR_IS_ONE 0
+TP_SUBGROUP_TESTS(bn254, 4)
+TP_SUBGROUP_TESTS(bls12381, 6)
+
 TP_VEC_TESTS(bn254, 4, "bn128")
 TP_VEC_TESTS(bls12381, 6, "bls12381")
 
