@@ -58,6 +58,20 @@ for curve in bn128 bls12381; do
     rm -f "$d/circuit.zkey" "$d/circuit.wtns"
 done
 
+# ---- corner shapes: the smallest domain (N = 1, K = 0: 2^1) and more public
+# inputs than constraints, proved and verified the same way
+for curve in bn128 bls12381; do
+    for nk in 1:0 3:50; do
+        n=${nk%%:*}; k=${nk##*:}; d="$TMP/corner-$curve-$n-$k"
+        mkdir -p "$d"
+        if $BIN keygen -q --curve $curve --constraints $n --public $k --out "$d" 2>"$TMP/err" \
+            && $BIN prove -q "$d/circuit.zkey" "$d/circuit.wtns" "$d/proof.json" "$d/pub.json" 2>"$TMP/err" \
+            && $SNARKJS groth16 verify "$d/vk.json" "$d/pub.json" "$d/proof.json" >"$TMP/err" 2>&1 \
+            && grep -q 'OK!' "$TMP/err"; then ok "$curve: N = $n, K = $k: proved and verified"
+        else bad "$curve: N = $n, K = $k"; fi
+    done
+done
+
 # ---- --seed: reproducible; no seed: fresh secrets
 for run in a b; do
     mkdir -p "$TMP/seed-$run" "$TMP/noseed-$run"
