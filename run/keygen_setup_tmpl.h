@@ -32,6 +32,8 @@
 #include "parallel.h"
 #include "proof.h"
 #include "random.h"
+#include "binfile_write.h"
+#include "wtns_write.h"
 #include "zkey_write.h"
 
 #define KS_CAT2(a, b) a##_##b
