@@ -1,47 +1,10 @@
 /* zkey_write.c — see zkey_write.h. */
 #include "zkey_write.h"
 
-#include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "binfile_write.h"
 #include "zkey.h"
-
-static void put_u32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put_u64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-int file_pwrite(int fd, const char *path, const void *buf, uint64_t len,
-                uint64_t off, struct sp_err *e)
-{
-    const uint8_t *p = buf;
-    while (len > 0) {
-        size_t chunk = len > (1u << 30) ? (1u << 30) : (size_t)len;
-        ssize_t put = pwrite(fd, p, chunk, (off_t)off);
-        if (put < 0) {
-            if (errno == EINTR)
-                continue;
-            int err = errno;
-            return sp_fail(e, -err, "%s: write at offset %llu: %s", path,
-                           (unsigned long long)off, strerror(err));
-        }
-        if (put == 0)
-            return sp_fail(e, -EIO, "%s: write at offset %llu wrote nothing", path,
-                           (unsigned long long)off);
-        p += put;
-        off += (uint64_t)put;
-        len -= (uint64_t)put;
-    }
-    return 0;
-}
 
 void zkey_layout(struct zkey_layout *l, enum curve_id curve, uint32_t n_vars,
                  uint32_t n_public, uint32_t domain_size, uint64_t n_coefs)
@@ -80,32 +43,32 @@ int zkey_write_headers(int fd, const char *path, const struct zkey_layout *l,
     int rc;
 
     memcpy(hdr, "zkey", 4);
-    put_u32(hdr + 4, 1); /* version */
-    put_u32(hdr + 8, 9); /* nSections */
+    binfile_put_u32(hdr + 4, 1); /* version */
+    binfile_put_u32(hdr + 8, 9); /* nSections */
     if ((rc = file_pwrite(fd, path, hdr, sizeof(hdr), 0, e)) < 0)
         return rc;
     for (unsigned id = 1; id <= 9; id++) {
-        put_u32(sh, id);
-        put_u64(sh + 4, l->size[id]);
+        binfile_put_u32(sh, id);
+        binfile_put_u64(sh + 4, l->size[id]);
         if ((rc = file_pwrite(fd, path, sh, sizeof(sh), l->off[id] - 12, e)) < 0)
             return rc;
     }
     uint8_t one[4];
-    put_u32(one, 1); /* protocol: Groth16 */
+    binfile_put_u32(one, 1); /* protocol: Groth16 */
     if ((rc = file_pwrite(fd, path, one, 4, l->off[ZKEY_HEADER], e)) < 0)
         return rc;
 
     uint8_t g16[4 + 48 + 4 + 32 + 12 + 3 * 96 + 3 * 192];
     uint8_t *p = g16;
-    put_u32(p, ci->n8q);
+    binfile_put_u32(p, ci->n8q);
     memcpy(p + 4, ci->q, ci->n8q);
     p += 4 + ci->n8q;
-    put_u32(p, ci->n8r);
+    binfile_put_u32(p, ci->n8r);
     memcpy(p + 4, ci->r, ci->n8r);
     p += 4 + ci->n8r;
-    put_u32(p, l->n_vars);
-    put_u32(p + 4, l->n_public);
-    put_u32(p + 8, l->domain_size);
+    binfile_put_u32(p, l->n_vars);
+    binfile_put_u32(p + 4, l->n_public);
+    binfile_put_u32(p + 8, l->domain_size);
     p += 12;
     memcpy(p, points, 3 * ci->g1_bytes + 3 * ci->g2_bytes);
     p += 3 * ci->g1_bytes + 3 * ci->g2_bytes;
@@ -115,32 +78,6 @@ int zkey_write_headers(int fd, const char *path, const struct zkey_layout *l,
     if ((rc = file_pwrite(fd, path, g16, (uint64_t)(p - g16), l->off[ZKEY_GROTH16], e)) < 0)
         return rc;
     uint8_t nc[4];
-    put_u32(nc, (uint32_t)l->n_coefs);
+    binfile_put_u32(nc, (uint32_t)l->n_coefs);
     return file_pwrite(fd, path, nc, 4, l->off[ZKEY_COEFS], e);
-}
-
-uint64_t wtns_file_bytes(uint32_t n_witness)
-{
-    return 12 + 12 + 40 + 12 + (uint64_t)n_witness * 32;
-}
-
-int wtns_write(int fd, const char *path, enum curve_id curve,
-               const uint8_t *values, uint32_t n_witness, struct sp_err *e)
-{
-    const struct curve_info *ci = curve_get(curve);
-    uint8_t h[12 + 12 + 40 + 12];
-    int rc;
-    memcpy(h, "wtns", 4);
-    put_u32(h + 4, 2);  /* version */
-    put_u32(h + 8, 2);  /* nSections */
-    put_u32(h + 12, 1); /* section 1: header */
-    put_u64(h + 16, 40);
-    put_u32(h + 24, 32);
-    memcpy(h + 28, ci->r, 32);
-    put_u32(h + 60, n_witness);
-    put_u32(h + 64, 2); /* section 2: values */
-    put_u64(h + 68, (uint64_t)n_witness * 32);
-    if ((rc = file_pwrite(fd, path, h, sizeof(h), 0, e)) < 0)
-        return rc;
-    return file_pwrite(fd, path, values, (uint64_t)n_witness * 32, sizeof(h), e);
 }

@@ -1,8 +1,8 @@
 /*
- * zkey_write.h — writing snarkjs Groth16 proving keys (.zkey) and witness
- * files (.wtns); the counterparts of zkey.h and wtns.h.
+ * zkey_write.h — writing snarkjs Groth16 proving keys (.zkey), the
+ * counterpart of zkey.h (wtns_write.h writes witnesses).
  *
- * A writer plans the file first (zkey_layout: every section's offset and
+ * The writer plans the file first (zkey_layout: every section's offset and
  * size from the header counts), writes the container header, the section
  * table and the small sections (zkey_write_headers), and the caller then
  * pwrites each section body at layout.off[id] — in any order and from any
@@ -43,19 +43,5 @@ void zkey_layout(struct zkey_layout *l, enum curve_id curve, uint32_t n_vars,
  * reason" in e. */
 int zkey_write_headers(int fd, const char *path, const struct zkey_layout *l,
                        const uint8_t *points, struct sp_err *e);
-
-/* pwrites len bytes at off, all of them (retrying short writes and EINTR).
- * -errno with "path: reason" in e (ENOSPC included). */
-int file_pwrite(int fd, const char *path, const void *buf, uint64_t len,
-                uint64_t off, struct sp_err *e);
-
-/* Bytes of a .wtns file of n_witness values. */
-uint64_t wtns_file_bytes(uint32_t n_witness);
-
-/* Writes a complete .wtns (version 2; section 1 {n8 = 32, r, nWitness},
- * section 2 values) for the curve's r; values: n_witness × 32 bytes, standard
- * form LE. -errno with "path: reason" in e. */
-int wtns_write(int fd, const char *path, enum curve_id curve,
-               const uint8_t *values, uint32_t n_witness, struct sp_err *e);
 
 #endif

@@ -27,6 +27,8 @@
 #include "keygen.h"
 #include "random.h"
 #include "run.h"
+#include "binfile_write.h"
+#include "wtns_write.h"
 #include "zkey_write.h"
 
 #define KEYGEN_FILES 4

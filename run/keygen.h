@@ -9,8 +9,12 @@
  *   keygen_circuit_tmpl.h  the circuit and its witness over one curve's Fr
  *   keygen_qap_tmpl.h      the QAP at τ: Lagrange bases, H bases
  *   keygen_setup_tmpl.h    the setup: secrets, sections of points, vk.json
+ *   keygen_vk.c            vk.json text
+ *   keygen_curve.h         the per-curve functions, for keygen and the tests
  *   keygen_bn254.c, keygen_bls12381.c  one instance of the templates per curve
- * The points are computed with common/fixed_base.h.
+ * The points are computed with common/fixed_base.h, the file layout with
+ * common/zkey_write.h, vk_alphabeta_12 with common/fp12_tmpl.h and the
+ * generators' pairing in common/gt_constants.h.
  */
 #ifndef SLOTPROVE_KEYGEN_H
 #define SLOTPROVE_KEYGEN_H

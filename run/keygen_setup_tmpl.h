@@ -10,8 +10,9 @@
  *   KG_RUN             name of the entry point (keygen_bn254)
  * then include (after the two other templates).
  *
- * The key is the one snarkjs's `zkey new` + one contribution would give for
- * this circuit, with every secret of a single party (Groth16, as in snarkjs
+ * The key has the form snarkjs's `zkey new` plus contributions gives for
+ * this circuit, except that γ is random too (snarkjs leaves gamma2 at the
+ * generator), with every secret drawn by one party (Groth16, as in snarkjs
  * zkey_new.js and the Groth16 paper, eprint 2016/260 §3.2):
  *   u_s, v_s, w_s = Σ over the A, B, C entries of signal s: value·L_row(τ),
  *                   plus L_{N+s}(τ) in u_s for s ≤ K (the public-input rows);
@@ -31,6 +32,8 @@
 #include "parallel.h"
 #include "proof.h"
 #include "random.h"
+#include "binfile_write.h"
+#include "wtns_write.h"
 #include "zkey_write.h"
 
 #define KS_CAT2(a, b) a##_##b

@@ -44,6 +44,7 @@
 #include "keygen.h"
 #include "wtns.h"
 #include "zkey.h"
+#include "wtns_write.h"
 #include "zkey_write.h"
 #include "keygen_curve.h"
 #include "ntt.h"
