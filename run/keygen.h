@@ -13,8 +13,8 @@
  *   keygen_curve.h         the per-curve functions, for keygen and the tests
  *   keygen_bn254.c, keygen_bls12381.c  one instance of the templates per curve
  * The points are computed with common/fixed_base.h, the file layout with
- * common/zkey_write.h, vk_alphabeta_12 with common/fp12_tmpl.h and the
- * generators' pairing in common/gt_constants.h.
+ * common/zkey_write.h, vk_alphabeta_12 = e(alpha1, beta2) with the pairing
+ * (common/<curve>_pairing.h).
  */
 #ifndef SLOTPROVE_KEYGEN_H
 #define SLOTPROVE_KEYGEN_H
