@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "stages.h"
+#include "wtns_pin.h"
 
 #define CTL_TEXT_MAX 8192
 #define CTL_MAX_FDS 4
@@ -49,6 +50,7 @@ struct ctl_msg {
     uint32_t stage;      /* PROGRESS: the enum stage that finished */
     int32_t status;      /* 0 or a negative error code */
     struct stage_times times;
+    struct wtns_pin pin; /* SYNTH: the witness as it was at submit (wtns_pin.h) */
     uint32_t text_len;   /* bytes of text, not NUL-terminated on the wire */
     char text[CTL_TEXT_MAX + 1]; /* NUL-terminated after ctl_recv */
 };

@@ -425,6 +425,7 @@ static void dispatch_idle(struct core *c, uint64_t now)
         m.key_id = dj->key_id;
         int g = dispatch_pick_gpud(&c->dsp, dj->key_id);
         m.gpud = g < 0 ? 0 : (uint32_t)g;
+        m.pin = j->parts[p].pin;
         ctl_text(&m, "%s", j->parts[p].wname);
         if (ctl_send(k->p.ctl, &m, &j->parts[p].wfd, 1) < 0)
             continue;
@@ -465,12 +466,16 @@ void core_tick(struct core *c, uint64_t now)
 
 /* Public signals of an opened witness (values 1..nPublic) as snarkjs's
  * public.json; NULL with the reason in e. */
+/* Public signals of an opened witness (values 1..nPublic) as snarkjs's
+ * public.json, and the witness pinned with them (wtns_pin.h); NULL with the
+ * reason in e. */
 static char *public_signals(const struct zkey *zk, const struct wtns *w, int wfd,
-                            struct sp_err *e)
+                            struct wtns_pin *pin, struct sp_err *e)
 {
     char *s = NULL;
     uint8_t *buf = malloc((size_t)zk->n_public * 32 + 32);
-    if (buf && wtns_read(w, wfd, buf, 1, zk->n_public, e) == 0)
+    if (buf && wtns_read(w, wfd, buf, 1, zk->n_public, e) == 0 &&
+        wtns_pin_take(pin, wfd, buf, (size_t)zk->n_public * 32, w->path, e) == 0)
         s = public_to_json(buf, zk->n_public);
     else if (!buf)
         sp_fail(e, -ENOMEM, "out of memory");
@@ -558,7 +563,8 @@ int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, in
         snprintf(j->parts[i].wname, sizeof(j->parts[i].wname), "%s", r->witnesses[i]);
         if (wtns_open(&w, fds[fi + i], r->witnesses[i], &e) < 0 ||
             wtns_check_key(&w, &k->zk, &e) < 0 ||
-            !(j->parts[i].public_json = public_signals(&k->zk, &w, fds[fi + i], &e))) {
+            !(j->parts[i].public_json = public_signals(&k->zk, &w, fds[fi + i], &j->parts[i].pin,
+                                                        &e))) {
             snprintf(err, errlen, "%s", e.msg);
             c->jobs.head = j->next; /* jobs_new put it first */
             jobs_free(j);

@@ -18,6 +18,7 @@
 #include "dispatch.h"
 #include "request.h"
 #include "stages.h"
+#include "wtns_pin.h"
 
 #define JOB_ERROR_MAX 600
 
@@ -28,6 +29,7 @@ struct job_part {
     char wname[REQUEST_NAME_MAX + 1];
     char *proof_json;          /* from gpud, once done */
     char *public_json;         /* read from the witness at submit */
+    struct wtns_pin pin;       /* checked by synthd against what it reads */
     uint64_t synth_ns;
     struct stage_times times;
 };

@@ -157,7 +157,8 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     uint8_t *p = pool_payload(&pool, slot);
     uint8_t *a = p + pl.a, *b = p + pl.b, *c = p + pl.c, *wit = p + pl.witness;
     /* pread straight into the slot: no private copy of the witness */
-    if ((rc = wtns_read(&w, wfd, wit, 0, w.n_witness, &e)) < 0) {
+    if ((rc = wtns_read(&w, wfd, wit, 0, w.n_witness, &e)) < 0 ||
+        (rc = wtns_pin_check(&req->pin, wfd, wit + 32, (size_t)zk->n_public * 32, wname, &e)) < 0) {
         slot_abandon(&pool, slot, gen, args.incarnation);
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;

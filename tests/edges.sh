@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 BIN=$PWD/build/slotprove
 SNARKJS=$PWD/tests/node_modules/.bin/snarkjs
 FIX=$PWD/tests/fixtures
+ROOT=$PWD
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 pass=0
@@ -143,6 +144,21 @@ $BIN wait $C --proof p.json --public link.json "$job" >/dev/null 2>err; rc=$?
     || bad "wait: symlinked output (exit $rc)"
 $BIN wait $C --proof p.json --public /dev/stdout "$job" 2>err > wso.json; rc=$?
 [ $rc -eq 0 ] && verifies p.json wso.json && ok "wait: /dev/stdout prints the public signals" || bad "wait: /dev/stdout (exit $rc)"
+# ---- a witness rewritten in place after submit (same inode) -----------------------
+# the replay: 4 jobs queued on 1 synthd and 1 slot, then w.wtns is
+# submitted and overwritten with another valid witness of the circuit (x0 = 4)
+$ROOT/tests/node_modules/.bin/circom2 "$FIX/circuits/chain.circom" --wasm -p bn128 -o . >/dev/null 2>&1
+echo '{"x0": "4", "k": "7"}' > x4.json
+$SNARKJS wtns calculate chain_js/chain.wasm x4.json w4.wtns >/dev/null 2>&1
+for i in 1 2 3 4; do $BIN submit $C --key chain --witness "$W" >/dev/null; done
+cp "$W" w.wtns
+pj=$($BIN submit $C --key chain --witness w.wtns 2>err)
+cat w4.wtns > w.wtns   # in place: same inode
+$BIN wait $C --proof pinp.json --public pinq.json "$pj" >/dev/null 2>err; rc=$?
+if [ $rc -eq 1 ] && grep -q 'w.wtns: the witness changed after submit' err && [ ! -e pinp.json ]; then
+    ok "a witness rewritten after submit fails its job: \"the witness changed after submit\""
+else bad "witness rewritten after submit (exit $rc)"; fi
+
 # ---- documented limits: at the limit, and one past it ---------------------------
 NK=$FIX/bn128/nopub.zkey
 NW=$FIX/bn128/nopub.wtns
