@@ -171,6 +171,25 @@ $BIN submit $C --zkey "$NK" "$@" --proof p64.json --public q64.json --wait >/dev
 $BIN submit $C --zkey "$NK" "$@" --witness "$NW" >/dev/null 2>err; rc=$?
 [ $rc -eq 2 ] && grep -q 'at most 64 witnesses' err && ok "65 witnesses: usage error naming the limit" \
     || bad "65 witnesses (exit $rc)"
+# a key of exactly --max-job-key (256M, the default; padded with a section
+# the prover never reads, sparse on disk) is taken; one byte more is refused
+pad_key() { # pad_key OUT BYTES: chain.zkey + section 12 up to BYTES in all
+    node -e 'const fs = require("fs"); const [src, out, total] = process.argv.slice(1);
+        const b = fs.readFileSync(src), h = Buffer.alloc(12);
+        h.writeUInt32LE(12, 0); h.writeBigUInt64LE(BigInt(total) - BigInt(b.length) - 12n, 4);
+        const head = Buffer.from(b); head.writeUInt32LE(b.readUInt32LE(8) + 1, 8);
+        fs.writeFileSync(out, Buffer.concat([head, h]));' "$K" "$1" "$2"
+    truncate -s "$2" "$1"
+}
+pad_key k256.zkey $((256 << 20))
+$BIN submit $C --zkey k256.zkey --witness "$W" --proof kp.json --public kq.json --wait >/dev/null 2>err; rc=$?
+[ $rc -eq 0 ] && verifies kp.json kq.json && ok "a key of exactly --max-job-key (256 MiB) is proved" \
+    || bad "a 256 MiB key (exit $rc)"
+pad_key k257.zkey $(((256 << 20) + 1))
+$BIN submit $C --zkey k257.zkey --witness "$W" >/dev/null 2>err; rc=$?
+[ $rc -eq 1 ] && grep -q 'above --max-job-key' err && ok "one byte more: refused, naming --max-job-key" \
+    || bad "a 256 MiB + 1 key (exit $rc)"
+rm -f k256.zkey k257.zkey
 # a raw client: descriptors and request lines, at the limit and one past it
 raw() { # raw NFDS LINE_BYTES: sends a status request padded to LINE_BYTES + '\n'
     python3 - "$TMP/d/s.sock" "$1" "$2" "$NW" <<'PY'
