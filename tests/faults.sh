@@ -42,6 +42,15 @@ ok() { pass=$((pass + 1)); echo "ok - $*"; }
 bad() { fail=$((fail + 1)); echo "FAIL - $*"; }
 note() { echo "# $*"; }
 show() { [ -s "$1" ] && tail -n "${2:-15}" "$1" | sed 's/^/#     /'; return 0; }
+# kill, but never a process group: a pid of 0 (what status shows for a child
+# that is not running) would signal this script's own process group
+kill() {
+    case ${1:-} in -*) _sig=$1; shift ;; *) _sig=-TERM ;; esac
+    for _a in "$@"; do
+        [ "$_a" -gt 0 ] 2>/dev/null || { echo "faults.sh: not signalling pid '$_a'" >&2; return 1; }
+    done
+    command kill "$_sig" "$@"
+}
 check() { _d=$1; shift; if "$@"; then ok "$_d"; else bad "$_d"; fi; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
