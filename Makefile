@@ -22,7 +22,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIBCORE := $(BUILD)/libcore.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e demo bench clean
+.PHONY: all deps test unit e2e demo bench bench-cpu clean
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -66,8 +66,15 @@ clean:
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-bench: deps all
+bench: deps all $(BUILD)/bench_cpu
 	@sh tests/bench.sh
+
+# Component timings on random data of any size (tests/bench_cpu.c).
+$(BUILD)/bench_cpu: $(call obj,tests/bench_cpu.c) $(LIBCORE)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+bench-cpu: $(BUILD)/bench_cpu
+	@sh tests/bench_cpu.sh
 
 # ---- fuzzing (clang + libFuzzer; Debian: clang, libclang-rt-14-dev) --------
 # `make fuzz` builds build/fuzz/fuzz_{zkey,wtns,request} from tests/fuzz/ and
