@@ -15,10 +15,10 @@
  *   addition of a batch needs 1/(x_P − x_B), and one field inversion serves
  *   the whole batch (Montgomery's trick), so an affine addition costs about
  *   6 multiplications instead of a mixed Jacobian addition's 11. A point whose
- *   bucket already has an addition pending in the batch goes into that
- *   bucket's Jacobian overflow accumulator instead (same result, old cost),
- *   which keeps skewed inputs — e.g. many witness values equal to 1 — from
- *   degenerating into one inversion per point.
+ *   bucket already has an addition pending in the batch waits in a short
+ *   queue for the next batch; with the queue full it goes into that bucket's
+ *   Jacobian overflow accumulator (same result, old cost), which keeps
+ *   skewed inputs from degenerating into one inversion per point.
  * - Each window's buckets are summed with the running-sum trick (Σ d·B_d in
  *   2·2^(c−1) additions) and windows are joined by Horner's rule.
  * - Scalars 0 and 1 (most of a witness) do no bucket work: a first pass
@@ -47,6 +47,7 @@
 #define MA MSM_CAT(MSM_GROUP, affine_t)
 #define MT MSM_CAT(MSM_FIELD, t)
 #define MSM_BATCH 256
+#define MSM_QUEUE 128
 
 struct MG(msm_ctx) {
     const uint8_t *points;  /* affine points, raw (possibly unaligned) */
@@ -101,6 +102,9 @@ struct MG(buckets) {
     MA pt[MSM_BATCH];
     MT den[MSM_BATCH], pre[MSM_BATCH];
     unsigned nbatch;
+    uint32_t qidx[MSM_QUEUE]; /* points whose bucket was busy, for a later */
+    MA qpt[MSM_QUEUE];        /* batch                                      */
+    unsigned nq;
 };
 
 /* Completes the pending affine additions b[idx[i]] += pt[i] with one
@@ -157,12 +161,20 @@ static void MG(flush)(struct MG(buckets) *s)
     s->nbatch = 0;
 }
 
-static void MG(bucket_add)(struct MG(buckets) *s, uint32_t bi, const MA *p)
+/* Puts p into bucket bi: directly if empty, else into the batch; if the
+ * bucket already has an addition pending, into the queue for the next batch
+ * (or, with the queue full, into the bucket's Jacobian overflow). */
+static void MG(bucket_put)(struct MG(buckets) *s, uint32_t bi, const MA *p)
 {
     if (!s->set[bi]) {
         s->b[bi] = *p;
         s->set[bi] = 1;
     } else if (s->busy[bi]) {
+        if (s->nq < MSM_QUEUE) {
+            s->qidx[s->nq] = bi;
+            s->qpt[s->nq++] = *p;
+            return;
+        }
         if (s->over_set[bi])
             MG(add_affine)(&s->over[bi], &s->over[bi], p);
         else
@@ -174,6 +186,34 @@ static void MG(bucket_add)(struct MG(buckets) *s, uint32_t bi, const MA *p)
         s->pt[s->nbatch++] = *p;
         if (s->nbatch == MSM_BATCH)
             MG(flush)(s);
+    }
+}
+
+/* Re-puts the queued points (after a flush, when no bucket is busy). */
+static void MG(drain)(struct MG(buckets) *s)
+{
+    unsigned n = s->nq;
+    s->nq = 0;
+    for (unsigned i = 0; i < n; i++) {
+        MA p = s->qpt[i];   /* re-queued entries go to slots <= i */
+        MG(bucket_put)(s, s->qidx[i], &p);
+    }
+}
+
+static void MG(bucket_add)(struct MG(buckets) *s, uint32_t bi, const MA *p)
+{
+    unsigned before = s->nbatch;
+    MG(bucket_put)(s, bi, p);
+    if (before == MSM_BATCH - 1 && s->nbatch == 0) /* it flushed */
+        MG(drain)(s);
+}
+
+/* Completes every pending and queued addition. */
+static void MG(finish)(struct MG(buckets) *s)
+{
+    while (s->nbatch || s->nq) {
+        MG(flush)(s);
+        MG(drain)(s);
     }
 }
 
@@ -196,7 +236,7 @@ static struct MG(buckets) *MG(buckets_new)(size_t nb)
     s->over_set = s->set + nb;
     s->busy = s->set + 2 * nb;
     memset(s->set, 0, 3 * nb);
-    s->nbatch = 0;
+    s->nbatch = s->nq = 0;
     return s;
 }
 
@@ -240,7 +280,7 @@ static void MG(msm_task)(void *arg, size_t b, size_t e)
         size_t ch = t % x->nchunks;
         size_t p0 = ch * x->chunk, p1 = p0 + x->chunk < x->n ? p0 + x->chunk : x->n;
         memset(s->set, 0, 3 * nb);
-        s->nbatch = 0;
+        s->nbatch = s->nq = 0;
         for (size_t i = p0; i < p1; i++) {
             size_t k = x->idx[i];
             int32_t d = MG(signed_digit)(x->scalars + 32 * k, w, x->c);
@@ -256,7 +296,7 @@ static void MG(msm_task)(void *arg, size_t b, size_t e)
             }
             MG(bucket_add)(s, (uint32_t)d - 1, &p);
         }
-        MG(flush)(s);
+        MG(finish)(s);
         /* Σ_d d·B_d = Σ_d (B_d + B_{d+1} + …) */
         MG(buckets_sum)(&x->partial[t], s, nb, 1);
     }
@@ -277,14 +317,14 @@ static void MG(ones_task)(void *arg, size_t b, size_t e)
     for (size_t t = b; t < e; t++) {
         size_t p0 = t * x->chunk, p1 = p0 + x->chunk < x->n ? p0 + x->chunk : x->n;
         memset(s->set, 0, 3 * MSM_ONES_ACC);
-        s->nbatch = 0;
+        s->nbatch = s->nq = 0;
         for (size_t i = p0; i < p1; i++) {
             MA p;
             memcpy(&p, x->points + x->idx[i] * sizeof(MA), sizeof(MA));
             if (!MG(affine_is_inf)(&p))
                 MG(bucket_add)(s, (uint32_t)(i % MSM_ONES_ACC), &p);
         }
-        MG(flush)(s);
+        MG(finish)(s);
         MG(buckets_sum)(&x->partial[t], s, MSM_ONES_ACC, 0);
     }
     MG(buckets_free)(s);
@@ -415,6 +455,7 @@ int MG(msm)(MJ *ret, const void *points, const void *scalars, size_t n, unsigned
 #undef MA
 #undef MT
 #undef MSM_BATCH
+#undef MSM_QUEUE
 #undef MSM_ONES_ACC
 #undef MSM_CAT
 #undef MSM_CAT2
