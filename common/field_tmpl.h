@@ -298,13 +298,20 @@ static TMPL_NOINLINE void FT_(sqr_c)(FT_T *ret, const FT_T *a)
     FT_(reduce_once_)(ret, t, 0);
 }
 
-/* ret = a^2 * R^-1 mod p (Montgomery square), fully reduced: the
- * mulx/adcx/adox product where F_mul takes it, else F_sqr_c. */
+/* ret = a^2 * R^-1 mod p (Montgomery square), fully reduced. Where F_mul
+ * takes the mulx/adcx/adox path: mont_adx.h's squaring for 4 limbs, the
+ * product a*a for 6; else F_sqr_c. */
 static TMPL_NOINLINE void FT_(sqr)(FT_T *ret, const FT_T *a)
 {
 #if LIMB_ADX
     if (FT_(uses_adx)()) {
+#if FIELD_LIMBS == 4
+        uint64_t t[FT_N];
+        limb_mont_sqr_adx4(t, a->l, FT_(modulus).l, &FT_(n0));
+        FT_(reduce_once_)(ret, t, 0);
+#else
         FT_(mul)(ret, a, a);
+#endif
         return;
     }
 #endif
