@@ -318,6 +318,64 @@ static TMPL_NOINLINE void FT_(sqr)(FT_T *ret, const FT_T *a)
     FT_(sqr_c)(ret, a);
 }
 
+/* c0 = a0*b0 - a1*b1 and c1 = a0*b1 + a1*b0 (Montgomery products, fully
+ * reduced): the two halves of a product in Fp2 = Fp[u]/(u^2 + 1), with
+ * Karatsuba's (a0 + a1)(b0 + b1) - a0*b0 - a1*b1 for c1. On the
+ * mulx/adcx/adox path of a 4-limb field with p < 2^254 the three products
+ * stay unreduced (8 words; the sums a0 + a1 < 2^255 are not reduced either)
+ * and only c0 (plus p*2^256 when negative) and c1 (< 2p^2 < p*2^256) are
+ * Montgomery-reduced: two reductions instead of three. Outputs may alias
+ * the inputs. */
+static TMPL_NOINLINE void FT_(mul2_karatsuba)(FT_T *c0, FT_T *c1, const FT_T *a0,
+                                               const FT_T *a1, const FT_T *b0,
+                                               const FT_T *b1)
+{
+#if LIMB_ADX && FIELD_LIMBS == 4
+    if (FT_(uses_adx)() && FT_(modulus).l[3] < (1ULL << 62)) {
+        uint64_t v0[8], v1[8], m[8], sa[4], sb[4], t[4], c = 0, d = 0, bw;
+        TMPL_UNROLL
+        for (int i = 0; i < 4; i++) {
+            sa[i] = limb_adc(a0->l[i], a1->l[i], &c);
+            sb[i] = limb_adc(b0->l[i], b1->l[i], &d);
+        }
+        limb_mul_wide_adx4(v0, a0->l, b0->l);
+        limb_mul_wide_adx4(v1, a1->l, b1->l);
+        limb_mul_wide_adx4(m, sa, sb);
+        bw = 0; /* m = a0*b1 + a1*b0 */
+        TMPL_UNROLL
+        for (int i = 0; i < 8; i++)
+            m[i] = limb_sbb(m[i], v0[i], &bw);
+        bw = 0;
+        TMPL_UNROLL
+        for (int i = 0; i < 8; i++)
+            m[i] = limb_sbb(m[i], v1[i], &bw);
+        bw = 0; /* v0 = a0*b0 - a1*b1, + p*2^256 if that borrowed */
+        TMPL_UNROLL
+        for (int i = 0; i < 8; i++)
+            v0[i] = limb_sbb(v0[i], v1[i], &bw);
+        uint64_t mask = limb_mask(bw);
+        c = 0;
+        TMPL_UNROLL
+        for (int i = 0; i < 4; i++)
+            v0[4 + i] = limb_adc(v0[4 + i], FT_(modulus).l[i] & mask, &c);
+        limb_mont_redc_adx4(t, v0, FT_(modulus).l, &FT_(n0));
+        FT_(reduce_once_)(c0, t, 0);
+        limb_mont_redc_adx4(t, m, FT_(modulus).l, &FT_(n0));
+        FT_(reduce_once_)(c1, t, 0);
+        return;
+    }
+#endif
+    FT_T v0, v1, s, t;
+    FT_(mul)(&v0, a0, b0);
+    FT_(mul)(&v1, a1, b1);
+    FT_(add)(&s, a0, a1);
+    FT_(add)(&t, b0, b1);
+    FT_(mul)(&s, &s, &t);
+    FT_(sub)(&s, &s, &v0);
+    FT_(sub)(c1, &s, &v1);
+    FT_(sub)(c0, &v0, &v1);
+}
+
 /* ret = Montgomery form of std (std is a standard-form value < p). */
 static inline void FT_(to_mont)(FT_T *ret, const FT_T *std)
 {

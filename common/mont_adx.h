@@ -571,4 +571,180 @@ limb_mont_sqr_adx4(uint64_t t[4], const uint64_t *a, const uint64_t *p,
     t[3] = s2;
 }
 
+/* s = a*b as 8 words (no reduction), 4-limb operands. Needs BMI2 + ADX. */
+static inline __attribute__((always_inline)) void
+limb_mul_wide_adx4(uint64_t s[8], const uint64_t *a, const uint64_t *b)
+{
+    uint64_t s0, s1, s2, s3, s4, s5, s6, s7, lo, hi;
+    __asm__(
+        "movq 0(%[b]), %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq 0(%[a]), %[s0], %[s1]\n\t"
+        "mulxq 8(%[a]), %[lo], %[s2]\n\t"
+        "adcxq %[lo], %[s1]\n\t"
+        "mulxq 16(%[a]), %[lo], %[s3]\n\t"
+        "adcxq %[lo], %[s2]\n\t"
+        "mulxq 24(%[a]), %[lo], %[s4]\n\t"
+        "adcxq %[lo], %[s3]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[s4]\n\t"
+        "movq 8(%[b]), %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[s1]\n\t"
+        "adcxq %[hi], %[s2]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[s2]\n\t"
+        "adcxq %[hi], %[s3]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[s3]\n\t"
+        "adcxq %[hi], %[s4]\n\t"
+        "mulxq 24(%[a]), %[lo], %[s5]\n\t"
+        "adoxq %[lo], %[s4]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[s5]\n\t"
+        "adoxq %[lo], %[s5]\n\t"
+        "movq 16(%[b]), %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[s2]\n\t"
+        "adcxq %[hi], %[s3]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[s3]\n\t"
+        "adcxq %[hi], %[s4]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[s4]\n\t"
+        "adcxq %[hi], %[s5]\n\t"
+        "mulxq 24(%[a]), %[lo], %[s6]\n\t"
+        "adoxq %[lo], %[s5]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[s6]\n\t"
+        "adoxq %[lo], %[s6]\n\t"
+        "movq 24(%[b]), %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq 0(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[s3]\n\t"
+        "adcxq %[hi], %[s4]\n\t"
+        "mulxq 8(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[s4]\n\t"
+        "adcxq %[hi], %[s5]\n\t"
+        "mulxq 16(%[a]), %[lo], %[hi]\n\t"
+        "adoxq %[lo], %[s5]\n\t"
+        "adcxq %[hi], %[s6]\n\t"
+        "mulxq 24(%[a]), %[lo], %[s7]\n\t"
+        "adoxq %[lo], %[s6]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[s7]\n\t"
+        "adoxq %[lo], %[s7]\n\t"
+        : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [s4] "=&r"(s4), [s5] "=&r"(s5), [s6] "=&r"(s6), [s7] "=&r"(s7),
+          [lo] "=&r"(lo), [hi] "=&r"(hi)
+        : [a] "r"(a), [b] "r"(b), "m"(*(const uint64_t(*)[4])a),
+          "m"(*(const uint64_t(*)[4])b)
+        : "rdx", "cc");
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+    s[4] = s4;
+    s[5] = s5;
+    s[6] = s6;
+    s[7] = s7;
+}
+
+/* t = s*2^(-256) mod p, t < 2p, for an 8-word s < p*2^256 (Montgomery
+ * reduction of a product; see limb_mont_sqr_adx4). Needs BMI2 + ADX. */
+static inline __attribute__((always_inline)) void
+limb_mont_redc_adx4(uint64_t t[4], const uint64_t *s, const uint64_t *p,
+                    const uint64_t *n0)
+{
+    uint64_t t0, t1, t2, t3, z, lo, hi;
+    __asm__(
+        "movq 0(%[s]), %[t0]\n\t"
+        "movq 8(%[s]), %[t1]\n\t"
+        "movq 16(%[s]), %[t2]\n\t"
+        "movq 24(%[s]), %[t3]\n\t"
+        "xorl %k[z], %k[z]\n\t"
+        "movq %[t0], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t0]\n\t"
+        "adoxq %[hi], %[t1]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t1]\n\t"
+        "adoxq %[hi], %[t2]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t2]\n\t"
+        "adoxq %[hi], %[t3]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t3]\n\t"
+        "adcxq %[hi], %[z]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adoxq %[lo], %[z]\n\t"
+        "movq %[t1], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t1]\n\t"
+        "adoxq %[hi], %[t2]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t2]\n\t"
+        "adoxq %[hi], %[t3]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t3]\n\t"
+        "adoxq %[hi], %[z]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[z]\n\t"
+        "adcxq %[hi], %[t0]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adoxq %[lo], %[t0]\n\t"
+        "movq %[t2], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t2]\n\t"
+        "adoxq %[hi], %[t3]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t3]\n\t"
+        "adoxq %[hi], %[z]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[z]\n\t"
+        "adoxq %[hi], %[t0]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t0]\n\t"
+        "adcxq %[hi], %[t1]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adoxq %[lo], %[t1]\n\t"
+        "movq %[t3], %%rdx\n\t"
+        "imulq %[n0], %%rdx\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq %[p0], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t3]\n\t"
+        "adoxq %[hi], %[z]\n\t"
+        "mulxq %[p1], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[z]\n\t"
+        "adoxq %[hi], %[t0]\n\t"
+        "mulxq %[p2], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t0]\n\t"
+        "adoxq %[hi], %[t1]\n\t"
+        "mulxq %[p3], %[lo], %[hi]\n\t"
+        "adcxq %[lo], %[t1]\n\t"
+        "adcxq %[hi], %[t2]\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adoxq %[lo], %[t2]\n\t"
+        "xorl %k[lo], %k[lo]\n\t"
+        "adcxq 32(%[s]), %[z]\n\t"
+        "adcxq 40(%[s]), %[t0]\n\t"
+        "adcxq 48(%[s]), %[t1]\n\t"
+        "adcxq 56(%[s]), %[t2]\n\t"
+        : [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [z] "=&r"(z),
+          [lo] "=&r"(lo), [hi] "=&r"(hi)
+        : [s] "r"(s), "m"(*(const uint64_t(*)[8])s), [n0] "m"(*n0), [p0] "m"(p[0]), [p1] "m"(p[1]), [p2] "m"(p[2]), [p3] "m"(p[3])
+        : "rdx", "cc");
+    t[0] = z;
+    t[1] = t0;
+    t[2] = t1;
+    t[3] = t2;
+}
+
 #endif /* SLOTPROVE_MONT_ADX_H */

@@ -10,7 +10,8 @@
  * The same suites cover whichever multiplication path is active (mulx/adx
  * on x86-64 with BMI2 + ADX, else portable C); `make unit` runs them again
  * with SLOTPROVE_NO_ADX=1. field_dispatch checks the path choice against
- * cpuid and compares mul/sqr with the portable mul_c/sqr_c directly.
+ * cpuid and compares mul/sqr/mul2_karatsuba with the portable mul_c
+ * directly.
  *
  * Elements travel as raw limbs (the Montgomery representation, c0 then c1
  * for Fp2); the GMP reference converts raw <-> standard with R^-1 / R and
@@ -924,6 +925,21 @@ Test(field_dispatch, adx_flag)
             cr_assert(F##_eq(&x, &y), #F ": sqr vs sqr_c, it %d", it);     \
             F##_mul_c(&y, &a, &a);                                         \
             cr_assert(F##_eq(&x, &y), #F ": sqr vs mul_c(a, a), it %d", it); \
+            /* Fp2 halves: (a + b u)(b + w u), u^2 = -1, w = a^2 */          \
+            F##_t c0, c1, e0, e1, t, w = x;                                \
+            F##_mul_c(&e0, &a, &b);                                        \
+            F##_mul_c(&t, &b, &w);                                         \
+            F##_sub(&e0, &e0, &t);                                         \
+            F##_mul_c(&e1, &a, &w);                                        \
+            F##_mul_c(&t, &b, &b);                                         \
+            F##_add(&e1, &e1, &t);                                         \
+            F##_mul2_karatsuba(&c0, &c1, &a, &b, &b, &w);                  \
+            cr_assert(F##_eq(&c0, &e0) && F##_eq(&c1, &e1),                \
+                      #F ": mul2_karatsuba, it %d", it);                   \
+            c0 = a, c1 = b; /* outputs aliasing the inputs */              \
+            F##_mul2_karatsuba(&c0, &c1, &c0, &c1, &c1, &w);               \
+            cr_assert(F##_eq(&c0, &e0) && F##_eq(&c1, &e1),                \
+                      #F ": mul2_karatsuba aliased, it %d", it);           \
         }                                                                  \
     }
 CROSS_TEST(bn254_fr, 0x8001)
