@@ -51,7 +51,7 @@
 #define MJ MSM_CAT(MSM_GROUP, jac_t)
 #define MA MSM_CAT(MSM_GROUP, affine_t)
 #define MT MSM_CAT(MSM_FIELD, t)
-#define MSM_BATCH 1024 /* largest batch; the one used is buckets/4 */
+#define MSM_BATCH 1024 /* largest batch; the one used is buckets/2 */
 #define MSM_QUEUE 512
 
 struct MG(msm_ctx) {
@@ -279,9 +279,10 @@ static void MG(msm_task)(void *arg, size_t b, size_t e)
 {
     struct MG(msm_ctx) *x = arg;
     size_t nb = (size_t)1 << (x->c - 1);
-    /* batches of a quarter of the buckets: fewer inversions per point as
-     * the buckets grow, few enough collisions (measured: 256 of 1024) */
-    size_t batch = nb / 4 < 64 ? 64 : nb / 4 > MSM_BATCH ? MSM_BATCH : nb / 4;
+    /* batches of half the buckets (64 .. MSM_BATCH): fewer inversions per
+     * point as the buckets grow, collisions absorbed by the queue; measured
+     * against a quarter: BLS12-381 MSMs 3-18% less CPU, BN254 0-6% */
+    size_t batch = nb / 2 < 64 ? 64 : nb / 2 > MSM_BATCH ? MSM_BATCH : nb / 2;
     struct MG(buckets) *s = MG(buckets_new)(nb, (unsigned)batch);
     if (!s) {
         atomic_store(&x->failed, 1);
