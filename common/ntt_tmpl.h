@@ -11,6 +11,15 @@
  *   except when log2 n = 2-adicity, where snarkjs uses Fr.shift = 5² = 25.
  * Any other primitive root permutes the Lagrange points baked into the H
  * section and no proof verifies.
+ *
+ * Shape of a forward transform (decimation in time): a bit-reversal pass,
+ * then the first stages inside blocks of up to 4096 elements (128 KiB of
+ * 4-limb values) that stay in cache while all their stages run, then the
+ * remaining stages two at a time (radix-4 passes, one read and write of the
+ * array per two stages). Every pass is a parallel_for over all threads with
+ * about four tasks per thread, so the work spreads over every core from
+ * n = 2^9 up (below that one thread does it: a task would be under 256
+ * butterflies).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +130,7 @@ struct NN(pass_ctx) {
 
 /* Elements per task of a pass over m items on nthreads threads: about four
  * tasks per thread (dynamic balance on a shared machine), at least 256 items
- * so the thread start-up (tens of µs) stays small against the work. */
+ * so that waking a thread stays small against the work. */
 static size_t NN(grain)(size_t m, unsigned nthreads)
 {
     size_t g = m / (4 * (size_t)nthreads);
