@@ -321,47 +321,57 @@ static TMPL_NOINLINE void FT_(sqr)(FT_T *ret, const FT_T *a)
 /* c0 = a0*b0 - a1*b1 and c1 = a0*b1 + a1*b0 (Montgomery products, fully
  * reduced): the two halves of a product in Fp2 = Fp[u]/(u^2 + 1), with
  * Karatsuba's (a0 + a1)(b0 + b1) - a0*b0 - a1*b1 for c1. On the
- * mulx/adcx/adox path of a 4-limb field with p < 2^254 the three products
- * stay unreduced (8 words; the sums a0 + a1 < 2^255 are not reduced either)
- * and only c0 (plus p*2^256 when negative) and c1 (< 2p^2 < p*2^256) are
+ * mulx/adcx/adox path of a 4- or 6-limb field with p < R/4 the three
+ * products stay unreduced (2N words; the sums a0 + a1 < R/2 are not reduced
+ * either) and only c0 (plus p*R when negative) and c1 (< 2p^2 < p*R) are
  * Montgomery-reduced: two reductions instead of three. Outputs may alias
  * the inputs. */
 static TMPL_NOINLINE void FT_(mul2_karatsuba)(FT_T *c0, FT_T *c1, const FT_T *a0,
                                                const FT_T *a1, const FT_T *b0,
                                                const FT_T *b1)
 {
-#if LIMB_ADX && FIELD_LIMBS == 4
-    if (FT_(uses_adx)() && FT_(modulus).l[3] < (1ULL << 62)) {
-        uint64_t v0[8], v1[8], m[8], sa[4], sb[4], t[4], c = 0, d = 0, bw;
+#if LIMB_ADX && (FIELD_LIMBS == 4 || FIELD_LIMBS == 6)
+    if (FT_(uses_adx)() && FT_(modulus).l[FT_N - 1] < (1ULL << 62)) {
+        uint64_t v0[2 * FT_N], v1[2 * FT_N], m[2 * FT_N], sa[FT_N], sb[FT_N];
+        uint64_t t[FT_N], c = 0, d = 0, bw;
         TMPL_UNROLL
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < FT_N; i++) {
             sa[i] = limb_adc(a0->l[i], a1->l[i], &c);
             sb[i] = limb_adc(b0->l[i], b1->l[i], &d);
         }
-        limb_mul_wide_adx4(v0, a0->l, b0->l);
-        limb_mul_wide_adx4(v1, a1->l, b1->l);
-        limb_mul_wide_adx4(m, sa, sb);
+#if FIELD_LIMBS == 4
+#define FT_WIDE_ limb_mul_wide_adx4
+#define FT_REDC_ limb_mont_redc_adx4
+#else
+#define FT_WIDE_ limb_mul_wide_adx6
+#define FT_REDC_ limb_mont_redc_adx6
+#endif
+        FT_WIDE_(v0, a0->l, b0->l);
+        FT_WIDE_(v1, a1->l, b1->l);
+        FT_WIDE_(m, sa, sb);
         bw = 0; /* m = a0*b1 + a1*b0 */
         TMPL_UNROLL
-        for (int i = 0; i < 8; i++)
+        for (int i = 0; i < 2 * FT_N; i++)
             m[i] = limb_sbb(m[i], v0[i], &bw);
         bw = 0;
         TMPL_UNROLL
-        for (int i = 0; i < 8; i++)
+        for (int i = 0; i < 2 * FT_N; i++)
             m[i] = limb_sbb(m[i], v1[i], &bw);
-        bw = 0; /* v0 = a0*b0 - a1*b1, + p*2^256 if that borrowed */
+        bw = 0; /* v0 = a0*b0 - a1*b1, + p*R if that borrowed */
         TMPL_UNROLL
-        for (int i = 0; i < 8; i++)
+        for (int i = 0; i < 2 * FT_N; i++)
             v0[i] = limb_sbb(v0[i], v1[i], &bw);
         uint64_t mask = limb_mask(bw);
         c = 0;
         TMPL_UNROLL
-        for (int i = 0; i < 4; i++)
-            v0[4 + i] = limb_adc(v0[4 + i], FT_(modulus).l[i] & mask, &c);
-        limb_mont_redc_adx4(t, v0, FT_(modulus).l, &FT_(n0));
+        for (int i = 0; i < FT_N; i++)
+            v0[FT_N + i] = limb_adc(v0[FT_N + i], FT_(modulus).l[i] & mask, &c);
+        FT_REDC_(t, v0, FT_(modulus).l, &FT_(n0));
         FT_(reduce_once_)(c0, t, 0);
-        limb_mont_redc_adx4(t, m, FT_(modulus).l, &FT_(n0));
+        FT_REDC_(t, m, FT_(modulus).l, &FT_(n0));
         FT_(reduce_once_)(c1, t, 0);
+#undef FT_WIDE_
+#undef FT_REDC_
         return;
     }
 #endif

@@ -32,7 +32,7 @@ squares; then the low half alone is Montgomery-reduced, u = (lo + m*p)/R
 u + hi < 2p (hi < p^2/R < p/2) is left for the conditional subtraction:
 10 + 16 word products against the product's 32.
 
-Wide product and lone reduction (4 limbs): for Fp2 products with lazy
+Wide products and lone reductions (4 and 6 limbs): for Fp2 products with lazy
 reduction (field_tmpl.h's F_mul2_karatsuba), which reduce two 8-word
 sums instead of three products.
 """
@@ -262,26 +262,26 @@ limb_mul_wide_adx4(uint64_t s[8], const uint64_t *a, const uint64_t *b)
 """ % dict(decl=", ".join(S), body=body, outs=outs, res=res)
 
 
-def gen_redc4():
-    """t = s*2^-256 mod p for an 8-word s < p*2^256: the low half reduced
+def gen_redc(n):
+    """t = s*2^-(64n) mod p for a 2n-word s < p*2^(64n): the low half reduced
     alone (u <= p), plus the high half (< p): t < 2p."""
     L = []
 
     def e(x):
         L.append(x)
 
-    t = ["t0", "t1", "t2", "t3"]
-    for j in range(4):
+    t = ["t%d" % j for j in range(n)]
+    for j in range(n):
         e("movq %d(%%[s]), %%[%s]" % (8 * j, t[j]))
     e("xorl %k[z], %k[z]")
     A = "z"
-    for i in range(4):
+    for i in range(n):
         e("movq %%[%s], %%%%rdx" % t[0])
         e("imulq %[n0], %%rdx")
         e("xorl %k[lo], %k[lo]")
         e("mulxq %[p0], %[lo], %[hi]")
         e("adcxq %%[lo], %%[%s]" % t[0])
-        for j in range(1, 4):
+        for j in range(1, n):
             e("adoxq %%[hi], %%[%s]" % t[j])
             e("mulxq %%[p%d], %%[lo], %%[hi]" % j)
             e("adcxq %%[lo], %%[%s]" % t[j])
@@ -290,19 +290,21 @@ def gen_redc4():
         e("adoxq %%[lo], %%[%s]" % A)
         t, A = t[1:] + [A], t[0]
     e("xorl %k[lo], %k[lo]")
-    for j in range(4):
-        e("adcxq %d(%%[s]), %%[%s]" % (32 + 8 * j, t[j]))
+    for j in range(n):
+        e("adcxq %d(%%[s]), %%[%s]" % (8 * n + 8 * j, t[j]))
     body = "\n".join('        "%s\\n\\t"' % x for x in L)
-    regs = ["t0", "t1", "t2", "t3", "z"]
+    regs = ["t%d" % j for j in range(n)] + ["z"]
     outs = ", ".join('[%s] "=&r"(%s)' % (r, r) for r in regs)
-    ins = ", ".join(['[s] "r"(s)', '"m"(*(const uint64_t(*)[8])s)', '[n0] "m"(*n0)'] +
-                    ['[p%d] "m"(p[%d])' % (j, j) for j in range(4)])
-    res = "\n".join("    t[%d] = %s;" % (j, t[j]) for j in range(4))
+    ins = ", ".join(['[s] "r"(s)', '"m"(*(const uint64_t(*)[%d])s)' % (2 * n),
+                     '[n0] "m"(*n0)'] +
+                    ['[p%d] "m"(p[%d])' % (j, j) for j in range(n)])
+    res = "\n".join("    t[%d] = %s;" % (j, t[j]) for j in range(n))
     return """
-/* t = s*2^(-256) mod p, t < 2p, for an 8-word s < p*2^256 (Montgomery
- * reduction of a product; see limb_mont_sqr_adx4). Needs BMI2 + ADX. */
+/* t = s*2^(-%(bits)d) mod p, t < 2p, for a %(w)d-word s < p*2^%(bits)d
+ * (Montgomery reduction of a product; the low half is reduced alone and the
+ * high half added). Needs BMI2 + ADX. */
 static inline __attribute__((always_inline)) void
-limb_mont_redc_adx4(uint64_t t[4], const uint64_t *s, const uint64_t *p,
+limb_mont_redc_adx%(n)d(uint64_t t[%(n)d], const uint64_t *s, const uint64_t *p,
                     const uint64_t *n0)
 {
     uint64_t %(decl)s, lo, hi;
@@ -314,7 +316,67 @@ limb_mont_redc_adx4(uint64_t t[4], const uint64_t *s, const uint64_t *p,
         : "rdx", "cc");
 %(res)s
 }
-""" % dict(decl=", ".join(regs), body=body, outs=outs, ins=ins, res=res)
+""" % dict(n=n, w=2 * n, bits=64 * n, decl=", ".join(regs), body=body, outs=outs,
+           ins=ins, res=res)
+
+
+def gen_wide6():
+    """s = a*b, 12 words, no reduction: row by row, the finished low word of
+    each row stored, so 7 accumulator registers suffice."""
+    n = 6
+    L = []
+
+    def e(x):
+        L.append(x)
+
+    regs = ["r%d" % i for i in range(n + 1)]
+    e("movq 0(%[b]), %%rdx")
+    e("xorl %k[lo], %k[lo]")
+    e("mulxq 0(%[a]), %[r0], %[r1]")
+    for j in range(1, n):
+        e("mulxq %d(%%[a]), %%[lo], %%[%s]" % (8 * j, regs[j + 1]))
+        e("adcxq %%[lo], %%[%s]" % regs[j])
+    e("movl $0, %k[lo]")
+    e("adcxq %%[lo], %%[%s]" % regs[n])
+    e("movq %[r0], 0(%[s])")
+    acc = regs[1:]          # words i .. i+5
+    free = regs[0]
+    for i in range(1, n):
+        e("movq %d(%%[b]), %%%%rdx" % (8 * i))
+        e("xorl %k[lo], %k[lo]")
+        for j in range(n):
+            if j < n - 1:
+                e("mulxq %d(%%[a]), %%[lo], %%[hi]" % (8 * j))
+                e("adoxq %%[lo], %%[%s]" % acc[j])
+                e("adcxq %%[hi], %%[%s]" % acc[j + 1])
+            else:
+                e("mulxq %d(%%[a]), %%[lo], %%[%s]" % (8 * j, free))
+                e("adoxq %%[lo], %%[%s]" % acc[j])
+        e("movl $0, %k[lo]")
+        e("adcxq %%[lo], %%[%s]" % free)
+        e("adoxq %%[lo], %%[%s]" % free)
+        e("movq %%[%s], %d(%%[s])" % (acc[0], 8 * i))
+        acc, free = acc[1:] + [free], acc[0]
+    for j in range(n):
+        e("movq %%[%s], %d(%%[s])" % (acc[j], 8 * (n + j)))
+    body = "\n".join('        "%s\\n\\t"' % x for x in L)
+    outs = ", ".join('[%s] "=&r"(%s)' % (r, r) for r in regs)
+    return """
+/* s = a*b as 12 words (no reduction), 6-limb operands, written to s. Needs
+ * BMI2 + ADX. */
+static inline __attribute__((always_inline)) void
+limb_mul_wide_adx6(uint64_t s[12], const uint64_t *a, const uint64_t *b)
+{
+    uint64_t %(decl)s, lo, hi;
+    __asm__(
+%(body)s
+        : %(outs)s,
+          [lo] "=&r"(lo), [hi] "=&r"(hi), "=m"(*(uint64_t(*)[12])s)
+        : [a] "r"(a), [b] "r"(b), [s] "r"(s), "m"(*(const uint64_t(*)[6])a),
+          "m"(*(const uint64_t(*)[6])b)
+        : "rdx", "cc");
+}
+""" % dict(decl=", ".join(regs), body=body, outs=outs)
 
 
 def header():
@@ -325,7 +387,7 @@ def header():
             " * must check limb_have_adx() first. */\n"
             "#ifndef SLOTPROVE_MONT_ADX_H\n#define SLOTPROVE_MONT_ADX_H\n\n"
             "#include <stdint.h>\n" + gen(4) + gen(6) + gen_sqr4() + gen_wide4() +
-            gen_redc4() +
+            gen_redc(4) + gen_wide6() + gen_redc(6) +
             "\n#endif /* SLOTPROVE_MONT_ADX_H */\n")
 
 
