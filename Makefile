@@ -69,7 +69,7 @@ clean:
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
-bench: deps all $(BUILD)/bench_cpu
+bench: deps all
 	@sh tests/bench.sh
 
 # Component timings on random data of any size (tests/bench_cpu.c).

@@ -435,7 +435,8 @@ int MG(msm)(MJ *ret, const void *points, const void *scalars, size_t n, unsigned
         return -22; /* -EINVAL: indices are 32-bit */
     if (nthreads == 0)
         nthreads = parallel_threads();
-    /* ones fill idx from the front, others from the back; zeros drop out */
+    /* ones fill idx from the front, others from the back; zeros drop out
+     * (the scalar words read in host order: little-endian, like the file) */
     uint32_t *idx = malloc(n * sizeof(uint32_t));
     if (!idx)
         return -12; /* -ENOMEM */
