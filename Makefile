@@ -22,7 +22,7 @@ obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIBCORE := $(BUILD)/libcore.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e edges verify demo bench clean test-keygen
+.PHONY: all deps test unit e2e edges verify demo bench bench-cpu clean test-keygen
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -47,8 +47,11 @@ $(BUILD)/unit: $(call obj,$(TEST_SRC)) $(LIBCORE)
 deps:
 	@sh tests/install-deps.sh
 
+# The field suites run a second time on the portable C multiplication
+# (SLOTPROVE_NO_ADX=1), so both paths are checked against GMP.
 unit: $(BUILD)/unit
 	$(BUILD)/unit -j2
+	SLOTPROVE_NO_ADX=1 $(BUILD)/unit -j2 --filter 'field*/*'
 
 e2e: $(BINS)
 	@sh tests/e2e.sh
@@ -80,6 +83,13 @@ clean:
 bench: deps all
 	@sh tests/bench.sh
 
+# Component timings on random data of any size (tests/bench_cpu.c).
+$(BUILD)/bench_cpu: $(call obj,tests/bench_cpu.c) $(LIBCORE)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+bench-cpu: $(BUILD)/bench_cpu
+	@sh tests/bench_cpu.sh
+
 # ---- fuzzing (clang + libFuzzer; Debian: clang, libclang-rt-14-dev) --------
 # `make fuzz` builds build/fuzz/fuzz_{zkey,wtns,request,verify} from tests/fuzz/ and
 # the parser sources, then runs each for FUZZ_SECONDS (default 60) seconds,
@@ -92,7 +102,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -Wall -Wextra -Icommon -Irun
-FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c common/err.c common/escape.c \
+FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c common/err.c common/escape.c common/limb_x86.c \
                 run/request.c common/groth16.c common/groth16_json.c \
                 common/bn254_groth16.c common/bls12381_groth16.c \
                 common/bn254_pairing.c common/bls12381_pairing.c \

@@ -156,11 +156,11 @@ static inline void FT_(neg)(FT_T *ret, const FT_T *a)
         ret->l[i] = t[i] & m;
 }
 
-/* ret = a * b * R^-1 mod p (Montgomery product; with both inputs in
- * Montgomery form the result is in Montgomery form). CIOS, fully reduced.
- * Not inlined (see TMPL_NOINLINE); unused copies are dropped by gcc. */
-static TMPL_NOINLINE void FT_(mul)(FT_T *ret, const FT_T *a,
-                                    const FT_T *b)
+/* The portable C Montgomery product (same contract as F_mul below), used
+ * where the CPU lacks BMI2/ADX or $SLOTPROVE_NO_ADX is set. CIOS, fully
+ * reduced. */
+static TMPL_NOINLINE void FT_(mul_c)(FT_T *ret, const FT_T *a,
+                                      const FT_T *b)
 {
     /* The top limb of p is a compile-time constant, so this test folds.
      * When the top bit of p is clear (p < R/2) the running sum t < 2p always
@@ -213,10 +213,177 @@ static TMPL_NOINLINE void FT_(mul)(FT_T *ret, const FT_T *a,
     }
 }
 
-/* ret = a^2 * R^-1 mod p (Montgomery square). */
-static inline void FT_(sqr)(FT_T *ret, const FT_T *a)
+/* 1 if this field's products take the mulx/adcx/adox path (x86-64 with
+ * BMI2 + ADX, $SLOTPROVE_NO_ADX unset, 4 or 6 limbs, p < R/2), else 0. */
+static inline int FT_(uses_adx)(void)
 {
-    FT_(mul)(ret, a, a);
+    return (FT_N == 4 || FT_N == 6) &&
+           FT_(modulus).l[FT_N - 1] < 0x7fffffffffffffffULL && limb_have_adx();
+}
+
+/* ret = a * b * R^-1 mod p (Montgomery product; with both inputs in
+ * Montgomery form the result is in Montgomery form), fully reduced. On
+ * x86-64 with BMI2 + ADX: mont_adx.h's no-carry CIOS in assembly; else
+ * F_mul_c. Not inlined (see TMPL_NOINLINE); unused copies are dropped. */
+static TMPL_NOINLINE void FT_(mul)(FT_T *ret, const FT_T *a, const FT_T *b)
+{
+#if LIMB_ADX
+    if (FT_(uses_adx)()) {
+        uint64_t t[FT_N];
+#if FIELD_LIMBS == 4
+        limb_mont_mul_adx4(t, a->l, b->l, FT_(modulus).l, &FT_(n0));
+#elif FIELD_LIMBS == 6
+        limb_mont_mul_adx6(t, a->l, b->l, FT_(modulus).l, &FT_(n0));
+#endif
+        FT_(reduce_once_)(ret, t, 0);
+        return;
+    }
+#endif
+    FT_(mul_c)(ret, a, b);
+}
+
+/* The portable C Montgomery square (same contract as F_sqr). For p < R/2:
+ * the 2N-limb square from N(N-1)/2 cross products (doubled) and N
+ * diagonal ones, then Montgomery reduction of the low half alone,
+ * u = (lo + m*p)/R <= p, and ret = u + hi (< 2p since hi < p^2/R < p/2),
+ * reduced once: N(N+1)/2 + N^2 + N word products against CIOS's 2N^2 + N.
+ * Other moduli: F_mul_c(a, a). */
+static TMPL_NOINLINE void FT_(sqr_c)(FT_T *ret, const FT_T *a)
+{
+    if (!(FT_(modulus).l[FT_N - 1] < 0x7fffffffffffffffULL)) {
+        FT_(mul_c)(ret, a, a);
+        return;
+    }
+    uint64_t s[2 * FT_N], c, hi;
+    TMPL_UNROLL
+    for (int k = 0; k < 2 * FT_N; k++)
+        s[k] = 0;
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N - 1; i++) { /* cross products a_i a_j, i < j */
+        c = 0;
+        TMPL_UNROLL
+        for (int j = i + 1; j < FT_N; j++)
+            s[i + j] = limb_mac(s[i + j], a->l[i], a->l[j], &c);
+        s[i + FT_N] = c;
+    }
+    s[2 * FT_N - 1] = s[2 * FT_N - 2] >> 63; /* doubled */
+    TMPL_UNROLL
+    for (int k = 2 * FT_N - 2; k > 0; k--)
+        s[k] = s[k] << 1 | s[k - 1] >> 63;
+    s[0] <<= 1;
+    c = 0;
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++) { /* plus the squares a_i^2 */
+        uint64_t lo = limb_mul(a->l[i], a->l[i], &hi);
+        s[2 * i] = limb_adc(s[2 * i], lo, &c);
+        s[2 * i + 1] = limb_adc(s[2 * i + 1], hi, &c);
+    }
+    uint64_t t[FT_N]; /* Montgomery reduction of the low half */
+    TMPL_UNROLL
+    for (int j = 0; j < FT_N; j++)
+        t[j] = s[j];
+    TMPL_UNROLL
+    for (int i = 0; i < FT_N; i++) {
+        uint64_t m = t[0] * FT_(n0), C = 0;
+        (void)limb_mac(t[0], m, FT_(modulus).l[0], &C);
+        TMPL_UNROLL
+        for (int j = 1; j < FT_N; j++)
+            t[j - 1] = limb_mac(t[j], m, FT_(modulus).l[j], &C);
+        t[FT_N - 1] = C;
+    }
+    c = 0;
+    TMPL_UNROLL
+    for (int j = 0; j < FT_N; j++)
+        t[j] = limb_adc(t[j], s[FT_N + j], &c);
+    FT_(reduce_once_)(ret, t, 0);
+}
+
+/* ret = a^2 * R^-1 mod p (Montgomery square), fully reduced. Where F_mul
+ * takes the mulx/adcx/adox path: mont_adx.h's squaring for 4 limbs, the
+ * product a*a for 6; else F_sqr_c. */
+static TMPL_NOINLINE void FT_(sqr)(FT_T *ret, const FT_T *a)
+{
+#if LIMB_ADX
+    if (FT_(uses_adx)()) {
+#if FIELD_LIMBS == 4
+        uint64_t t[FT_N];
+        limb_mont_sqr_adx4(t, a->l, FT_(modulus).l, &FT_(n0));
+        FT_(reduce_once_)(ret, t, 0);
+#else
+        FT_(mul)(ret, a, a);
+#endif
+        return;
+    }
+#endif
+    FT_(sqr_c)(ret, a);
+}
+
+/* c0 = a0*b0 - a1*b1 and c1 = a0*b1 + a1*b0 (Montgomery products, fully
+ * reduced): the two halves of a product in Fp2 = Fp[u]/(u^2 + 1), with
+ * Karatsuba's (a0 + a1)(b0 + b1) - a0*b0 - a1*b1 for c1. On the
+ * mulx/adcx/adox path of a 4- or 6-limb field with p < R/4 the three
+ * products stay unreduced (2N words; the sums a0 + a1 < R/2 are not reduced
+ * either) and only c0 (plus p*R when negative) and c1 (< 2p^2 < p*R) are
+ * Montgomery-reduced: two reductions instead of three. Outputs may alias
+ * the inputs. */
+static TMPL_NOINLINE void FT_(mul2_karatsuba)(FT_T *c0, FT_T *c1, const FT_T *a0,
+                                               const FT_T *a1, const FT_T *b0,
+                                               const FT_T *b1)
+{
+#if LIMB_ADX && (FIELD_LIMBS == 4 || FIELD_LIMBS == 6)
+    if (FT_(uses_adx)() && FT_(modulus).l[FT_N - 1] < (1ULL << 62)) {
+        uint64_t v0[2 * FT_N], v1[2 * FT_N], m[2 * FT_N], sa[FT_N], sb[FT_N];
+        uint64_t t[FT_N], c = 0, d = 0, bw;
+        TMPL_UNROLL
+        for (int i = 0; i < FT_N; i++) {
+            sa[i] = limb_adc(a0->l[i], a1->l[i], &c);
+            sb[i] = limb_adc(b0->l[i], b1->l[i], &d);
+        }
+#if FIELD_LIMBS == 4
+#define FT_WIDE_ limb_mul_wide_adx4
+#define FT_REDC_ limb_mont_redc_adx4
+#else
+#define FT_WIDE_ limb_mul_wide_adx6
+#define FT_REDC_ limb_mont_redc_adx6
+#endif
+        FT_WIDE_(v0, a0->l, b0->l);
+        FT_WIDE_(v1, a1->l, b1->l);
+        FT_WIDE_(m, sa, sb);
+        bw = 0; /* m = a0*b1 + a1*b0 */
+        TMPL_UNROLL
+        for (int i = 0; i < 2 * FT_N; i++)
+            m[i] = limb_sbb(m[i], v0[i], &bw);
+        bw = 0;
+        TMPL_UNROLL
+        for (int i = 0; i < 2 * FT_N; i++)
+            m[i] = limb_sbb(m[i], v1[i], &bw);
+        bw = 0; /* v0 = a0*b0 - a1*b1, + p*R if that borrowed */
+        TMPL_UNROLL
+        for (int i = 0; i < 2 * FT_N; i++)
+            v0[i] = limb_sbb(v0[i], v1[i], &bw);
+        uint64_t mask = limb_mask(bw);
+        c = 0;
+        TMPL_UNROLL
+        for (int i = 0; i < FT_N; i++)
+            v0[FT_N + i] = limb_adc(v0[FT_N + i], FT_(modulus).l[i] & mask, &c);
+        FT_REDC_(t, v0, FT_(modulus).l, &FT_(n0));
+        FT_(reduce_once_)(c0, t, 0);
+        FT_REDC_(t, m, FT_(modulus).l, &FT_(n0));
+        FT_(reduce_once_)(c1, t, 0);
+#undef FT_WIDE_
+#undef FT_REDC_
+        return;
+    }
+#endif
+    FT_T v0, v1, s, t;
+    FT_(mul)(&v0, a0, b0);
+    FT_(mul)(&v1, a1, b1);
+    FT_(add)(&s, a0, a1);
+    FT_(add)(&t, b0, b1);
+    FT_(mul)(&s, &s, &t);
+    FT_(sub)(&s, &s, &v0);
+    FT_(sub)(c1, &s, &v1);
+    FT_(sub)(c0, &v0, &v1);
 }
 
 /* ret = Montgomery form of std (std is a standard-form value < p). */

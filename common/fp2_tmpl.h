@@ -99,18 +99,11 @@ static inline void F2_(conj)(F2_T *ret, const F2_T *a)
     F2B_(neg)(&ret->c1, &a->c1);
 }
 
-/* ret = a * b (Montgomery form). Karatsuba: 3 base multiplications. */
+/* ret = a * b (Montgomery form). Karatsuba: 3 base multiplications, with
+ * lazy reduction where the base field has it (F_mul2_karatsuba). */
 static inline void F2_(mul)(F2_T *ret, const F2_T *a, const F2_T *b)
 {
-    F2B_T v0, v1, s, t;
-    F2B_(mul)(&v0, &a->c0, &b->c0);
-    F2B_(mul)(&v1, &a->c1, &b->c1);
-    F2B_(add)(&s, &a->c0, &a->c1);
-    F2B_(add)(&t, &b->c0, &b->c1);
-    F2B_(mul)(&s, &s, &t);              /* (a0+a1)(b0+b1) */
-    F2B_(sub)(&s, &s, &v0);
-    F2B_(sub)(&ret->c1, &s, &v1);       /* a0 b1 + a1 b0 */
-    F2B_(sub)(&ret->c0, &v0, &v1);      /* a0 b0 - a1 b1 */
+    F2B_(mul2_karatsuba)(&ret->c0, &ret->c1, &a->c0, &a->c1, &b->c0, &b->c1);
 }
 
 /* ret = a^2 (Montgomery form): c0 = (a0+a1)(a0-a1), c1 = 2 a0 a1. */

@@ -35,6 +35,31 @@ typedef unsigned __int128 limb_u128;
 #define LIMB_X86_BUILTINS 0
 #endif
 
+/* x86-64 with gcc or clang (host code): the mulx/adcx/adox Montgomery
+ * multiplication of mont_adx.h is compiled in and used when the CPU has
+ * BMI2 and ADX (decided once at start-up, see limb_x86.c); elsewhere only
+ * the portable C path exists. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__CUDA_ARCH__)
+#define LIMB_ADX 1
+#include "mont_adx.h"
+/* 1 when the mulx/adcx/adox path is in use: the CPU reports BMI2 and ADX
+ * (cpuid leaf 7) and $SLOTPROVE_NO_ADX is unset or empty. Set before main()
+ * by a constructor in limb_x86.c; 0 (portable path) until then. */
+extern int limb_adx_enabled;
+#else
+#define LIMB_ADX 0
+#endif
+
+/* 1 if field multiplications take the mulx/adcx/adox path, else 0. */
+static inline int limb_have_adx(void)
+{
+#if LIMB_ADX
+    return limb_adx_enabled;
+#else
+    return 0;
+#endif
+}
+
 /* Returns the low 64 bits of a + b + *carry; *carry (0 or 1 on input)
  * receives the carry out (0 or 1). */
 static inline uint64_t limb_adc(uint64_t a, uint64_t b, uint64_t *carry)

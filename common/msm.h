@@ -6,7 +6,8 @@
  *   points: n affine points laid out as in a snarkjs .zkey (x‖y, Montgomery
  *   form, all-zero = infinity; any alignment). scalars: n × 32 bytes, standard
  *   (non-Montgomery) form, little-endian, < r. nthreads 0 = parallel_threads().
- *   Returns 0 or -ENOMEM.
+ *   Scalars 0 and 1 cost no window work (see msm_tmpl.h).
+ *   Returns 0, -ENOMEM, or -EINVAL for n ≥ 2^32.
  */
 #ifndef SLOTPROVE_MSM_H
 #define SLOTPROVE_MSM_H

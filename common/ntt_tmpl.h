@@ -11,6 +11,15 @@
  *   except when log2 n = 2-adicity, where snarkjs uses Fr.shift = 5² = 25.
  * Any other primitive root permutes the Lagrange points baked into the H
  * section and no proof verifies.
+ *
+ * Shape of a forward transform (decimation in time): a bit-reversal pass,
+ * then the first stages inside blocks of up to 4096 elements (128 KiB of
+ * 4-limb values) that stay in cache while all their stages run, then the
+ * remaining stages two at a time (radix-4 passes, one read and write of the
+ * array per two stages). Every pass is a parallel_for over all threads with
+ * about four tasks per thread, so the work spreads over every core from
+ * n = 2^9 up (below that one thread does it: a task would be under 256
+ * butterflies).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -112,11 +121,21 @@ void NN(domain_free)(struct NN(domain) *d)
 struct NN(pass_ctx) {
     NT *v;
     const struct NN(domain) *d;
-    size_t half;      /* butterfly span of this stage */
+    size_t half;      /* butterfly span of this stage (radix-4: first stage) */
+    size_t block;     /* elements per block of the in-cache stages */
     unsigned log_n;
     const NT *scale;  /* for the scaling passes */
     const NT *first;
 };
+
+/* Elements per task of a pass over m items on nthreads threads: about four
+ * tasks per thread (dynamic balance on a shared machine), at least 256 items
+ * so that waking a thread stays small against the work. */
+static size_t NN(grain)(size_t m, unsigned nthreads)
+{
+    size_t g = m / (4 * (size_t)nthreads);
+    return g < 256 ? 256 : g;
+}
 
 static void NN(bitrev_pass)(void *arg, size_t b, size_t e)
 {
@@ -136,31 +155,93 @@ static void NN(bitrev_pass)(void *arg, size_t b, size_t e)
     }
 }
 
-/* One decimation-in-time stage over butterflies [b, e) of n/2. */
+/* Butterfly (x, y) ← (x + w·y, x − w·y); w NULL means w = 1. */
+static inline void NN(bfly)(NT *x, NT *y, const NT *w)
+{
+    NT t;
+    if (w)
+        NF(mul)(&t, y, w);
+    else
+        t = *y;
+    NF(sub)(y, x, &t);
+    NF(add)(x, x, &t);
+}
+
+/* The first decimation-in-time stages (spans 1 .. block/2) over whole
+ * blocks [b, e) of c->block elements each: every block is transformed while
+ * it sits in cache (block·|Fr| ≤ 128 KiB, half of a small L2). */
+static void NN(block_pass)(void *arg, size_t b, size_t e)
+{
+    struct NN(pass_ctx) *c = arg;
+    const NT *roots = c->d->roots;
+    size_t n = c->d->n, B = c->block;
+    for (size_t blk = b; blk < e; blk++) {
+        NT *v = c->v + blk * B;
+        for (size_t half = 1; half < B; half <<= 1) {
+            size_t stride = (n / 2) / half;
+            for (size_t i0 = 0; i0 < B; i0 += 2 * half) {
+                NN(bfly)(&v[i0], &v[i0 + half], NULL);
+                for (size_t j = 1; j < half; j++)
+                    NN(bfly)(&v[i0 + j], &v[i0 + j + half], &roots[j * stride]);
+            }
+        }
+    }
+}
+
+/* One radix-2 stage of span c->half over butterflies [b, e) of n/2. */
 static void NN(stage_pass)(void *arg, size_t b, size_t e)
 {
     struct NN(pass_ctx) *c = arg;
     size_t half = c->half, stride = (c->d->n / 2) / half;
     for (size_t k = b; k < e; k++) {
         size_t j = k & (half - 1);
-        size_t i0 = ((k - j) << 1) + j, i1 = i0 + half;
-        NT t;
-        if (j == 0)
-            t = c->v[i1];
-        else
-            NF(mul)(&t, &c->v[i1], &c->d->roots[j * stride]);
-        NF(sub)(&c->v[i1], &c->v[i0], &t);
-        NF(add)(&c->v[i0], &c->v[i0], &t);
+        size_t i0 = ((k - j) << 1) + j;
+        NN(bfly)(&c->v[i0], &c->v[i0 + half], j ? &c->d->roots[j * stride] : NULL);
+    }
+}
+
+/* Two stages at once (spans h and 2h, h = c->half) over radix-4 groups
+ * [b, e) of n/4: each group {i, i+h, i+2h, i+3h} is read and written once
+ * for four butterflies, halving the passes over memory. */
+static void NN(radix4_pass)(void *arg, size_t b, size_t e)
+{
+    struct NN(pass_ctx) *c = arg;
+    size_t h = c->half, n = c->d->n;
+    size_t s1 = (n / 2) / h, s2 = s1 / 2; /* root strides of spans h, 2h */
+    const NT *roots = c->d->roots;
+    for (size_t k = b; k < e; k++) {
+        size_t j = k & (h - 1);
+        NT *x = c->v + ((k - j) << 2) + j;
+        const NT *w1 = j ? &roots[j * s1] : NULL, *w2 = j ? &roots[j * s2] : NULL;
+        NN(bfly)(&x[0], &x[h], w1);
+        NN(bfly)(&x[2 * h], &x[3 * h], w1);
+        NN(bfly)(&x[0], &x[2 * h], w2);
+        NN(bfly)(&x[h], &x[3 * h], &roots[(j + h) * s2]);
     }
 }
 
 void NN(forward)(NT *v, const struct NN(domain) *d, unsigned nthreads)
 {
     struct NN(pass_ctx) c = { .v = v, .d = d, .log_n = d->log_n };
-    size_t grain = 1 << 14;
-    parallel_for(d->n, grain, nthreads, NN(bitrev_pass), &c);
-    for (c.half = 1; c.half < d->n; c.half <<= 1)
-        parallel_for(d->n / 2, grain, nthreads, NN(stage_pass), &c);
+    size_t n = d->n;
+    if (nthreads == 0)
+        nthreads = parallel_threads();
+    parallel_for(n, NN(grain)(n, nthreads), nthreads, NN(bitrev_pass), &c);
+    /* In-cache blocks: at most 4096 elements, and at least two blocks per
+     * thread when n allows it, so that every size above a few thousand
+     * elements spreads over all cores from the first stage on. */
+    size_t B = n < 4096 ? n : 4096;
+    while (B > 256 && n / B < 2 * (size_t)nthreads)
+        B >>= 1;
+    c.block = B;
+    parallel_for(n / B, 1, nthreads, NN(block_pass), &c);
+    c.half = B;
+    if (c.half < n && ((d->log_n - __builtin_ctzll(B)) & 1)) {
+        parallel_for(n / 2, NN(grain)(n / 2, nthreads), nthreads, NN(stage_pass), &c);
+        c.half <<= 1;
+    }
+    for (; c.half < n; c.half <<= 2)
+        parallel_for(n / 4, NN(grain)(n / 4, nthreads), nthreads, NN(radix4_pass), &c);
 }
 
 /* v[i] *= first · scale^i */
@@ -193,27 +274,33 @@ static void NN(reverse_tail)(void *arg, size_t b, size_t e)
     }
 }
 
+/* v ← first·scale^i · v_{−i} (indices mod n): the tail of an inverse
+ * transform, with its 1/n and an optional coset scaling folded in. */
+static void NN(unscramble)(NT *v, const struct NN(domain) *d, const NT *first,
+                           const NT *scale, unsigned nthreads)
+{
+    struct NN(pass_ctx) c = { .v = v, .d = d, .log_n = d->log_n,
+                              .scale = scale, .first = first };
+    size_t n = d->n;
+    if (nthreads == 0)
+        nthreads = parallel_threads();
+    parallel_for(n / 2, NN(grain)(n / 2, nthreads), nthreads, NN(reverse_tail), &c);
+    parallel_for(n, NN(grain)(n, nthreads), nthreads, NN(scale_pass), &c);
+}
+
 void NN(inverse)(NT *v, const struct NN(domain) *d, unsigned nthreads)
 {
-    struct NN(pass_ctx) c = { .v = v, .d = d, .log_n = d->log_n };
     NT one;
     NF(set_one)(&one);
     NN(forward)(v, d, nthreads);
-    parallel_for(d->n / 2, 1 << 14, nthreads, NN(reverse_tail), &c);
-    c.scale = &one;
-    c.first = &d->n_inv;
-    parallel_for(d->n, 1 << 14, nthreads, NN(scale_pass), &c);
+    NN(unscramble)(v, d, &d->n_inv, &one, nthreads);
 }
 
 void NN(coset_lde)(NT *v, const struct NN(domain) *d, unsigned nthreads)
 {
-    struct NN(pass_ctx) c = { .v = v, .d = d, .log_n = d->log_n };
-    /* inverse NTT without its 1/n, folded into the coset scaling below */
+    /* inverse NTT without its 1/n, folded into the coset scaling */
     NN(forward)(v, d, nthreads);
-    parallel_for(d->n / 2, 1 << 14, nthreads, NN(reverse_tail), &c);
-    c.scale = &d->shift;
-    c.first = &d->n_inv;
-    parallel_for(d->n, 1 << 14, nthreads, NN(scale_pass), &c);
+    NN(unscramble)(v, d, &d->n_inv, &d->shift, nthreads);
     NN(forward)(v, d, nthreads);
 }
 

@@ -2,7 +2,9 @@
  * parallel.h — a minimal fork-join loop over an index range with pthreads.
  *
  * Chunks of the range are handed out dynamically (an atomic counter), so
- * uneven work balances itself. The calling thread works too.
+ * uneven work balances itself. The calling thread works too. The other
+ * threads come from a pool started on first use and kept parked between
+ * loops (see parallel.c).
  */
 #ifndef SLOTPROVE_PARALLEL_H
 #define SLOTPROVE_PARALLEL_H

@@ -7,6 +7,12 @@
  * bls12381 fr/fp/fp2 and a test-only field with a full-width modulus
  * (secp256k1's p, top limb all ones) that exercises the generic CIOS path.
  *
+ * The same suites cover whichever multiplication path is active (mulx/adx
+ * on x86-64 with BMI2 + ADX, else portable C); `make unit` runs them again
+ * with SLOTPROVE_NO_ADX=1. field_dispatch checks the path choice against
+ * cpuid and compares mul/sqr/mul2_karatsuba with the portable mul_c
+ * directly.
+ *
  * Elements travel as raw limbs (the Montgomery representation, c0 then c1
  * for Fp2); the GMP reference converts raw <-> standard with R^-1 / R and
  * computes in standard form. Randomness: fixed-seed xorshift.
@@ -15,6 +21,7 @@
 #include <gmp.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bls12381.h"
@@ -870,3 +877,73 @@ PRIME_FIELD_TESTS(field_generic_p256, fld_p256, 0x7000)
 FP2_EXTRA_TESTS(field_bn254_fp2, bn254_fp2, bn254_fp, fld_bn254_fp2, 0x3100)
 FP2_EXTRA_TESTS(field_bls12381_fp2, bls12381_fp2, bls12381_fp,
                 fld_bls12381_fp2, 0x6100)
+
+/* ------------------------------------------- mulx/adx vs portable path */
+
+/* limb_have_adx() follows cpuid (gcc's own detection, not limb_x86.c's)
+ * and $SLOTPROVE_NO_ADX. */
+Test(field_dispatch, adx_flag)
+{
+    const char *no = getenv("SLOTPROVE_NO_ADX");
+    int want = 0;
+#if LIMB_ADX
+    __builtin_cpu_init();
+    want = __builtin_cpu_supports("bmi2") && __builtin_cpu_supports("adx") &&
+           !(no && *no);
+#else
+    (void)no;
+#endif
+    cr_assert_eq(limb_have_adx(), want, "limb_have_adx() = %d, cpuid/env say %d",
+                 limb_have_adx(), want);
+    cr_assert_eq(bn254_fp_uses_adx(), want);
+    cr_assert_eq(bls12381_fp_uses_adx(), want);
+    cr_assert_eq(tf_p256_uses_adx(), 0, "full-width modulus: portable only");
+}
+
+/* mul / sqr (whichever path is active) agree with the portable mul_c and
+ * sqr_c on random and edge inputs, so one run compares both paths; the
+ * GMP suites above check each path on its own (make test runs them again
+ * with SLOTPROVE_NO_ADX=1). */
+#define CROSS_TEST(F, seed)                                                \
+    Test(field_dispatch, cross_##F)                                        \
+    {                                                                      \
+        ft_seed(seed);                                                     \
+        for (int it = 0; it < 20000; it++) {                               \
+            F##_t a, b, x, y;                                              \
+            for (size_t i = 0; i < sizeof a.l / 8; i++) {                  \
+                a.l[i] = it < 4 ? F##_modulus.l[i] - (i == 0) * (uint64_t)(it + 1) \
+                                : ft_rand64();                             \
+                b.l[i] = ft_rand64();                                      \
+            }                                                              \
+            a.l[sizeof a.l / 8 - 1] %= F##_modulus.l[sizeof a.l / 8 - 1];  \
+            b.l[sizeof b.l / 8 - 1] %= F##_modulus.l[sizeof b.l / 8 - 1];  \
+            F##_mul(&x, &a, &b);                                           \
+            F##_mul_c(&y, &a, &b);                                         \
+            cr_assert(F##_eq(&x, &y), #F ": mul vs mul_c, it %d", it);     \
+            F##_sqr(&x, &a);                                               \
+            F##_sqr_c(&y, &a);                                             \
+            cr_assert(F##_eq(&x, &y), #F ": sqr vs sqr_c, it %d", it);     \
+            F##_mul_c(&y, &a, &a);                                         \
+            cr_assert(F##_eq(&x, &y), #F ": sqr vs mul_c(a, a), it %d", it); \
+            /* Fp2 halves: (a + b u)(b + w u), u^2 = -1, w = a^2 */          \
+            F##_t c0, c1, e0, e1, t, w = x;                                \
+            F##_mul_c(&e0, &a, &b);                                        \
+            F##_mul_c(&t, &b, &w);                                         \
+            F##_sub(&e0, &e0, &t);                                         \
+            F##_mul_c(&e1, &a, &w);                                        \
+            F##_mul_c(&t, &b, &b);                                         \
+            F##_add(&e1, &e1, &t);                                         \
+            F##_mul2_karatsuba(&c0, &c1, &a, &b, &b, &w);                  \
+            cr_assert(F##_eq(&c0, &e0) && F##_eq(&c1, &e1),                \
+                      #F ": mul2_karatsuba, it %d", it);                   \
+            c0 = a, c1 = b; /* outputs aliasing the inputs */              \
+            F##_mul2_karatsuba(&c0, &c1, &c0, &c1, &c1, &w);               \
+            cr_assert(F##_eq(&c0, &e0) && F##_eq(&c1, &e1),                \
+                      #F ": mul2_karatsuba aliased, it %d", it);           \
+        }                                                                  \
+    }
+CROSS_TEST(bn254_fr, 0x8001)
+CROSS_TEST(bn254_fp, 0x8002)
+CROSS_TEST(bls12381_fr, 0x8003)
+CROSS_TEST(bls12381_fp, 0x8004)
+CROSS_TEST(tf_p256, 0x8005)

@@ -14,6 +14,10 @@
  *   dup_points     one point repeated (bucket doublings) and P, -P pairs with
  *                  equal scalars (bucket cancellations)
  *   unaligned      points and scalars at odd addresses
+ *   witness        witness-shaped scalars (40% 0, 40% 1, small, full, and
+ *                  the runs of 2^(c−1) digits that chain the signed-digit
+ *                  borrow for every window size c) on points with repeats,
+ *                  negations and infinities, vs naive, 1/2/16 threads
  *   large_2_16     P_i = (i+1)·G by repeated addition, random k_i; expected
  *                  (Σ k_i·(i+1) mod r)·G from Fr arithmetic and one
  *                  _mul_scalar, n = 2^16; n = 2^20 for bn254_g1
@@ -175,6 +179,11 @@ static double mt_clock(clockid_t clock)
     {                                                                          \
         mt_seed(SEED + 6);                                                     \
         mt_##G##_check_unaligned();                                            \
+    }                                                                          \
+    Test(msm_##G, witness, .timeout = 60)                                      \
+    {                                                                          \
+        mt_seed(SEED + 8);                                                     \
+        mt_##G##_check_witness();                                              \
     }                                                                          \
     Test(msm_##G, large_2_16, .timeout = 60)                                   \
     {                                                                          \
@@ -369,6 +378,62 @@ static void H(check_random_sizes)(void)
             H(run_expect)("random points/scalars vs naive", pts, sc, sizes[si],
                           threads[ti], &prefix[sizes[si]]);
     free(prefix);
+    free(pts);
+    free(sc);
+}
+
+static void H(check_witness)(void)
+{
+    static const unsigned threads[] = { 1, 2, 16 };
+    const size_t N = 3000;
+    AFF_T *pts = H(rand_points)(N);
+    uint8_t *sc = mt_alloc(32 * N);
+    memset(sc, 0, 32 * N);
+    for (size_t i = 0; i < N; i++) {
+        uint64_t u = mt_rand64() % 10, l[4] = { 0, 0, 0, 0 };
+        if (i % 7 == 3)
+            pts[i] = pts[i - 1];                      /* repeats */
+        else if (i % 11 == 5)
+            G_(affine_neg)(&pts[i], &pts[i - 1]);     /* P, −P */
+        else if (i % 13 == 6)
+            G_(affine_set_inf)(&pts[i]);              /* infinity */
+        if (i < 2 * 19) {
+            /* digits 2^(c−1) in every window of c bits (c = 2 + i/2),
+             * truncated below r, then +1 on odd i */
+            unsigned c = 2 + (unsigned)(i / 2);
+            for (unsigned b = c - 1; b < 250; b += c)
+                l[b / 64] |= 1ULL << (b % 64);
+            l[0] += i & 1;
+            mt_limbs_to_bytes(sc + 32 * i, l);
+            continue;
+        }
+        if (u < 4)
+            continue;
+        if (u < 8)
+            sc[32 * i] = 1;
+        else if (u < 9)
+            for (int b = 0; b < 4; b++)
+                sc[32 * i + b] = (uint8_t)mt_rand64();
+        else
+            H(rand_scalar)(sc + 32 * i, 0);
+    }
+    JAC_T exp;
+    G_(set_inf)(&exp);
+    for (size_t i = 0; i < N; i++) {
+        JAC_T t;
+        int one = sc[32 * i] == 1, zero = sc[32 * i] == 0;
+        for (int b = 1; b < 32; b++)
+            one &= sc[32 * i + b] == 0, zero &= sc[32 * i + b] == 0;
+        if (zero || G_(affine_is_inf)(&pts[i]))
+            continue;
+        if (one)
+            G_(from_affine)(&t, &pts[i]);
+        else
+            H(naive)(&t, &pts[i], sc + 32 * i, 1);
+        G_(add)(&exp, &exp, &t);
+    }
+    for (size_t ti = 0; ti < sizeof threads / sizeof threads[0]; ti++)
+        H(run_expect)("witness-shaped scalars vs naive", pts, sc, N, threads[ti], &exp);
     free(pts);
     free(sc);
 }
