@@ -1,8 +1,10 @@
 /* child.c — see child.h. */
 #include "child.h"
+#include "ctl.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,4 +110,17 @@ void child_fault_kill(const char *point, const char *subject)
     signal(s, SIG_DFL);
     kill(getpid(), s > 0 ? s : SIGKILL);
     kill(getpid(), SIGKILL); /* a signal that did not end us */
+}
+
+int child_send(const struct child_args *a, const struct ctl_msg *m)
+{
+    for (;;) {
+        int rc = ctl_send(a->ctl_fd, m, NULL, 0);
+        if (rc != -EAGAIN && rc != -ENOBUFS)
+            return rc;
+        if (!child_supervisor_alive(a))
+            return -ESRCH;
+        struct pollfd p = { .fd = a->ctl_fd, .events = POLLOUT };
+        poll(&p, 1, 1000);
+    }
 }

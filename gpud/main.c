@@ -62,7 +62,7 @@ static void send_msg(uint32_t type, uint64_t job, uint32_t part, uint32_t key_id
     if (t)
         m.times = *t;
     ctl_text(&m, "%s", text ? text : "");
-    ctl_send(args.ctl_fd, &m, NULL, 0);
+    child_send(&args, &m);
 }
 
 
@@ -112,7 +112,7 @@ static void send_progress(void *arg, enum stage s, uint64_t ns)
     m.partition = p->partition;
     m.stage = (uint32_t)s;
     m.times.ns[s] = ns;
-    ctl_send(args.ctl_fd, &m, NULL, 0);
+    child_send(&args, &m);
 }
 
 static void prove_slot(uint32_t slot, uint32_t gen)
@@ -179,6 +179,19 @@ static void prove_slot(uint32_t slot, uint32_t gen)
     free(json);
 }
 
+static int handle_ctl(void);
+static int quit_requested;
+
+/* Between proofs: the supervisor's messages (a KEY_LOAD for a job that
+ * waits for it, SHUTDOWN) are handled now, not after the last READY slot,
+ * so a steady stream of work cannot starve a key load. 1 to stop. */
+static int between_proofs(void)
+{
+    if (!quit_requested && handle_ctl())
+        quit_requested = 1;
+    return quit_requested;
+}
+
 /* Proves every READY slot: ring order first, then the table scan. */
 static void drain_ready(void)
 {
@@ -188,6 +201,8 @@ static void drain_ready(void)
         if (ring_pop(&pool, &tk) == 0) {
             hole_since = 0;
             prove_slot(tk.slot, tk.gen);
+            if (between_proofs())
+                return;
             continue;
         }
         if (ring_pending(&pool) == 0) {
@@ -207,7 +222,7 @@ static void drain_ready(void)
     while (pool_oldest_ready(&pool, &slot, &gen) == 0) {
         uint64_t before = slot_word(&pool, slot);
         prove_slot(slot, gen);
-        if (slot_word(&pool, slot) == before)
+        if (slot_word(&pool, slot) == before || between_proofs())
             break; /* could not take it; try again on the next wake */
     }
 }
@@ -315,6 +330,8 @@ int main(int argc, char **argv)
         struct io_uring_cqe *cqe;
         struct __kernel_timespec ts = { .tv_sec = 1 };
         drain_ready();
+        if (quit_requested)
+            break;
         rc = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
         if (!child_supervisor_alive(&args))
             break;

@@ -175,6 +175,24 @@ static struct job *running_job(struct core *c, uint64_t num, uint32_t part)
     return j && j->state == JOB_RUNNING && part < j->d.nparts ? j : NULL;
 }
 
+/* How long a child may hold a partition of job j without a progress
+ * report: 2 minutes plus 50 µs per domain element (2^24: 14 more). */
+static uint64_t work_deadline(struct core *c, const struct job *j, uint64_t now)
+{
+    const struct key_entry *ke = &c->keys.keys[j->d.key_id];
+    uint64_t n = ke->used ? ke->zk.domain_size : 0;
+    return now + 120000000000ull + n * 50000ull;
+}
+
+/* gpud k reported progress: renew its deadline while it holds work. */
+static void gpud_progress(struct core *c, struct kid *k, const struct job *j)
+{
+    if (!c->dsp.gpuds[k->index].holding)
+        k->deadline_ns = 0;
+    else if (j)
+        k->deadline_ns = work_deadline(c, j, now_ns());
+}
+
 static enum dsp_outcome apply(struct core *c, struct job *j, uint32_t part,
                               enum dsp_event_type type, uint32_t who)
 {
@@ -188,6 +206,7 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
     enum dsp_outcome o = j ? apply(c, j, m->partition, DSP_EV_PROVED, k->index) : DSP_DUPLICATE;
     if (o != DSP_PART_DONE && o != DSP_JOB_DONE) {
         c->c.duplicate_results++;
+        gpud_progress(c, k, j);
         return;
     }
     if (jobs_store_proof(j, m->partition, m->text, &m->times) < 0) {
@@ -198,6 +217,7 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
     c->done_ns[c->done_head++ % (sizeof(c->done_ns) / sizeof(c->done_ns[0]))] = now_ns();
     if (o == DSP_JOB_DONE)
         end_job(c, j, JOB_DONE, NULL);
+    gpud_progress(c, k, j);
 }
 
 static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, int nfds)
@@ -247,6 +267,7 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
         }
         k->state = KID_IDLE;
         k->holding = 0;
+        k->deadline_ns = 0;
         break;
     case CTL_SYNTH_ERR:
         if (k->holding && (j = running_job(c, k->job_num, k->part))) {
@@ -255,12 +276,15 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
         }
         k->state = KID_IDLE;
         k->holding = 0;
+        k->deadline_ns = 0;
         break;
     case CTL_TAKEN:
         if ((j = running_job(c, m->job_id, m->partition)))
             apply(c, j, m->partition, DSP_EV_TAKEN, k->index);
+        gpud_progress(c, k, j);
         break;
     case CTL_PROGRESS:
+        gpud_progress(c, k, running_job(c, m->job_id, m->partition));
         if (c->hooks.progress && m->stage < STAGE_COUNT &&
             (j = running_job(c, m->job_id, m->partition)))
             c->hooks.progress(c->hooks.ctx, j, m->partition, (enum stage)m->stage,
@@ -274,6 +298,7 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
             apply(c, j, m->partition, DSP_EV_FAILED, k->index);
             core_fail_job(c, j, "partition %u: %s", m->partition, m->text);
         }
+        gpud_progress(c, k, j);
         break;
     default:
         sup_log(LOG_WARN, "%s pid %d sent unexpected %s", kid_role_name(k->role),
@@ -409,7 +434,8 @@ static void dispatch_idle(struct core *c, uint64_t now)
         struct kid *k = &c->kids.kids[i];
         struct dsp_job *dj;
         uint32_t p;
-        if (k->state != KID_IDLE || !dispatch_next(&c->dsp, now, &dj, &p))
+        /* a stopped synthd (SIGSTOP) gets nothing new to hold */
+        if (k->state != KID_IDLE || k->stopped_since_ns || !dispatch_next(&c->dsp, now, &dj, &p))
             continue;
         struct job *j = job_of(dj);
         if (send_key(c, k, dj->key_id) < 0)
@@ -428,6 +454,7 @@ static void dispatch_idle(struct core *c, uint64_t now)
         k->holding = 1;
         k->job_num = dj->num;
         k->part = p;
+        k->deadline_ns = work_deadline(c, j, now);
     }
 }
 
@@ -445,9 +472,21 @@ static void job_gone(void *ctx, struct job *j)
     dispatch_remove(&((struct core *)ctx)->dsp, &j->d);
 }
 
+static uint64_t busy_keys(const struct core *c);
+
 void core_tick(struct core *c, uint64_t now)
 {
     kids_tick(&c->kids, now, c->draining);
+    /* every gpud gets the keys of running jobs; a KEY_LOAD that found its
+     * socket full is sent again here */
+    uint64_t need = busy_keys(c);
+    for (unsigned g = 0; need && g < c->kids.ngpuds; g++) {
+        struct kid *k = kids_gpud(&c->kids, g);
+        for (uint32_t id = 0; id < CTL_MAX_KEYS; id++)
+            if ((need >> id & 1) && !(k->keys_sent >> id & 1) && c->keys.keys[id].used &&
+                !c->keys.keys[id].failed)
+                send_key(c, k, id);
+    }
     dispatch_idle(c, now);
     if (now - c->last_purge_ns > 1000000000ull) {
         jobs_purge(&c->jobs, now, (uint64_t)c->o.result_ttl_s * 1000000000ull, job_held,

@@ -50,7 +50,7 @@ static void reply(const struct ctl_msg *req, uint32_t type, int status, const ch
     m.partition = req->partition;
     m.status = status;
     ctl_text(&m, "%s", text ? text : "");
-    ctl_send(args.ctl_fd, &m, NULL, 0);
+    child_send(&args, &m);
 }
 
 static void key_load(const struct ctl_msg *req, int fd)
@@ -199,7 +199,7 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     m.slot = slot;
     m.gen = gen;
     m.times.ns[STAGE_SYNTH] = now_ns() - t0;
-    ctl_send(args.ctl_fd, &m, NULL, 0);
+    child_send(&args, &m);
 }
 
 int main(int argc, char **argv)
@@ -222,7 +222,7 @@ int main(int argc, char **argv)
     }
     struct ctl_msg hello;
     ctl_init(&hello, CTL_HELLO);
-    ctl_send(args.ctl_fd, &hello, NULL, 0);
+    child_send(&args, &hello);
 
     static struct ctl_msg m;
     for (;;) {
