@@ -29,6 +29,7 @@ void core_init(struct core *c)
 {
     memset(c, 0, sizeof(*c));
     c->pool.ctl_fd = c->pool.payload_fd = -1;
+    c->intake.done_fd = c->intake.post_fd = -1;
     for (unsigned g = 0; g < MAX_GPUDS; g++)
         c->doorbells[g] = -1;
 }
@@ -45,6 +46,8 @@ int core_start(struct core *c, struct sp_err *e)
             return sp_fail(e, -errno, "eventfd: %s", strerror(errno));
     if (c->o.trace_buffers)
         setenv("SLOTPROVE_TRACE_BUFFERS", "1", 1);
+    if ((rc = intake_init(&c->intake, e)) < 0)
+        return rc;
     dispatch_init(&c->dsp, c->o.gpuds, c->o.max_attempts);
     struct kid_table *t = &c->kids;
     t->nsynthds = c->o.synthds;
@@ -62,6 +65,8 @@ int core_start(struct core *c, struct sp_err *e)
 int core_pollfds(struct core *c, struct pollfd *pf, int max)
 {
     int n = 0;
+    if (c->intake.done_fd >= 0 && max > 0)
+        pf[n++] = (struct pollfd){ c->intake.done_fd, POLLIN, 0 };
     for (unsigned i = 0; i < c->kids.nkids && n + 2 <= max; i++) {
         struct kid *k = &c->kids.kids[i];
         if (!k->alive)
@@ -250,7 +255,7 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
             ke->failed = 1;
             snprintf(ke->error, sizeof(ke->error), "%.590s", m->text);
             for (j = c->jobs.head; j; j = j->next)
-                if (j->d.key_id == m->key_id)
+                if (j->d.key_id == m->key_id && !j->intake_pending)
                     core_fail_job(c, j, "%s", m->text);
         }
         break;
@@ -412,8 +417,16 @@ static void on_exit_(struct core *c, struct kid *k)
     }
 }
 
+static void intake_finished(struct core *c, struct intake_task *t);
+
 void core_on_fd(struct core *c, int fd)
 {
+    if (fd == c->intake.done_fd) {
+        struct intake_task *t;
+        while ((t = intake_collect(&c->intake)))
+            intake_finished(c, t);
+        return;
+    }
     struct kid *k = kids_by_fd(&c->kids, fd);
     if (!k)
         return;
@@ -473,10 +486,12 @@ static void job_gone(void *ctx, struct job *j)
 }
 
 static uint64_t busy_keys(const struct core *c);
+static void intake_deadlines(struct core *c, uint64_t now);
 
 void core_tick(struct core *c, uint64_t now)
 {
     kids_tick(&c->kids, now, c->draining);
+    intake_deadlines(c, now);
     /* every gpud gets the keys of running jobs; a KEY_LOAD that found its
      * socket full is sent again here */
     uint64_t need = busy_keys(c);
@@ -497,36 +512,82 @@ void core_tick(struct core *c, uint64_t now)
 
 /* ---- submit --------------------------------------------------------------- */
 
-/* Public signals of an opened witness (values 1..nPublic) as snarkjs's
- * public.json; NULL with the reason in e. */
-static char *public_signals(const struct zkey *zk, const struct wtns *w, int wfd,
-                            struct sp_err *e)
-{
-    char *s = NULL;
-    uint8_t *buf = malloc((size_t)zk->n_public * 32 + 32);
-    if (buf && wtns_read(w, wfd, buf, 1, zk->n_public, e) == 0)
-        s = public_to_json(buf, zk->n_public);
-    else if (!buf)
-        sp_fail(e, -ENOMEM, "out of memory");
-    free(buf);
-    return s;
-}
-
 static uint64_t busy_keys(const struct core *c)
 {
     uint64_t m = 0;
     for (const struct job *j = c->jobs.head; j; j = j->next)
-        if (j->state == JOB_RUNNING)
+        if (j->state == JOB_RUNNING && !j->intake_pending)
             m |= 1ull << j->d.key_id;
     return m;
+}
+
+/* A job whose files were read: into the dispatcher, or failed. */
+static void intake_finished(struct core *c, struct intake_task *t)
+{
+    struct job *j = jobs_by_num(&c->jobs, t->job_num);
+    char err[700];
+    if (t->abandoned || !j || j->state != JOB_RUNNING || !j->intake_pending) {
+        intake_free(t);
+        return;
+    }
+    j->intake_pending = 0;
+    if (t->rc < 0) {
+        core_fail_job(c, j, "%s", t->err);
+        intake_free(t);
+        return;
+    }
+    uint32_t key_id = t->preloaded_id, evicted = CTL_MAX_KEYS;
+    if (t->have_key) {
+        t->have_key = 0; /* keys_insert consumes it */
+        int rc = keys_insert(&c->keys, &t->key, t->key_name, busy_keys(c), &key_id, &evicted,
+                             err, sizeof(err));
+        if (evicted < CTL_MAX_KEYS)
+            drop_key(c, evicted);
+        if (rc < 0) {
+            core_fail_job(c, j, "%s", err);
+            intake_free(t);
+            return;
+        }
+    }
+    struct key_entry *k = &c->keys.keys[key_id];
+    k->last_used_ns = now_ns();
+    if (k->failed) {
+        core_fail_job(c, j, "%s", k->error);
+        intake_free(t);
+        return;
+    }
+    j->d.key_id = key_id;
+    for (uint32_t i = 0; i < t->n; i++) {
+        j->parts[i].public_json = t->public_json[i];
+        t->public_json[i] = NULL;
+    }
+    intake_free(t);
+    for (unsigned g = 0; g < c->kids.ngpuds; g++)
+        send_key(c, kids_gpud(&c->kids, g), key_id);
+}
+
+/* Jobs whose files have not been read by their deadline fail; the threads
+ * stuck on them are left to finish (or not) on their own. */
+static void intake_deadlines(struct core *c, uint64_t now)
+{
+    for (struct intake_task *t = c->intake.tasks; t; t = t->next) {
+        if (t->abandoned || now < t->deadline_ns)
+            continue;
+        t->abandoned = 1;
+        struct job *j = jobs_by_num(&c->jobs, t->job_num);
+        if (j && j->state == JOB_RUNNING)
+            core_fail_job(c, j, "%s%s: reading the job's files did not finish within %u s "
+                          "(a stalled filesystem?)", t->key_fd >= 0 || t->have_key ?
+                          t->key_name : t->wnames[0], t->n > 1 ? " and the other witnesses" : "",
+                          c->o.file_timeout_s);
+    }
 }
 
 int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, int nfds,
                 struct job **out, char *err, size_t errlen)
 {
-    uint32_t key_id, evicted;
+    uint32_t key_id = 0;
     int fi = 0;
-    struct sp_err e = { "" };
 
     if ((unsigned)nfds != request_fd_count(r)) {
         snprintf(err, errlen, "request names %u files but carries %d descriptors",
@@ -539,48 +600,58 @@ int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, in
                      r->key);
             return -1;
         }
-    } else {
-        int kfd = fds[fi];
-        fds[fi++] = -1; /* the key cache owns (or has closed) it now */
-        int rc = keys_from_fd(&c->keys, kfd, r->zkey, busy_keys(c), &key_id, &evicted, err,
-                              errlen);
-        if (evicted < CTL_MAX_KEYS)
-            drop_key(c, evicted);
-        if (rc < 0)
+        if (c->keys.keys[key_id].failed) {
+            snprintf(err, errlen, "%s", c->keys.keys[key_id].error);
             return -1;
+        }
     }
-    struct key_entry *k = &c->keys.keys[key_id];
-    k->last_used_ns = now_ns();
-    if (k->failed) {
-        snprintf(err, errlen, "%s", k->error);
-        return -1;
-    }
-    /* each witness now: a bad file fails this submit with a clear error, and
-     * its public signals are read while it is open */
-    struct job *j = jobs_new(&c->jobs, uid, key_id, r->n_witnesses);
+    struct intake_task *t = calloc(1, sizeof(*t));
+    struct job *j = t ? jobs_new(&c->jobs, uid, key_id, r->n_witnesses) : NULL;
     if (!j) {
+        free(t);
         snprintf(err, errlen, "out of memory or randomness");
         return -1;
     }
+    t->job_num = j->d.num;
+    t->key_fd = -1;
+    if (!r->key[0]) {
+        t->key_fd = fds[fi];
+        fds[fi++] = -1; /* the task owns it now */
+        snprintf(t->key_name, sizeof(t->key_name), "%s", r->zkey);
+        t->max_key_bytes = c->keys.max_job_key;
+        t->hash_key = c->keys.hash_keys;
+    } else {
+        t->zk = c->keys.keys[key_id].zk;
+        t->preloaded_id = key_id;
+    }
+    t->n = r->n_witnesses;
     for (unsigned i = 0; i < r->n_witnesses; i++) {
-        struct wtns w;
         snprintf(j->parts[i].wname, sizeof(j->parts[i].wname), "%s", r->witnesses[i]);
-        if (wtns_open(&w, fds[fi + i], r->witnesses[i], &e) < 0 ||
-            wtns_check_key(&w, &k->zk, &e) < 0 ||
-            !(j->parts[i].public_json = public_signals(&k->zk, &w, fds[fi + i], &e))) {
-            snprintf(err, errlen, "%s", e.msg);
-            c->jobs.head = j->next; /* jobs_new put it first */
-            jobs_free(j);
-            return -1;
-        }
+        snprintf(t->wnames[i], sizeof(t->wnames[i]), "%s", r->witnesses[i]);
+        t->wfds[i] = fcntl(fds[fi + i], F_DUPFD_CLOEXEC, 0);
     }
     for (unsigned i = 0; i < r->n_witnesses; i++) {
         j->parts[i].wfd = fds[fi + i];
         fds[fi + i] = -1; /* the job owns it now */
     }
+    t->deadline_ns = now_ns() + (uint64_t)c->o.file_timeout_s * 1000000000ull;
+    int rc = intake_start(&c->intake, t);
+    if (rc < 0) {
+        if (rc == -EAGAIN)
+            snprintf(err, errlen, "%d submits are still reading their files; try again later",
+                     INTAKE_MAX_RUNNING);
+        else
+            snprintf(err, errlen, "cannot start a file reader: %s", strerror(-rc));
+        c->jobs.head = j->next; /* jobs_new put it first */
+        jobs_free(j);
+        intake_free(t);
+        return -1;
+    }
+    /* in the submission order now, so reading its files costs it no place;
+     * an out-of-range key id keeps it from being dispatched until then */
+    j->intake_pending = 1;
+    j->d.key_id = DSP_MAX_KEYS;
     dispatch_add(&c->dsp, &j->d);
-    for (unsigned g = 0; g < c->kids.ngpuds; g++)
-        send_key(c, kids_gpud(&c->kids, g), key_id);
     *out = j;
     return 0;
 }

@@ -37,6 +37,7 @@ struct job {
     char id[JOB_ID_HEX + 1];
     uid_t uid;
     enum job_state state;
+    int intake_pending;        /* its files are still being read: not dispatched yet */
     char error[JOB_ERROR_MAX];
     struct job_part *parts;    /* d.nparts */
     uint64_t t_submit_ns, t_end_ns;

@@ -54,25 +54,17 @@ static uint32_t keys_evict_one(struct key_cache *kc, uint64_t busy_keys)
     return victim;
 }
 
-static int add_key(struct key_cache *kc, int fd, const char *name, int preloaded,
-                   uint64_t busy_keys, uint32_t *key_id, uint32_t *evicted, char *err,
-                   size_t errlen)
+/* The cache part of adding a key: dedupe by hash, check the slot size,
+ * make room, insert. Consumes p (its memfd and mapping) on every path. */
+static int insert_key(struct key_cache *kc, struct key_prep *p, const char *name, int preloaded,
+                      uint64_t busy_keys, uint32_t *key_id, uint32_t *evicted, char *err,
+                      size_t errlen)
 {
-    struct sp_err e = { "" };
-    struct zkey zk;
-    uint8_t h[32];
-
-    if (zkey_open(&zk, fd, name, &e) < 0) {
-        snprintf(err, errlen, "%s", e.msg);
-        return -1;
-    }
-    memset(h, 0, sizeof(h));
-    if (kc->hash_keys)
-        hash_map(&zk, h);
+    *evicted = CTL_MAX_KEYS;
     for (uint32_t i = 0; i < CTL_MAX_KEYS && kc->hash_keys; i++)
-        if (kc->keys[i].used && memcmp(kc->keys[i].hash, h, 32) == 0) {
-            zkey_close(&zk);
-            close(fd);
+        if (kc->keys[i].used && memcmp(kc->keys[i].hash, p->hash, 32) == 0) {
+            zkey_close(&p->zk);
+            close(p->fd);
             kc->keys[i].last_used_ns = now_ns();
             if (preloaded) {
                 kc->keys[i].preloaded = 1;
@@ -81,15 +73,15 @@ static int add_key(struct key_cache *kc, int fd, const char *name, int preloaded
             *key_id = i;
             return 0;
         }
-    uint64_t need = payload_layout(zk.domain_size, zk.n_vars).total;
+    uint64_t need = payload_layout(p->zk.domain_size, p->zk.n_vars).total;
     if (kc->slot_bytes && need > kc->slot_bytes) {
         snprintf(err, errlen, "%s: needs %llu-byte slots but the pool's are %llu bytes "
                  "(start serve with a larger --slot-bytes)", name, (unsigned long long)need,
                  (unsigned long long)kc->slot_bytes);
-        zkey_close(&zk);
+        zkey_close(&p->zk);
+        close(p->fd);
         return -1;
     }
-    *evicted = CTL_MAX_KEYS;
     if (!preloaded)
         *evicted = keys_evict_one(kc, busy_keys); /* keep a free entry if an idle one can go */
     for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
@@ -98,30 +90,60 @@ static int add_key(struct key_cache *kc, int fd, const char *name, int preloaded
             continue;
         memset(k, 0, sizeof(*k));
         k->used = 1;
-        k->fd = fd;
-        k->zk = zk;
+        k->fd = p->fd;
+        k->zk = p->zk;
         k->preloaded = preloaded;
         k->last_used_ns = now_ns();
-        memcpy(k->hash, h, 32);
+        memcpy(k->hash, p->hash, 32);
         snprintf(k->name, sizeof(k->name), "%s", name);
         k->zk.path = k->name;
         *key_id = i;
         return 0;
     }
-    zkey_close(&zk);
+    zkey_close(&p->zk);
+    close(p->fd);
     snprintf(err, errlen, "%s: the daemon holds %d distinct keys, all in use by running jobs "
              "or preloaded", name, CTL_MAX_KEYS);
     return -1;
+}
+
+/* Opens (and hashes, when asked) the key on fd. 0, or -1 with err; fd is
+ * the caller's either way. */
+static int open_key(int fd, const char *name, int hash, struct key_prep *out, char *err,
+                    size_t errlen)
+{
+    struct sp_err e = { "" };
+    if (zkey_open(&out->zk, fd, name, &e) < 0) {
+        snprintf(err, errlen, "%s", e.msg);
+        return -1;
+    }
+    out->fd = fd;
+    memset(out->hash, 0, sizeof(out->hash));
+    if (hash)
+        hash_map(&out->zk, out->hash);
+    return 0;
+}
+
+/* Opens, hashes and inserts the key on fd (consumed on every path). */
+static int add_key(struct key_cache *kc, int fd, const char *name, int preloaded,
+                   uint64_t busy_keys, uint32_t *key_id, uint32_t *evicted, char *err,
+                   size_t errlen)
+{
+    struct key_prep p;
+    *evicted = CTL_MAX_KEYS;
+    if (open_key(fd, name, kc->hash_keys, &p, err, errlen) < 0) {
+        close(fd);
+        return -1;
+    }
+    return insert_key(kc, &p, name, preloaded, busy_keys, key_id, evicted, err, errlen);
 }
 
 int keys_add_fd(struct key_cache *kc, int fd, const char *name, const char *alias,
                 uint32_t *key_id, char *err, size_t errlen)
 {
     uint32_t id, evicted;
-    if (add_key(kc, fd, name, 1, 0, &id, &evicted, err, errlen) < 0) {
-        close(fd);
+    if (add_key(kc, fd, name, 1, 0, &id, &evicted, err, errlen) < 0)
         return -1;
-    }
     /* found by alias; messages name the file */
     snprintf(kc->keys[id].name, sizeof(kc->keys[id].name), "%s", name);
     for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
@@ -167,7 +189,7 @@ static int sealed_copy(int fd, const char *name, uint64_t max_bytes, char *err, 
         snprintf(err, errlen, "%s: not a regular file", name);
         return -1;
     }
-    /* copying and hashing run in the supervisor's loop: keep them short */
+    /* copying and hashing run on an intake thread (intake.h), with a deadline */
     if ((uint64_t)st.st_size > max_bytes) {
         snprintf(err, errlen, "%s: %.1f MiB is above --max-job-key %.1f MiB; preload large keys "
                  "with serve --key NAME=PATH", name, st.st_size / 1048576.0,
@@ -197,18 +219,24 @@ static int sealed_copy(int fd, const char *name, uint64_t max_bytes, char *err, 
     return m;
 }
 
-int keys_from_fd(struct key_cache *kc, int fd, const char *name, uint64_t busy_keys,
-                 uint32_t *key_id, uint32_t *evicted, char *err, size_t errlen)
+int keys_prepare(int fd, const char *name, uint64_t max_bytes, int hash, struct key_prep *out,
+                 char *err, size_t errlen)
 {
-    *evicted = CTL_MAX_KEYS;
-    int m = sealed_copy(fd, name, kc->max_job_key, err, errlen);
+    int m = sealed_copy(fd, name, max_bytes, err, errlen);
     close(fd);
     if (m < 0)
         return -1;
-    int rc = add_key(kc, m, name, 0, busy_keys, key_id, evicted, err, errlen);
-    if (rc < 0)
+    if (open_key(m, name, hash, out, err, errlen) < 0) {
         close(m);
-    return rc;
+        return -1;
+    }
+    return 0;
+}
+
+int keys_insert(struct key_cache *kc, struct key_prep *p, const char *name, uint64_t busy_keys,
+                uint32_t *key_id, uint32_t *evicted, char *err, size_t errlen)
+{
+    return insert_key(kc, p, name, 0, busy_keys, key_id, evicted, err, errlen);
 }
 
 int keys_lookup(const struct key_cache *kc, const char *name, uint32_t *key_id)

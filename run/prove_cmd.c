@@ -198,6 +198,7 @@ int cmd_prove(int argc, char **argv)
     core.o = (struct core_opts){
         .synthds = 1, .gpuds = 1, .slots = 1, .slot_bytes = payload_layout(zk.domain_size, zk.n_vars).total,
         .backend = backend, .threads = threads, .max_attempts = 3, .result_ttl_s = 3600,
+        .file_timeout_s = 3600,
     };
     core.hooks = (struct core_hooks){ .ctx = &r, .hello = on_hello,
                                       .synthesized = on_synthesized, .progress = on_progress,

@@ -64,6 +64,8 @@ static void usage(FILE *f)
         "                         times (crash signal, RSS limit, OOM kill) fails its\n"
         "                         job (default 3); external kills are retried\n"
         "  --result-ttl SECS      keep finished jobs for `wait` this long (default 600)\n"
+        "  --file-timeout SECS    a submit's files (key, witnesses) must be read within\n"
+        "                         this, or its job fails (default 30; a stalled mount)\n"
         "  --max-job-key SIZE     largest .zkey a client may attach with --zkey (default\n"
         "                         256M; it is copied and hashed); preload larger ones\n"
         "  --allow-uid UID        uid allowed to connect (repeatable; default: own uid);\n"
@@ -97,6 +99,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         { "threads", required_argument, NULL, 't' },
         { "max-attempts", required_argument, NULL, 'a' },
         { "result-ttl", required_argument, NULL, 'T' },
+        { "file-timeout", required_argument, NULL, 'F' },
         { "allow-uid", required_argument, NULL, 'u' },
         { "allow-gid", required_argument, NULL, 'g' },
         { "max-job-key", required_argument, NULL, 'K' },
@@ -114,6 +117,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
     o->backend = "auto";
     o->max_attempts = 3;
     o->result_ttl_s = 600;
+    o->file_timeout_s = 30;
     so->max_job_key = 256ull << 20;
     *keys = calloc((size_t)argc, sizeof(char *));
     *nkeys = 0;
@@ -154,6 +158,10 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         case 'a':
             if (parse_count(optarg, 1, 1000, &o->max_attempts) < 0)
                 return bad_opt("--max-attempts", optarg, "1..1000");
+            break;
+        case 'F':
+            if (parse_count(optarg, 1, 3600, &o->file_timeout_s) < 0)
+                return bad_opt("--file-timeout", optarg, "seconds, 1..3600");
             break;
         case 'T':
             if (parse_count(optarg, 0, 30 * 86400, &o->result_ttl_s) < 0)

@@ -918,7 +918,9 @@ s13() {
     verify_batch "$D/verify" "s13: their proofs verify"
     check "s13: the log shows idle keys dropped from the full cache" grep -q "key cache full: dropped" "$LOG"
     head -c 200000 /dev/zero >>"$D/k1.zkey"
-    "$BIN" submit --socket "$SOCK" --zkey "$D/k1.zkey" --witness "$FIX/allpub.wtns" >/dev/null 2>"$D/err"
+    # (its size is checked off the event loop, with the copy: the job fails)
+    timeout 30 "$BIN" submit --socket "$SOCK" --zkey "$D/k1.zkey" --witness "$FIX/allpub.wtns" --wait \
+        --proof "$D/k1.p.json" --public "$D/k1.q.json" >/dev/null 2>"$D/err"
     check "s13: a key above --max-job-key is refused naming it ($(cat "$D/err"))" grep -q "k1.zkey: .*above --max-job-key" "$D/err"
     stop_daemon
 }
@@ -1057,6 +1059,34 @@ s15() {
     stop_daemon
 }
 
+# ---- 16. a client's file stalls -------------------------------------------------
+
+s16() {
+    # SLOTPROVE_FAULT=intake-stall: reads of a witness named *stall* never
+    # return, as on a hung NFS or FUSE mount
+    start_daemon s16 SLOTPROVE_FAULT=intake-stall SLOTPROVE_FAULT_MATCH=stall -- --synth 2 \
+        --file-timeout 3 --key nopub="$FIX/nopub.zkey" || return
+    cp "$FIX/nopub.wtns" "$D/stall.wtns"
+    t0=$(now)
+    sid=$(timeout 5 "$BIN" submit --socket "$SOCK" --key nopub --witness "$D/stall.wtns" 2>"$D/err")
+    check "s16: the submit with the stalling file is answered at once ($(since "$t0") s): ${sid:-$(cat "$D/err")}" [ -n "$sid" ]
+    check "s16: status answers while the file is stalled" eval 'timeout 2 "$BIN" status --socket "$SOCK" --json >/dev/null'
+    if timeout 30 "$BIN" submit --socket "$SOCK" --zkey "$FIX/allpub.zkey" --witness "$FIX/allpub.wtns" --wait \
+        --proof "$D/p.json" --public "$D/q.json" >/dev/null 2>"$D/err"; then
+        ok "s16: another job (with an attached key) completes meanwhile"
+    else
+        bad "s16: another job failed: $(cat "$D/err")"
+    fi
+    vline allpub "$D/p.json" "$D/q.json" 1 >"$D/verify"
+    verify_batch "$D/verify" "s16: its proof verifies"
+    timeout 30 "$BIN" wait --socket "$SOCK" "${sid:-0}" >/dev/null 2>"$D/err"
+    rc=$?
+    note "s16: stalled job: $(cat "$D/err")"
+    check "s16: the stalled job failed on its own after the deadline (exit $rc), naming the file" \
+        eval '[ $rc = 1 ] && grep -q "stall.wtns: reading the job.s files did not finish within 3 s" "$D/err"'
+    stop_daemon
+}
+
 T0=$(now)
 section() {
     _t=$(now)
@@ -1066,7 +1096,7 @@ section() {
     [ -n "${DPID:-}" ] && case " $DAEMONS " in *" $DPID "*) kill -KILL "$DPID"; wait "$DPID" 2>/dev/null; forget "$DPID" ;; esac
     echo "# $1 took $(since "$_t") s"
 }
-ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s13 s14 s15 s12"}
+ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s13 s14 s15 s16 s12"}
 for s in $ONLY; do
     case $s in
     s1) section s1 "random synthd kills under load" ;;
@@ -1083,6 +1113,7 @@ for s in $ONLY; do
     s12) section s12 "fuzzers (make fuzz-short)" ;;
     s13) section s13 "key cache eviction and size cap" ;;
     s14) section s14 "two gpuds, each killed" ;;
+    s16) section s16 "a client's file stalls" ;;
     s15) section s15 "stalls: stopped child, stopped supervisor, key not preloaded" ;;
     esac
 done
