@@ -162,13 +162,11 @@ static void fail_all(struct core *c, const char *why)
         core_fail_job(c, j, "%s", why);
 }
 
-int core_usable(const struct core *c, char *err, size_t errlen)
+int core_usable(const struct core *c, struct sp_err *e)
 {
     const char *why;
-    if (!kids_any_gpud_usable(&c->kids, &why) || !kids_any_synthd_usable(&c->kids, &why)) {
-        snprintf(err, errlen, "cannot prove: %s", why ? why : "no process can run");
-        return -1;
-    }
+    if (!kids_any_gpud_usable(&c->kids, &why) || !kids_any_synthd_usable(&c->kids, &why))
+        return sp_fail(e, -EAGAIN, "cannot prove: %s", why ? why : "no process can run");
     return 0;
 }
 
@@ -525,14 +523,14 @@ static uint64_t busy_keys(const struct core *c)
 static void intake_finished(struct core *c, struct intake_task *t)
 {
     struct job *j = jobs_by_num(&c->jobs, t->job_num);
-    char err[700];
+    struct sp_err e = { "" };
     if (t->abandoned || !j || j->state != JOB_RUNNING || !j->intake_pending) {
         intake_free(t);
         return;
     }
     j->intake_pending = 0;
     if (t->rc < 0) {
-        core_fail_job(c, j, "%s", t->err);
+        core_fail_job(c, j, "%s", t->err.msg);
         intake_free(t);
         return;
     }
@@ -540,11 +538,11 @@ static void intake_finished(struct core *c, struct intake_task *t)
     if (t->have_key) {
         t->have_key = 0; /* keys_insert consumes it */
         int rc = keys_insert(&c->keys, &t->key, t->key_name, busy_keys(c), &key_id, &evicted,
-                             err, sizeof(err));
+                             &e);
         if (evicted < CTL_MAX_KEYS)
             drop_key(c, evicted);
         if (rc < 0) {
-            core_fail_job(c, j, "%s", err);
+            core_fail_job(c, j, "%s", e.msg);
             intake_free(t);
             return;
         }
@@ -584,33 +582,27 @@ static void intake_deadlines(struct core *c, uint64_t now)
 }
 
 int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, int nfds,
-                struct job **out, char *err, size_t errlen)
+                struct job **out, struct sp_err *e)
 {
     uint32_t key_id = 0;
     int fi = 0;
 
     if ((unsigned)nfds != request_fd_count(r)) {
-        snprintf(err, errlen, "request names %u files but carries %d descriptors",
-                 request_fd_count(r), nfds);
-        return -1;
+        return sp_fail(e, -EINVAL, "request names %u files but carries %d descriptors",
+                       request_fd_count(r), nfds);
     }
     if (r->key[0]) {
-        if (keys_lookup(&c->keys, r->key, &key_id) < 0) {
-            snprintf(err, errlen, "no key named \"%s\" is loaded (use --key at serve, or --zkey)",
-                     r->key);
-            return -1;
-        }
-        if (c->keys.keys[key_id].failed) {
-            snprintf(err, errlen, "%s", c->keys.keys[key_id].error);
-            return -1;
-        }
+        if (keys_lookup(&c->keys, r->key, &key_id) < 0)
+            return sp_fail(e, -ENOENT, "no key named \"%s\" is loaded (use --key at serve, or "
+                           "--zkey)", r->key);
+        if (c->keys.keys[key_id].failed)
+            return sp_fail(e, -SP_EFORMAT, "%s", c->keys.keys[key_id].error);
     }
     struct intake_task *t = calloc(1, sizeof(*t));
     struct job *j = t ? jobs_new(&c->jobs, uid, key_id, r->n_witnesses) : NULL;
     if (!j) {
         free(t);
-        snprintf(err, errlen, "out of memory or randomness");
-        return -1;
+        return sp_fail(e, -ENOMEM, "out of memory or randomness");
     }
     t->job_num = j->d.num;
     t->key_fd = -1;
@@ -638,14 +630,14 @@ int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, in
     int rc = intake_start(&c->intake, t);
     if (rc < 0) {
         if (rc == -EAGAIN)
-            snprintf(err, errlen, "%d submits are still reading their files; try again later",
-                     INTAKE_MAX_RUNNING);
+            sp_fail(e, rc, "%d submits are still reading their files; try again later",
+                    INTAKE_MAX_RUNNING);
         else
-            snprintf(err, errlen, "cannot start a file reader: %s", strerror(-rc));
+            sp_fail(e, rc, "cannot start a file reader: %s", strerror(-rc));
         c->jobs.head = j->next; /* jobs_new put it first */
         jobs_free(j);
         intake_free(t);
-        return -1;
+        return rc;
     }
     /* in the submission order now, so reading its files costs it no place;
      * an out-of-range key id keeps it from being dispatched until then */

@@ -109,13 +109,13 @@ void core_tick(struct core *c, uint64_t now);
  * attached key, checking each witness against the key, reading its public
  * signals) happens on an intake thread (intake.h): the job is dispatched
  * when that is done, or fails with the reason, or fails after
- * o.file_timeout_s. 0 with *out, or -1 with the reason in err. */
+ * o.file_timeout_s. 0 with *out, or a negative code with the reason in e. */
 int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, int nfds,
-                struct job **out, char *err, size_t errlen);
+                struct job **out, struct sp_err *e);
 
-/* 0 if jobs can be proved now, else -1 with the reason in err (a role is
- * stopped: exit code 2). */
-int core_usable(const struct core *c, char *err, size_t errlen);
+/* 0 if jobs can be proved now, else -EAGAIN with the reason in e (a role
+ * is stopped: exit code 2). */
+int core_usable(const struct core *c, struct sp_err *e);
 
 /* Ends a running job as failed (reason) or cancelled. */
 void core_fail_job(struct core *c, struct job *j, const char *fmt, ...)

@@ -43,14 +43,14 @@ static char *public_signals(const struct zkey *zk, const struct wtns *w, int wfd
 
 static void read_files(struct intake_task *t)
 {
-    struct sp_err e = { "" };
     const struct zkey *zk = &t->zk;
-    t->rc = -1;
+    int rc;
+    t->rc = -EIO;
     if (t->key_fd >= 0) {
         int kfd = t->key_fd;
         t->key_fd = -1;
-        if (keys_prepare(kfd, t->key_name, t->max_key_bytes, t->hash_key, &t->key, t->err,
-                         sizeof(t->err)) < 0)
+        if ((t->rc = keys_prepare(kfd, t->key_name, t->max_key_bytes, t->hash_key, &t->key,
+                                  &t->err)) < 0)
             return;
         t->have_key = 1;
         zk = &t->key.zk;
@@ -60,11 +60,13 @@ static void read_files(struct intake_task *t)
         /* fault tests only: a witness whose reads never return */
         while (child_fault_point("intake-stall", t->wnames[i]))
             sleep(3600);
-        if (wtns_open(&w, t->wfds[i], t->wnames[i], &e) < 0 || wtns_check_key(&w, zk, &e) < 0 ||
-            !(t->public_json[i] = public_signals(zk, &w, t->wfds[i], &e))) {
-            snprintf(t->err, sizeof(t->err), "%s", e.msg);
+        if ((rc = wtns_open(&w, t->wfds[i], t->wnames[i], &t->err)) < 0 ||
+            (rc = wtns_check_key(&w, zk, &t->err)) < 0) {
+            t->rc = rc;
             return;
         }
+        if (!(t->public_json[i] = public_signals(zk, &w, t->wfds[i], &t->err)))
+            return;
     }
     t->rc = 0;
 }
@@ -92,7 +94,7 @@ int intake_start(struct intake *in, struct intake_task *t)
     if (in->running >= INTAKE_MAX_RUNNING)
         return -EAGAIN;
     t->post_fd = in->post_fd;
-    t->rc = -1;
+    t->rc = -EIO;
     t->have_key = 0;
     pthread_attr_init(&a);
     pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);

@@ -37,8 +37,8 @@ struct intake_task {
     int wfds[REQUEST_MAX_WITNESSES];   /* duplicates, owned by the task */
     char wnames[REQUEST_MAX_WITNESSES][REQUEST_NAME_MAX + 1];
     /* set by the thread */
-    int rc;                    /* 0, or -1 with err */
-    char err[600];
+    int rc;                    /* 0, or a negative code with err */
+    struct sp_err err;
     int have_key;              /* key holds a prepared key (from key_fd) */
     struct key_prep key;
     char *public_json[REQUEST_MAX_WITNESSES];
