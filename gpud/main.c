@@ -169,14 +169,15 @@ static void prove_slot(uint32_t slot, uint32_t gen)
         return;
     }
     t.ns[STAGE_PROVE] = now_ns() - t0;
-    char *json = proof_to_json(&proof);
-    if (!json) {
-        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, -ENOMEM, NULL,
-                 "gpud: out of memory formatting the proof");
-        return;
-    }
-    send_msg(CTL_PROVED, h.job_id, h.partition, h.key_id, 0, &t, json);
-    free(json);
+    /* the proof travels in binary; the supervisor formats it, once */
+    static struct ctl_msg m;
+    ctl_init(&m, CTL_PROVED);
+    m.job_id = h.job_id;
+    m.partition = h.partition;
+    m.key_id = h.key_id;
+    m.times = t;
+    ctl_bytes(&m, &proof, sizeof(proof));
+    child_send(&args, &m);
 }
 
 static int handle_ctl(void);

@@ -212,7 +212,14 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
         gpud_progress(c, k, j);
         return;
     }
-    if (jobs_store_proof(j, m->partition, m->text, &m->times) < 0) {
+    struct groth16_proof proof;
+    if (m->text_len != sizeof(proof)) {
+        core_fail_job(c, j, "partition %u: gpud sent a %u-byte proof, not %zu bytes",
+                      m->partition, m->text_len, sizeof(proof));
+        return;
+    }
+    memcpy(&proof, m->text, sizeof(proof));
+    if (jobs_store_proof(j, m->partition, &proof, &m->times) < 0) {
         core_fail_job(c, j, "out of memory storing a proof");
         return;
     }
