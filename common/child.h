@@ -46,6 +46,14 @@ int child_bind_to_supervisor(const struct child_args *a);
 int child_supervisor_alive(const struct child_args *a);
 
 struct ctl_msg;
+struct pool;
+
+/* The start every child makes: parses its arguments, binds itself to the
+ * supervisor (PDEATHSIG), fires the "<role>-start" fault point, and
+ * attaches the pool with payload_prot. 0, or 2 (the exit code: fatal, do
+ * not respawn) after a message on stderr naming the role. */
+int child_start(struct child_args *a, int argc, char **argv, const char *role,
+                struct pool *pool, int payload_prot);
 
 /* Sends m to the supervisor and never drops it: when the socket is full
  * (the supervisor is slow or stopped) it waits for room, a second at a

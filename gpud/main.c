@@ -25,6 +25,7 @@
 
 #include "backend.h"
 #include "child.h"
+#include "child_keys.h"
 #include "ctl.h"
 #include "parallel.h"
 #include "payload.h"
@@ -37,16 +38,10 @@
 
 enum { TAG_DOORBELL = 1, TAG_CTL = 2 };
 
-struct key {
-    int loaded;
-    char name[256];
-    struct zkey zk;
-};
-
 static struct child_args args;
 static struct pool pool;
 static struct backend backend;
-static struct key keys[CTL_MAX_KEYS];
+static struct child_key keys[CTL_MAX_KEYS];
 static struct io_uring ring;
 static uint64_t doorbell_value;
 
@@ -82,7 +77,7 @@ static int check_header(const struct slot_header *h, uint32_t gen, struct sp_err
     if (h->gen != gen)
         return sp_fail(e, SP_EINTERNAL, "slot header generation %u != slot generation %u",
                        h->gen, gen);
-    if (h->key_id >= CTL_MAX_KEYS || !keys[h->key_id].loaded)
+    if (!child_key_get(keys, h->key_id))
         return sp_fail(e, SP_EINTERNAL, "slot names key %u, which gpud has not loaded", h->key_id);
     const struct zkey *zk = &keys[h->key_id].zk;
     if (h->domain_size != zk->domain_size || h->n_vars != zk->n_vars)
@@ -127,7 +122,7 @@ static void prove_slot(uint32_t slot, uint32_t gen)
      * supervisor's KEY_LOADs (sent after HELLO) arrive: leave a slot whose
      * key is not loaded yet READY; the scan after the next wake takes it. */
     if (slot_read_header(&pool, slot, &h) == 0 && h.gen == gen && h.key_id < CTL_MAX_KEYS &&
-        !keys[h.key_id].loaded)
+        !child_key_get(keys, h.key_id))
         return;
     if (slot_take(&pool, slot, gen, args.incarnation) < 0)
         return; /* stale ticket: the slot moved on */
@@ -231,22 +226,11 @@ static void drain_ready(void)
 static void key_load(const struct ctl_msg *req, int fd)
 {
     struct sp_err e = { "" };
-    if (req->key_id >= CTL_MAX_KEYS) {
-        send_msg(CTL_KEY_ERR, 0, 0, req->key_id, -EINVAL, NULL, "key id out of range");
-        return;
-    }
-    struct key *k = &keys[req->key_id];
-    if (k->loaded) {
-        zkey_close(&k->zk);
-        k->loaded = 0;
-    }
-    snprintf(k->name, sizeof(k->name), "%.255s", req->text);
-    int rc = zkey_open(&k->zk, fd, k->name, &e);
+    int rc = child_key_load(keys, req, fd, &e);
     if (rc < 0) {
         send_msg(CTL_KEY_ERR, 0, 0, req->key_id, rc, NULL, e.msg);
         return;
     }
-    k->loaded = 1;
     send_msg(CTL_KEY_OK, 0, 0, req->key_id, 0, NULL, NULL);
 }
 
@@ -266,10 +250,9 @@ static int handle_ctl(void)
         int quit = 0;
         if (m.type == CTL_KEY_LOAD && nfds == 1)
             key_load(&m, fds[0]);
-        else if (m.type == CTL_KEY_DROP && m.key_id < CTL_MAX_KEYS && keys[m.key_id].loaded) {
-            zkey_close(&keys[m.key_id].zk);
-            keys[m.key_id].loaded = 0;
-        } else if (m.type == CTL_SHUTDOWN)
+        else if (m.type == CTL_KEY_DROP)
+            child_key_drop(keys, m.key_id);
+        else if (m.type == CTL_SHUTDOWN)
             quit = 1;
         for (int i = 0; i < nfds; i++)
             close(fds[i]);
@@ -296,17 +279,8 @@ int main(int argc, char **argv)
     struct sp_err e = { "" };
     int rc;
 
-    if ((rc = child_args_parse(&args, argc, argv, &e)) < 0) {
-        fprintf(stderr, "gpud: %s\n", e.msg);
+    if (child_start(&args, argc, argv, "gpud", &pool, PROT_READ) != 0)
         return 2;
-    }
-    if (child_bind_to_supervisor(&args) < 0)
-        return 2;
-    child_fault_kill("gpud-start", NULL);
-    if ((rc = pool_attach(&pool, args.pool_ctl_fd, args.pool_payload_fd, PROT_READ)) < 0) {
-        fprintf(stderr, "gpud: cannot attach the slot pool: %s\n", strerror(-rc));
-        return 2;
-    }
     if ((rc = pool_select_ring(&pool, args.gpud_index)) < 0) {
         fprintf(stderr, "gpud: the pool has no ticket ring %u\n", args.gpud_index);
         return 2;
