@@ -121,6 +121,7 @@ void kids_hello(struct kid *k)
 {
     k->state = KID_IDLE;
     k->consecutive = 0;
+    k->loop_trips = 0; /* it started: the loop, if any, is over */
 }
 
 static enum dsp_cause classify(struct kid_table *t, struct kid *k)
@@ -192,12 +193,15 @@ int kids_after_death(struct kid_table *t, struct kid *k, const struct kid_death 
     unsigned shift = k->consecutive < 6 ? k->consecutive : 6;
     uint64_t delay = 100ull * 1000000ull << shift; /* 0.1 s … 6.4 s */
     k->consecutive++;
-    k->stop_reason[0] = 0;
+    if (!k->loop_trips)
+        k->stop_reason[0] = 0;
     /* the breaker counts crashes while holding nothing: a death with work
      * is that work's business (poison), an external kill nobody's */
     if (!held && dd->cause == DSP_CAUSE_CRASH) {
         k->crash_ns[k->ncrash++ % CRASH_LIMIT] = now;
-        if (count_recent(k, now) >= CRASH_LIMIT) {
+        /* in a loop: CRASH_LIMIT crashes in the window, or still crashing
+         * without a HELLO since the breaker last tripped */
+        if (k->loop_trips > 0 || count_recent(k, now) >= CRASH_LIMIT) {
             uint64_t d = CRASH_BACKOFF_MIN_NS;
             for (unsigned i = 0; i < k->loop_trips && d < CRASH_BACKOFF_MAX_NS; i++)
                 d *= 2;

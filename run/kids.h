@@ -15,9 +15,10 @@
  * kids_after_death then decides when to respawn. Exit code 2 means "fatal,
  * do not respawn" and stops the role (KID_STOPPED). The crash-loop breaker
  * counts only crashes (not external kills, not deaths while holding work):
- * CRASH_LIMIT of them within CRASH_WINDOW_NS back the role off for
- * CRASH_BACKOFF_MIN_NS, doubling per trip up to CRASH_BACKOFF_MAX_NS (shown
- * in status as the backoff reason); it never stops the role for good.
+ * CRASH_LIMIT of them within CRASH_WINDOW_NS back the child off for
+ * CRASH_BACKOFF_MIN_NS, doubling with each further crash before it says
+ * HELLO, up to CRASH_BACKOFF_MAX_NS (shown in status as the backoff
+ * reason); it never stops the role for good.
  * Ordinary respawns back off 0.1 s doubling to 6.4 s while a child keeps
  * dying before it says HELLO.
  *
@@ -58,7 +59,7 @@ struct kid {
     unsigned consecutive;      /* deaths since the last HELLO, for the respawn backoff */
     uint64_t crash_ns[CRASH_LIMIT]; /* recent idle crash times (ring) */
     unsigned ncrash;
-    unsigned loop_trips;       /* crash-loop breaker trips in a row */
+    unsigned loop_trips;       /* crash-loop backoffs since its last HELLO */
     uint64_t respawn_at_ns;
     char last_exit[160];
     char stop_reason[256];     /* KID_STOPPED: why; or, in backoff, the crash loop */
