@@ -30,7 +30,7 @@ LIBGPUD   := $(BUILD)/libgpud.a
 LIBRUN    := $(BUILD)/librun.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e demo bench clean
+.PHONY: all deps test unit e2e edges verify demo bench clean test-keygen
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -65,10 +65,21 @@ unit: $(BUILD)/unit
 e2e: $(BINS)
 	@sh tests/e2e.sh
 
+edges: $(BINS)
+	@bash tests/edges.sh
+
 faults: $(BINS)
 	@sh tests/faults.sh
 
-test: deps all unit e2e faults
+# slotprove verify beside snarkjs: fixtures, fresh proofs, tampered inputs
+verify: $(BINS)
+	@sh tests/verify.sh
+
+# keygen: 2^16 keys of both curves proved and verified, bad arguments
+test-keygen: $(BINS)
+	@sh tests/keygen.sh
+
+test: deps all unit e2e edges verify test-keygen faults
 
 demo: deps all
 	@sh tests/demo.sh
@@ -82,7 +93,7 @@ bench: deps all
 	@sh tests/bench.sh
 
 # ---- fuzzing (clang + libFuzzer; Debian: clang, libclang-rt-14-dev) --------
-# `make fuzz` builds build/fuzz/fuzz_{zkey,wtns,request} from tests/fuzz/ and
+# `make fuzz` builds build/fuzz/fuzz_{zkey,wtns,request,verify} from tests/fuzz/ and
 # the parser sources, then runs each for FUZZ_SECONDS (default 60) seconds,
 # seeded from tests/fuzz/corpus/<target>/. New corpus entries go to
 # build/fuzz/corpus/<target>/, crash inputs to build/fuzz/<target>-crash-*;
@@ -93,9 +104,12 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -Wall -Wextra -Icommon -Irun
-FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c common/err.c \
-                run/request.c
-FUZZ_TARGETS := zkey wtns request
+FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c common/err.c common/escape.c \
+                run/request.c common/groth16.c common/groth16_json.c \
+                common/bn254_groth16.c common/bls12381_groth16.c \
+                common/bn254_pairing.c common/bls12381_pairing.c \
+                common/bn254_g1_msm.c common/bls12381_g1_msm.c common/parallel.c
+FUZZ_TARGETS := zkey wtns request verify
 FUZZ_BINS    := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 
 .PHONY: fuzz fuzz-short fuzz-build
@@ -103,7 +117,7 @@ fuzz-build: $(FUZZ_BINS)
 
 $(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard common/*.h run/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRC) -o $@ -ljansson
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRC) -o $@ -ljansson -lgmp
 
 fuzz: $(FUZZ_BINS)
 	@failed=""; for t in $(FUZZ_TARGETS); do \

@@ -88,8 +88,11 @@ int binfile_open(struct binfile *bf, int fd, const char *path,
                            path, id, (unsigned long long)size,
                            (unsigned long long)(bf->file_size - off));
         if (id <= BINFILE_MAX_ID) {
-            if (bf->sect[id].present)
-                return sp_fail(e, SP_EFORMAT, "%s: section %u appears twice", path, id);
+            if (bf->sect[id].present) {
+                bf->sect[id].repeated = 1;
+                off += size;
+                continue;
+            }
             bf->sect[id].present = 1;
             bf->sect[id].offset = off;
             bf->sect[id].size = size;
@@ -104,6 +107,8 @@ int binfile_need(const struct binfile *bf, unsigned id, const char *what,
 {
     if (id > BINFILE_MAX_ID || !bf->sect[id].present)
         return sp_fail(e, SP_EFORMAT, "%s: section %u (%s) is missing", bf->path, id, what);
+    if (bf->sect[id].repeated)
+        return sp_fail(e, SP_EFORMAT, "%s: section %u (%s) appears twice", bf->path, id, what);
     if (want >= 0 && bf->sect[id].size != (uint64_t)want)
         return sp_fail(e, SP_EFORMAT,
                        "%s: section %u (%s) has %llu bytes, header implies %llu",

@@ -18,6 +18,7 @@ struct binfile_section {
     uint64_t offset; /* byte offset of the body in the file */
     uint64_t size;   /* body bytes */
     int present;
+    int repeated; /* the id appeared more than once; the first one is kept */
 };
 
 struct binfile {
@@ -34,6 +35,9 @@ struct binfile {
  * Errors: -SP_EFORMAT for a wrong magic, a version above max_version, a
  * section that runs past the end of the file or a duplicated id; -errno for
  * I/O or a non-regular file. Messages name path.
+ * A repeated id is not an error here: snarkjs tolerates repeats of sections
+ * it never reads (section 10, contributions, say), so only binfile_need —
+ * asked for a section a reader uses — refuses one that appears twice.
  */
 int binfile_open(struct binfile *bf, int fd, const char *path,
                  const char *magic, uint32_t max_version, struct sp_err *e);
@@ -42,8 +46,9 @@ int binfile_open(struct binfile *bf, int fd, const char *path,
 int binfile_pread(int fd, const char *path, void *dst, uint64_t len,
                   uint64_t off, struct sp_err *e);
 
-/* Requires section id to be present with exactly `want` bytes (want < 0 skips
- * the size check); names `what` in the message. */
+/* Requires section id to be present exactly once with exactly `want` bytes
+ * (want < 0 skips the size check); names `what` in the message. A section a
+ * reader needs must not repeat: "section 2 (Groth16 header) appears twice". */
 int binfile_need(const struct binfile *bf, unsigned id, const char *what,
                  int64_t want, struct sp_err *e);
 

@@ -1,6 +1,8 @@
 /* err.c — see err.h. */
 #include "err.h"
 
+#include "escape.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -11,6 +13,7 @@ int sp_fail(struct sp_err *e, int code, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
         va_end(ap);
+        escape_ctl_inplace(e->msg, sizeof(e->msg)); /* names come from clients */
     }
     return code < 0 ? code : -code;
 }
@@ -25,6 +28,8 @@ const char *sp_code_name(int code)
     case SP_EMISMATCH: return "mismatch";
     case SP_ERANGE: return "out of range";
     case SP_EINTERNAL: return "internal error";
+    case SP_EUSAGE: return "usage error";
+    case SP_EVERIFY: return "verification failed";
     default: return strerror(code);
     }
 }

@@ -19,6 +19,8 @@ enum {
     SP_EMISMATCH,       /* two inputs disagree (curve, sizes) */
     SP_ERANGE,          /* a value out of its field or an absurd size */
     SP_EINTERNAL,       /* a broken invariant inside slotprove */
+    SP_EUSAGE,          /* arguments that contradict each other (exit 2) */
+    SP_EVERIFY,         /* a proof that fails verification */
 };
 
 #define SP_ERR_MSG 512
@@ -27,7 +29,9 @@ struct sp_err {
     char msg[SP_ERR_MSG];
 };
 
-/* Formats msg into e (when e is non-NULL) and returns code (negative). */
+/* Formats msg into e (when e is non-NULL) and returns code (negative).
+ * Control bytes in the result are escaped (escape.h): a message can name a
+ * client's file and still be one line. */
 int sp_fail(struct sp_err *e, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 

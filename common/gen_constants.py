@@ -306,7 +306,127 @@ def blocks():
                      BN254_G1, BN254_G2, 28)
     bls = curve_block("bls12381", BLS_R, BLS_Q, 4, 6, 4, (4, 4), "4(1+u)",
                       BLS_G1, BLS_G2, 32)
-    return {"bn254.h": bn, "bls12381.h": bls}
+    out = {"bn254.h": bn, "bls12381.h": bls}
+    out.update(pairing_blocks())
+    return out
+
+
+# --------------------------------------------------------------------------
+# Pairing constants (common/bn254_pairing.h, common/bls12381_pairing.h)
+# --------------------------------------------------------------------------
+
+BN254_U = 4965661367192848881          # BN parameter u (positive)
+BLS_X = -0xd201000000010000            # BLS parameter x (negative)
+
+
+def f2_pow(p, a, e):
+    r = (1, 0)
+    while e:
+        if e & 1:
+            r = f2_mul(p, r, a)
+        a = f2_mul(p, a, a)
+        e >>= 1
+    return r
+
+
+def hard_part_coefs(p, r, z, lam, mult):
+    """Checks sum_i lam_i(z) p^i == mult * (p^4 - p^2 + 1)/r exactly, where
+    lam_i(z) = sum_j lam[i][j] z^j; returns lam."""
+    s = sum(sum(c * z ** j for j, c in enumerate(row)) * p ** i
+            for i, row in enumerate(lam))
+    assert s == mult * ((p ** 4 - p ** 2 + 1) // r), "hard part decomposition"
+    return lam
+
+
+def pairing_block(name, p, r, fp_limbs, xi, loop, loop_text, z, z_text, lam,
+                  mult_text):
+    """Frobenius coefficients gamma_k = xi^(k(p-1)/6) (k = 1..5, Fp2,
+    Montgomery form), the Miller loop count, the curve parameter z and the
+    hard part of the final exponentiation as lambda_i(z) coefficients."""
+    P = name.upper()
+    assert (p - 1) % 6 == 0
+    assert (p ** 4 - p ** 2 + 1) % r == 0
+    out = [BEGIN]
+    out.append("/* Fp6 = Fp2[v]/(v^3 - xi), Fp12 = Fp6[w]/(w^2 - v), xi = %d + u */"
+               % xi[0])
+    out.append("#define %s_XI_C0 %d" % (P, xi[0]))
+    out.append("/* Frobenius: gamma_k = xi^(k(p-1)/6), k = 1..5 (Montgomery form) */")
+    out.append(define(P + "_FROB_GAMMA",
+                      [fp2_init(f2_pow(p, xi, k * (p - 1) // 6), p, fp_limbs)
+                       for k in range(1, 6)]))
+    out.append("/* Miller loop count %s = %d (%d bits) */"
+               % (loop_text, loop, loop.bit_length()))
+    out.append("#define %s_ATE_LOOP_LO 0x%016xULL" % (P, loop & (2 ** 64 - 1)))
+    out.append("#define %s_ATE_LOOP_HI 0x%016xULL" % (P, loop >> 64))
+    out.append("/* curve parameter %s = %s%d */" % (z_text, "-" if z < 0 else "", abs(z)))
+    out.append("#define %s_PARAM_ABS 0x%016xULL" % (P, abs(z)))
+    out.append("#define %s_PARAM_NEG %d" % (P, 1 if z < 0 else 0))
+    out.append("/* hard part of the final exponentiation: %s (p^4 - p^2 + 1)/r =\n"
+               " * sum_i lambda_i p^i, lambda_i = sum_j HARD[i][j] %s^j */"
+               % (mult_text, z_text))
+    out.append("#define %s_HARD_DEG %d" % (P, len(lam[0]) - 1))
+    out.append(define(P + "_HARD_COEF", [["%d" % c for c in row] for row in lam]))
+    out.append(END)
+    return "\n".join(out) + "\n"
+
+
+def bls_subgroup_block():
+    """BLS12-381 endomorphisms for the subgroup tests (Scott, "A note on
+    group membership tests for G1, G2 and GT on BLS pairing-friendly
+    curves", ePrint 2021/1130): phi(x, y) = (beta x, y) with the cube root of
+    unity beta for which phi(P) = -x^2 P on G1, and psi(x, y) =
+    (conj(x) cx, conj(y) cy), cx = xi^-((p-1)/3), cy = xi^-((p-1)/2) (the
+    untwist-Frobenius-twist map of the M-type twist), psi(Q) = x Q on G2."""
+    p, x = BLS_Q, BLS_X
+    F, F2 = Fp(p), Fp2(p)
+    g = 2
+    while pow(g, (p - 1) // 3, p) == 1:
+        g += 1
+    b = pow(g, (p - 1) // 3, p)
+    m = ec_mul(F, x * x, BLS_G1)
+    neg = (m[0], (-m[1]) % p)
+    beta = [bb for bb in (b, b * b % p) if (bb * BLS_G1[0] % p, BLS_G1[1]) == neg]
+    assert len(beta) == 1
+    xi = (1, 1)
+    cx = f2_inv(p, f2_pow(p, xi, (p - 1) // 3))
+    cy = f2_inv(p, f2_pow(p, xi, (p - 1) // 2))
+    conj = lambda a: (a[0], (-a[1]) % p)
+    psi = (F2.mul(conj(BLS_G2[0]), cx), F2.mul(conj(BLS_G2[1]), cy))
+    xq = ec_mul(F2, -x, BLS_G2)
+    assert psi == (xq[0], F2.sub(F2.zero, xq[1])), "psi(G2) != x G2"
+    return [
+        "/* subgroup tests (Scott, ePrint 2021/1130): P in G1 iff phi(P) = -x^2 P,",
+        " * phi(x, y) = (beta x, y); Q in G2 iff psi(Q) = x Q,",
+        " * psi(x, y) = (conj(x) cx, conj(y) cy), cx = xi^-((p-1)/3), cy = xi^-((p-1)/2) */",
+        define("BLS12381_G1_BETA", fp_init(beta[0], p, 6)),
+        define("BLS12381_PSI_CX", fp2_init(cx, p, 6)),
+        define("BLS12381_PSI_CY", fp2_init(cy, p, 6)),
+    ]
+
+
+def pairing_blocks():
+    u = BN254_U
+    assert BN254_R == 36 * u ** 4 + 36 * u ** 3 + 18 * u ** 2 + 6 * u + 1
+    assert BN254_Q == 36 * u ** 4 + 36 * u ** 3 + 24 * u ** 2 + 6 * u + 1
+    x = BLS_X
+    assert BLS_R == x ** 4 - x ** 2 + 1
+    assert BLS_Q == (x - 1) ** 2 * BLS_R // 3 + x
+    # Fuentes-Castaneda, Knapp, Rodriguez-Henriquez, "Faster hashing to G2"
+    # (SAC 2011), section 6: BN lambdas for 2u(6u^2 + 3u + 1)(p^4 - p^2 + 1)/r
+    bn_lam = hard_part_coefs(BN254_Q, BN254_R, u, [
+        [1, 6, 12, 12], [0, 4, 6, 12], [0, 6, 6, 12], [-1, 4, 6, 12]],
+        2 * u * (6 * u * u + 3 * u + 1))
+    # BLS12: 3(p^4 - p^2 + 1)/r = (x-1)^2 (x+p) (x^2+p^2-1) + 3 (Hayashida,
+    # Hayasaka, Teruya, ePrint 2020/875), expanded in powers of p
+    bls_lam = hard_part_coefs(BLS_Q, BLS_R, x, [
+        [3, -1, 2, 0, -2, 1], [-1, 2, 0, -2, 1, 0], [0, 1, -2, 1, 0, 0],
+        [1, -2, 1, 0, 0, 0]], 3)
+    bn = pairing_block("bn254", BN254_Q, BN254_R, 4, (9, 1), 6 * u + 2, "6u+2",
+                       u, "u", bn_lam, "2u(6u^2 + 3u + 1)")
+    bls = pairing_block("bls12381", BLS_Q, BLS_R, 6, (1, 1), -x, "|x|",
+                        x, "x", bls_lam, "3")
+    bls = bls.replace(END, "\n".join(bls_subgroup_block()) + "\n" + END)
+    return {"bn254_pairing.h": bn, "bls12381_pairing.h": bls}
 
 
 def splice(text, block, fname):

@@ -17,6 +17,7 @@ enum stage {
     STAGE_MSM_C,
     STAGE_MSM_H,
     STAGE_PROVE,   /* gpud: whole proof, copy-off to assembled proof */
+    STAGE_VERIFY,  /* gpud: the proof's pairing check (proof_self_check) */
     STAGE_COUNT
 };
 
@@ -28,6 +29,7 @@ static inline const char *stage_name(enum stage s)
 {
     static const char *const names[STAGE_COUNT] = {
         "synthesis", "ntt", "msm_a", "msm_b1", "msm_b2_g2", "msm_c", "msm_h", "prove",
+        "verify",
     };
     return (unsigned)s < STAGE_COUNT ? names[s] : "?";
 }

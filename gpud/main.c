@@ -31,6 +31,7 @@
 #include "payload.h"
 #include "pool.h"
 #include "ring.h"
+#include "self_check.h"
 #include "slot.h"
 #include "zkey.h"
 
@@ -110,6 +111,11 @@ static void send_progress(void *arg, enum stage s, uint64_t ns)
     child_send(&args, &m);
 }
 
+/* Every proof is checked (proof_self_check) before it leaves gpud, unless
+ * the supervisor was started with --no-verify: it then sets
+ * SLOTPROVE_NO_VERIFY=1 for its children. */
+static int self_verify = 1;
+
 static void prove_slot(uint32_t slot, uint32_t gen)
 {
     struct sp_err e = { "" };
@@ -144,12 +150,17 @@ static void prove_slot(uint32_t slot, uint32_t gen)
     struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
     struct prove_input in = { p + pl.a, p + pl.b, p + pl.c, p + pl.witness };
     void *job = NULL;
+    /* the public signals, for the proof's check, before the slot goes */
+    uint8_t *pub = self_verify ? malloc((size_t)zk->n_public * 32 + 32) : NULL;
+    if (pub)
+        memcpy(pub, in.witness + 32, (size_t)zk->n_public * 32);
     rc = backend.ops->prove_start(&backend, zk, &in, &job, &e);
     /* the data is off the slot (or the start failed): either way it is free */
     slot_release(&pool, slot, gen, args.incarnation);
     pool_trace_buffers(&pool, "gpud", args.incarnation, "release");
     fault_delay();
     if (rc < 0) {
+        free(pub);
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
         return;
     }
@@ -160,10 +171,21 @@ static void prove_slot(uint32_t slot, uint32_t gen)
     rc = backend.ops->prove_finish(&backend, zk, job, &proof, &t, &e);
     backend.progress = NULL;
     if (rc < 0) {
+        free(pub);
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
         return;
     }
     t.ns[STAGE_PROVE] = now_ns() - t0;
+    if (self_verify) {
+        rc = pub ? proof_self_check(zk, pub, &proof, &t.ns[STAGE_VERIFY], &e)
+                 : sp_fail(&e, -ENOMEM, "gpud: out of memory for the public signals");
+        send_progress(&pc, STAGE_VERIFY, t.ns[STAGE_VERIFY]);
+    }
+    free(pub);
+    if (rc < 0) { /* a proof that fails is never sent */
+        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
+        return;
+    }
     /* the proof travels in binary; the supervisor formats it, once */
     static struct ctl_msg m;
     ctl_init(&m, CTL_PROVED);
@@ -279,6 +301,8 @@ int main(int argc, char **argv)
     struct sp_err e = { "" };
     int rc;
 
+    const char *nv = getenv("SLOTPROVE_NO_VERIFY");
+    self_verify = !(nv && strcmp(nv, "1") == 0);
     if (child_start(&args, argc, argv, "gpud", &pool, PROT_READ) != 0)
         return 2;
     if ((rc = pool_select_ring(&pool, args.gpud_index)) < 0) {

@@ -85,29 +85,20 @@ static int parse_job_arg(const char *s, char job[JOB_ID_HEX + 1])
     return 0;
 }
 
-/* Fails early when an output path cannot be written (its directory is
- * missing or read-only, or the path is a directory), before any proving. */
-static int check_output_path(const char *path, struct sp_err *e)
+/* Resolves --proof and --public before any request (output.h): 0 when both
+ * can be written; else prints why and returns 2 when they name one file (a
+ * usage error), 1 otherwise. */
+static int check_outputs(const char *cmd, const char *proof, const char *pub)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return sp_fail(e, -EISDIR, "%s: %s", path, strerror(EISDIR));
-    char *dir = strdup(path);
-    if (!dir)
-        return sp_fail(e, -ENOMEM, "out of memory");
-    char *slash = strrchr(dir, '/');
-    const char *d = ".";
-    if (slash) {
-        slash[slash == dir ? 1 : 0] = 0;
-        d = dir;
-    }
-    int rc = 0;
-    if (access(d, W_OK | X_OK) < 0) {
-        int err = errno;
-        rc = sp_fail(e, -err, "%s: %s", path, strerror(err));
-    }
-    free(dir);
-    return rc;
+    const char *paths[2] = { proof, pub };
+    struct output_target t[2];
+    struct sp_err e = { "" };
+    int rc = output_check(2, paths, t, &e);
+    if (rc == 0)
+        return 0;
+    fprintf(stderr, "slotprove%s%s: %s\n", rc == -SP_EUSAGE ? " " : "",
+            rc == -SP_EUSAGE ? cmd : "", e.msg);
+    return rc == -SP_EUSAGE ? 2 : 1;
 }
 
 /* Prints "slotprove: <why>" (when fmt is given) and the usage; returns 2. */
@@ -187,6 +178,42 @@ static int write_results(json_t *resp, size_t want, const char *proof_path,
 }
 
 /*
+ * A done job's results follow its answer line one partition per line
+ * ({"partition":i,"proof":{…},"public":[…]}, request.h), so that no job is
+ * too large to fetch: reads the "partitions" lines into resp's "proofs" and
+ * "public" arrays.
+ */
+static int read_partitions(struct client_conn *c, json_t *resp, struct sp_err *e)
+{
+    json_t *np = json_object_get(resp, "partitions");
+    if (!json_is_integer(np) || json_integer_value(np) < 1 ||
+        json_integer_value(np) > REQUEST_MAX_WITNESSES)
+        return sp_fail(e, -EPROTO, "malformed response from the daemon: no partition count");
+    json_t *proofs = json_array(), *pubs = json_array();
+    json_object_set_new(resp, "proofs", proofs);
+    json_object_set_new(resp, "public", pubs);
+    for (json_int_t i = 0; i < json_integer_value(np); i++) {
+        char *line;
+        size_t len;
+        json_error_t je;
+        int rc = client_read_line(c, &line, &len, e);
+        if (rc < 0)
+            return rc;
+        json_t *p = json_loadb(line, len, 0, &je);
+        json_t *idx = json_object_get(p, "partition");
+        if (!json_is_integer(idx) || json_integer_value(idx) != i) {
+            json_decref(p);
+            return sp_fail(e, -EPROTO, "malformed response from the daemon: expected the "
+                                       "result of partition %lld", (long long)i);
+        }
+        json_array_append(proofs, json_object_get(p, "proof"));
+        json_array_append(pubs, json_object_get(p, "public"));
+        json_decref(p);
+    }
+    return 0;
+}
+
+/*
  * Sends wait for job on c and handles the answer: writes the outputs when
  * both paths are given, else prints the final state.
  */
@@ -206,7 +233,7 @@ static int wait_job(struct client_conn *c, const char *job, size_t want, const c
         client_sanitize(e->msg);
         goto out;
     }
-    if (proof_path)
+    if (proof_path && (rc = read_partitions(c, resp, e)) == 0)
         rc = write_results(resp, want, proof_path, public_path, e);
     else if (printf("done\n") < 0 || fflush(stdout) != 0)
         rc = sp_fail(e, -EIO, "stdout: %s", strerror(errno));
@@ -304,8 +331,9 @@ int cmd_submit(int argc, char **argv)
     if (!wait && (proof || pub))
         return usage_error(submit_usage, "--proof and --public are written by --wait; add "
                                          "--wait, or fetch them later with `slotprove wait`");
-    if (wait && strcmp(proof, pub) == 0)
-        return usage_error(submit_usage, "--proof and --public must be different files");
+    int orc = wait ? check_outputs("submit", proof, pub) : 0;
+    if (orc != 0)
+        return orc;
     json_t *keyname = NULL;
     if (key) {
         keyname = json_string(key);
@@ -326,8 +354,6 @@ int cmd_submit(int argc, char **argv)
     json_t *req = json_object(), *resp = NULL, *names = json_array();
     char job[JOB_ID_HEX + 1];
 
-    if (wait && (check_output_path(proof, &e) < 0 || check_output_path(pub, &e) < 0))
-        goto out;
     if (zkey) {
         int fd = open_input(zkey, &e);
         if (fd < 0)
@@ -441,16 +467,16 @@ int cmd_wait(int argc, char **argv)
         return usage_error(wait_usage, "\"%s\" is not a job id (32 hex digits)", argv[optind]);
     if (!proof != !pub)
         return usage_error(wait_usage, "give both --proof and --public, or neither");
-    if (proof && strcmp(proof, pub) == 0)
-        return usage_error(wait_usage, "--proof and --public must be different files");
+    int orc = proof ? check_outputs("wait", proof, pub) : 0;
+    if (orc != 0)
+        return orc;
     if (!sock)
         sock = default_socket_path();
 
     struct sp_err e = { "" };
     struct client_conn conn = { .fd = -1 };
     int rc = 1;
-    if ((!proof || (check_output_path(proof, &e) == 0 && check_output_path(pub, &e) == 0)) &&
-        client_open(&conn, sock, &e) == 0 && wait_job(&conn, job, 0, proof, pub, &e) == 0)
+    if (client_open(&conn, sock, &e) == 0 && wait_job(&conn, job, 0, proof, pub, &e) == 0)
         rc = 0;
     if (rc != 0)
         fprintf(stderr, "slotprove: %s\n", e.msg[0] ? e.msg : "wait failed");

@@ -11,7 +11,7 @@
 
 #include "err.h"
 
-#define CLIENT_RESPONSE_MAX ((size_t)64 << 20) /* proofs of 64 partitions fit easily */
+#define CLIENT_RESPONSE_MAX ((size_t)256 << 20) /* one answer line: one partition's result */
 
 struct client_conn {
     int fd;

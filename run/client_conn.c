@@ -55,12 +55,12 @@ int client_send(struct client_conn *c, const char *line, size_t len, const int *
                      struct sp_err *e)
 {
     union {
-        char b[CMSG_SPACE(sizeof(int) * (REQUEST_MAX_WITNESSES + 1))];
+        char b[CMSG_SPACE(sizeof(int) * REQUEST_MAX_FDS)];
         struct cmsghdr align;
     } u;
     size_t off = 0;
 
-    if (nfds > REQUEST_MAX_WITNESSES + 1)
+    if (nfds > REQUEST_MAX_FDS)
         return sp_fail(e, SP_EINTERNAL, "%u descriptors in one request", nfds);
     while (off < len) {
         struct iovec iov = { .iov_base = (char *)line + off, .iov_len = len - off };

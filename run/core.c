@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/eventfd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core.h"
@@ -306,7 +307,11 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
     case CTL_PROVE_ERR:
         if ((j = running_job(c, m->job_id, m->partition))) {
             apply(c, j, m->partition, DSP_EV_FAILED, k->index);
-            core_fail_job(c, j, "partition %u: %s", m->partition, m->text);
+            if (m->status == -SP_EVERIFY) /* "w.wtns: the witness does not satisfy the circuit" */
+                core_fail_job(c, j, "%s: %s", j->parts[m->partition].wname, m->text);
+            else
+                core_fail_job(c, j, "partition %u (%s): %s", m->partition,
+                              j->parts[m->partition].wname, m->text);
         }
         gpud_progress(c, k, j);
         break;
@@ -543,6 +548,22 @@ static void intake_finished(struct core *c, struct intake_task *t)
     }
     uint32_t key_id = t->preloaded_id, evicted = CTL_MAX_KEYS;
     if (t->have_key) {
+        /* client keys together stay within --key-cache-max: idle ones make room */
+        uint64_t size = t->key.zk.map_len;
+        while (keys_client_bytes(&c->keys) + size > c->o.key_cache_max &&
+               (evicted = keys_evict_idle(&c->keys, busy_keys(c), "--key-cache-max reached")) <
+                   CTL_MAX_KEYS)
+            drop_key(c, evicted);
+        if (keys_client_bytes(&c->keys) + size > c->o.key_cache_max) {
+            core_fail_job(c, j, "%s: key cache full: running jobs hold %.1f MiB of client keys "
+                          "and this one (%.1f MiB) would pass --key-cache-max %.1f MiB; retry "
+                          "when they end, or preload it with serve --key NAME=PATH", t->key_name,
+                          keys_client_bytes(&c->keys) / 1048576.0, size / 1048576.0,
+                          c->o.key_cache_max / 1048576.0);
+            intake_free(t);
+            return;
+        }
+        evicted = CTL_MAX_KEYS;
         t->have_key = 0; /* keys_insert consumes it */
         int rc = keys_insert(&c->keys, &t->key, t->key_name, busy_keys(c), &key_id, &evicted,
                              &e);
@@ -594,10 +615,16 @@ int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, in
     uint32_t key_id = 0;
     int fi = 0;
 
-    if ((unsigned)nfds != request_fd_count(r)) {
+    if ((unsigned)nfds != request_fd_count(r))
         return sp_fail(e, -EINVAL, "request names %u files but carries %d descriptors",
                        request_fd_count(r), nfds);
-    }
+    unsigned queued = 0;
+    for (struct job *q = c->jobs.head; q; q = q->next)
+        if (q->state == JOB_RUNNING)
+            queued += q->d.nparts - q->d.ndone;
+    if (queued + r->n_witnesses > c->o.max_queued)
+        return sp_fail(e, -EAGAIN, "queue full (%u partitions, --max-queued %u): this job's %u "
+                       "would pass it; retry later", queued, c->o.max_queued, r->n_witnesses);
     if (r->key[0]) {
         if (keys_lookup(&c->keys, r->key, &key_id) < 0)
             return sp_fail(e, -ENOENT, "no key named \"%s\" is loaded (use --key at serve, or "

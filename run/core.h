@@ -47,6 +47,8 @@ struct core_opts {
     unsigned max_attempts;     /* K: counted deaths before a partition is poison */
     unsigned result_ttl_s;
     unsigned file_timeout_s;   /* a submit's files must be read within this */
+    unsigned max_queued;       /* partitions submitted and not yet proved, all jobs */
+    uint64_t key_cache_max;    /* bytes: all client-attached keys held together */
     int trace_buffers;
 };
 

@@ -124,18 +124,21 @@ char *jobs_result_json(const struct job *j)
     json_object_set_new(o, "ok", json_boolean(j->state == JOB_DONE));
     json_object_set_new(o, "job", json_string(j->id));
     json_object_set_new(o, "state", json_string(jobs_state_name(j->state)));
-    if (j->state == JOB_DONE) {
-        json_t *proofs = json_array();
-        for (uint32_t i = 0; i < j->d.nparts; i++)
-            json_array_append_new(proofs, json_loads(j->parts[i].proof_json, 0, NULL));
-        json_object_set_new(o, "proofs", proofs);
-        json_t *pubs = json_array();
-        for (uint32_t i = 0; i < j->d.nparts; i++)
-            json_array_append_new(pubs, json_loads(j->parts[i].public_json, 0, NULL));
-        json_object_set_new(o, "public", pubs);
-    } else {
+    if (j->state == JOB_DONE)
+        json_object_set_new(o, "partitions", json_integer(j->d.nparts));
+    else
         json_object_set_new(o, "error", json_string(j->error));
-    }
+    char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    return s;
+}
+
+char *jobs_partition_json(const struct job *j, uint32_t i)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "partition", json_integer(i));
+    json_object_set_new(o, "proof", json_loads(j->parts[i].proof_json, 0, NULL));
+    json_object_set_new(o, "public", json_loads(j->parts[i].public_json, 0, NULL));
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(o);
     return s;
@@ -147,7 +150,7 @@ void jobs_purge(struct job_table *t, uint64_t now, uint64_t ttl_ns,
 {
     for (struct job **pj = &t->head; *pj;) {
         struct job *j = *pj;
-        if (j->state == JOB_RUNNING || now - j->t_end_ns < ttl_ns || keep(ctx, j)) {
+        if (j->state == JOB_RUNNING || j->readers || now - j->t_end_ns < ttl_ns || keep(ctx, j)) {
             pj = &j->next;
             continue;
         }

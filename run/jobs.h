@@ -42,6 +42,7 @@ struct job {
     char error[JOB_ERROR_MAX];
     struct job_part *parts;    /* d.nparts */
     uint64_t t_submit_ns, t_end_ns;
+    unsigned readers;          /* connections streaming its results: not purged */
     struct job *next;          /* all jobs, newest first */
 };
 
@@ -74,13 +75,18 @@ int jobs_end(struct job *j, enum job_state st, const char *reason);
 int jobs_store_proof(struct job *j, uint32_t part, const struct groth16_proof *proof,
                      const struct stage_times *t);
 
-/* The `wait` answer, one JSON line (malloc'd; NULL when out of memory). */
+/* The wait answer's first line (malloc'd; NULL when out of memory): for a
+ * done job {"ok":true,"job":ID,"state":"done","partitions":N}, followed by
+ * jobs_partition_json(j, 0..N-1); for a failed or cancelled job the whole
+ * answer, with "error". */
 char *jobs_result_json(const struct job *j);
+/* One line of a done job's results: {"partition":i,"proof":{…},"public":[…]}. */
+char *jobs_partition_json(const struct job *j, uint32_t i);
 
 /* "running", "done", "failed", "cancelled". */
 const char *jobs_state_name(enum job_state s);
 
-/* Unlinks the ended jobs older than ttl_ns for which keep(ctx, j) is 0,
+/* Unlinks the ended jobs older than ttl_ns, not being streamed (readers), for which keep(ctx, j) is 0,
  * calling gone(ctx, j) before freeing each. */
 void jobs_purge(struct job_table *t, uint64_t now, uint64_t ttl_ns,
                 int (*keep)(void *ctx, const struct job *j),

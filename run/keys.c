@@ -15,6 +15,7 @@
 #include "payload.h"
 #include "log.h"
 #include "proc.h"
+#include "zkey_check.h"
 
 static void hash_map(const struct zkey *zk, uint8_t out[32])
 {
@@ -52,6 +53,34 @@ static uint32_t keys_evict_one(struct key_cache *kc, uint64_t busy_keys)
     close(k->fd);
     memset(k, 0, sizeof(*k));
     return victim;
+}
+
+uint32_t keys_evict_idle(struct key_cache *kc, uint64_t busy_keys, const char *why)
+{
+    uint32_t victim = CTL_MAX_KEYS;
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
+        const struct key_entry *k = &kc->keys[i];
+        if (k->used && !k->preloaded && !(busy_keys >> i & 1) &&
+            (victim == CTL_MAX_KEYS || k->last_used_ns < kc->keys[victim].last_used_ns))
+            victim = i;
+    }
+    if (victim == CTL_MAX_KEYS)
+        return victim;
+    struct key_entry *k = &kc->keys[victim];
+    sup_log(LOG_NOTE, "%s: dropped %s", why, k->name);
+    zkey_close(&k->zk);
+    close(k->fd);
+    memset(k, 0, sizeof(*k));
+    return victim;
+}
+
+uint64_t keys_client_bytes(const struct key_cache *kc)
+{
+    uint64_t held = 0;
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (kc->keys[i].used && !kc->keys[i].preloaded)
+            held += kc->keys[i].zk.map_len;
+    return held;
 }
 
 /* The cache part of adding a key: dedupe by hash, check the slot size,
@@ -93,6 +122,8 @@ static int insert_key(struct key_cache *kc, struct key_prep *p, const char *name
         k->zk = p->zk;
         k->preloaded = preloaded;
         k->last_used_ns = now_ns();
+        k->check_ns = p->check_ns;
+        k->check_points = p->check_points;
         memcpy(k->hash, p->hash, 32);
         snprintf(k->name, sizeof(k->name), "%s", name);
         k->zk.path = k->name;
@@ -112,6 +143,15 @@ static int open_key(int fd, const char *name, int hash, struct key_prep *out, st
     int rc = zkey_open(&out->zk, fd, name, e);
     if (rc < 0)
         return rc;
+    uint64_t t0 = now_ns(), npts = 0;
+    if ((rc = zkey_check_points(&out->zk, 0, &npts, e)) < 0) { /* every point on its curve */
+        zkey_close(&out->zk);
+        return rc;
+    }
+    out->check_ns = now_ns() - t0;
+    out->check_points = npts;
+    sup_log(LOG_NOTE, "key %s: %llu points on their curves, checked in %.3f ms", name,
+            (unsigned long long)npts, out->check_ns / 1e6);
     out->fd = fd;
     memset(out->hash, 0, sizeof(out->hash));
     if (hash)

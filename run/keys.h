@@ -30,6 +30,8 @@ struct key_entry {
     int preloaded;
     int failed;                /* a child could not load it */
     uint64_t last_used_ns;     /* for eviction when the table is full */
+    uint64_t check_ns;         /* zkey_check_points at load: ns, and points checked */
+    uint64_t check_points;
     char error[600];
 };
 
@@ -55,6 +57,7 @@ struct key_prep {
     int fd;                    /* sealed memfd copy */
     struct zkey zk;            /* mapped view of it */
     uint8_t hash[32];          /* SHA-256, or zeros without hashing */
+    uint64_t check_ns, check_points; /* zkey_check_points: ns, points checked */
 };
 
 /* Off the event loop (intake.h): copies the client's key on fd (consumed)
@@ -75,6 +78,14 @@ int keys_insert(struct key_cache *kc, struct key_prep *p, const char *name, uint
 
 /* A preloaded key by its NAME: 0 with *key_id, or -ENOENT. */
 int keys_lookup(const struct key_cache *kc, const char *name, uint32_t *key_id);
+
+/* Drops the least recently used client-attached key not in busy_keys (bit
+ * per key id), whether or not the table is full, logging why; returns its id
+ * for the caller to tell the children, or CTL_MAX_KEYS when none can go. */
+uint32_t keys_evict_idle(struct key_cache *kc, uint64_t busy_keys, const char *why);
+
+/* Bytes of client-attached keys (sealed memfd copies) held now. */
+uint64_t keys_client_bytes(const struct key_cache *kc);
 
 /* Bytes of slot payload the largest cached key needs (0 if none). */
 uint64_t keys_max_slot_bytes(const struct key_cache *kc);

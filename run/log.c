@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "log.h"
 
 static const char *log_prefix = "slotprove";
@@ -25,7 +26,7 @@ void sup_log(enum log_level level, const char *fmt, ...)
 {
     if (log_quiet || level < log_min)
         return;
-    char line[1024];
+    char line[1024], safe[3072];
     int n;
     if (log_stamp) {
         char ts[32];
@@ -41,5 +42,6 @@ void sup_log(enum log_level level, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "%s\n", line); /* one write: lines of several processes do not mix */
+    escape_ctl(safe, sizeof(safe), line); /* one line, whatever a client named */
+    fprintf(stderr, "%s\n", safe); /* one write: lines of several processes do not mix */
 }

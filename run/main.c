@@ -17,6 +17,8 @@ static void usage(FILE *f)
             "usage:\n"
             "  slotprove prove [options] CIRCUIT.zkey WITNESS.wtns PROOF.json PUBLIC.json\n"
             "        prove one witness (rapidsnark-compatible)\n"
+            "  slotprove verify VERIFICATION_KEY.json PUBLIC.json PROOF.json\n"
+            "        verify a proof (snarkjs groth16 verify; OK and exit 0, or the reason)\n"
             "  slotprove serve [--socket PATH] [options]\n"
             "        run the proving daemon (supervisor, synthds, gpud)\n"
             "  slotprove submit [--socket PATH] (--key NAME | --zkey PATH) --witness W.wtns...\n"
@@ -25,6 +27,8 @@ static void usage(FILE *f)
             "  slotprove wait [--socket PATH] [--proof OUT.json --public OUT.json] JOB\n"
             "  slotprove cancel [--socket PATH] JOB\n"
             "  slotprove status [--socket PATH] [--json]\n"
+            "  slotprove keygen --curve bn128|bls12381 --constraints N --out DIR [options]\n"
+            "        INSECURE, FOR TESTING ONLY: a synthetic test key, witness and vk.json\n"
             "  --socket defaults to $SLOTPROVE_SOCKET, else /run/slotprove/slotprove.sock.\n"
             "  Each command takes --help.\n"
             "  slotprove --version\n"
@@ -41,6 +45,8 @@ int main(int argc, char **argv)
     static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
         { "prove", cmd_prove }, { "serve", cmd_serve }, { "submit", cmd_submit },
         { "wait", cmd_wait }, { "cancel", cmd_cancel }, { "status", cmd_status },
+        { "verify", cmd_verify },
+        { "keygen", cmd_keygen },
     };
     for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

@@ -36,6 +36,7 @@ struct prove_run {
     char backend[64];
     int announced;
     int ended;
+    uint64_t key_check_ns, key_points; /* zkey_check_points at key load */
 };
 
 static void usage(FILE *f)
@@ -52,7 +53,19 @@ static void usage(FILE *f)
             "                           only the CPU backend, CUDA comes later)\n"
             "  --threads N              worker threads per process, 0..1024 (default 0: all CPUs)\n"
             "  -q, --quiet              no progress or timings on stderr\n"
+            "  --no-verify              skip the pairing check of the proof before it is\n"
+            "                           written (for measuring raw proving speed only: an\n"
+            "                           invalid proof is then written with exit 0)\n"
             "  -h, --help               this text\n"
+            "\n"
+            "Every proof is verified (pairing check against the key's own verifying data)\n"
+            "before it is written; a witness that does not satisfy the circuit fails with\n"
+            "\"the witness does not satisfy the circuit\" and writes nothing. Every point of\n"
+            "the key is checked to lie on its curve when it is loaded.\n"
+            "\n"
+            "PROOF and PUBLIC may be regular files (replaced atomically; a symlink stays a\n"
+            "link), devices, FIFOs or /dev/stdout (written directly); naming one file twice\n"
+            "is a usage error.\n"
             "\n"
             "Exit status: 0 proof written, 1 bad input or proving failed (the message\n"
             "names the file and the reason), 2 usage error.\n");
@@ -87,6 +100,8 @@ static void on_synthesized(void *ctx, const struct job *j, uint32_t part, uint32
     fprintf(stderr, "slotprove: %s, domain 2^%u, nVars %u, nPublic %u: synthesized into "
                     "slot %u; proving\n", r->zk->ci->name, r->zk->log_domain, r->zk->n_vars,
             r->zk->n_public, slot);
+    fprintf(stderr, "  %-10s %10.3f ms (%llu zkey points on their curves)\n", "key_check",
+            r->key_check_ns / 1e6, (unsigned long long)r->key_points);
     fprintf(stderr, "  %-10s %10.3f ms\n", stage_name(STAGE_SYNTH), synth_ns / 1e6);
 }
 
@@ -116,6 +131,21 @@ static void print_totals(const struct prove_run *r, const struct stage_times *t,
             "total", total / 1e6);
 }
 
+/* Fails before any work when the outputs cannot be written (missing or
+ * read-only directory, a directory, a block device): 1; or when both name one
+ * file: a usage error, 2. Returns 0 when both can be written. */
+static int check_outputs(const char *proof_path, const char *public_path)
+{
+    const char *paths[2] = { proof_path, public_path };
+    struct output_target t[2];
+    struct sp_err e = { "" };
+    int rc = output_check(2, paths, t, &e);
+    if (rc == 0)
+        return 0;
+    fprintf(stderr, "slotprove%s: %s\n", rc == -SP_EUSAGE ? " prove" : "", e.msg);
+    return rc == -SP_EUSAGE ? 2 : 1;
+}
+
 /* Runs the core until the job ends. */
 static void run_until_ended(struct core *c, struct prove_run *r)
 {
@@ -137,6 +167,7 @@ int cmd_prove(int argc, char **argv)
         { "backend", required_argument, NULL, 'b' },
         { "threads", required_argument, NULL, 't' },
         { "quiet", no_argument, NULL, 'q' },
+        { "no-verify", no_argument, NULL, 'V' },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
@@ -168,6 +199,7 @@ int cmd_prove(int argc, char **argv)
             }
             break;
         case 'q': r.quiet = 1; break;
+        case 'V': setenv("SLOTPROVE_NO_VERIFY", "1", 1); break; /* read by gpud */
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -178,6 +210,9 @@ int cmd_prove(int argc, char **argv)
     }
     const char *zkey_path = argv[optind], *wtns_path = argv[optind + 1];
     const char *proof_path = argv[optind + 2], *public_path = argv[optind + 3];
+    int orc = check_outputs(proof_path, public_path);
+    if (orc != 0)
+        return orc;
     uint64_t t_start = now_ns();
     struct sp_err e = { "" };
     struct zkey zk;
@@ -197,7 +232,7 @@ int cmd_prove(int argc, char **argv)
     core.o = (struct core_opts){
         .synthds = 1, .gpuds = 1, .slots = 1, .slot_bytes = payload_layout(zk.domain_size, zk.n_vars).total,
         .backend = backend, .threads = threads, .max_attempts = 3, .result_ttl_s = 3600,
-        .file_timeout_s = 3600,
+        .file_timeout_s = 3600, .max_queued = 1,
     };
     core.hooks = (struct core_hooks){ .ctx = &r, .hello = on_hello,
                                       .synthesized = on_synthesized, .progress = on_progress,
@@ -210,6 +245,8 @@ int cmd_prove(int argc, char **argv)
     }
     if (keys_add_fd(&core.keys, kfd, zkey_path, "prove", &key_id, &e) < 0)
         goto out;
+    r.key_check_ns = core.keys.keys[key_id].check_ns;
+    r.key_points = core.keys.keys[key_id].check_points;
     if (core_start(&core, &e) < 0)
         goto out;
 

@@ -12,8 +12,10 @@
  *           order. The names are for messages only.
  *           → {"ok":true,"job":"<32 hex>","partitions":N}
  *   wait    {"op":"wait","job":"ID"}  (answers when the job ends)
- *           → {"ok":true,"job":ID,"state":"done","proofs":[{…}…],
- *              "public":[[…]…]}   proofs in snarkjs's proof.json form
+ *           → {"ok":true,"job":ID,"state":"done","partitions":N}, then N
+ *             lines {"partition":i,"proof":{…},"public":[…]}, i = 0..N-1,
+ *             proofs in snarkjs's proof.json form (one line per partition,
+ *             sent as the client reads, so no job is too large to fetch)
  *           → {"ok":false,"job":ID,"state":"failed"|"cancelled","error":"…"}
  *   cancel  {"op":"cancel","job":"ID"} → {"ok":true,"job":ID,"state":…}
  *   status  {"op":"status"}            → {"ok":true,"status":{…}}
@@ -27,6 +29,7 @@
 
 #define REQUEST_LINE_MAX 65536
 #define REQUEST_MAX_WITNESSES 64
+#define REQUEST_MAX_FDS (REQUEST_MAX_WITNESSES + 1) /* one job: its key + its witnesses */
 #define REQUEST_NAME_MAX 255
 #define JOB_ID_HEX 32
 

@@ -9,6 +9,8 @@ int cmd_submit(int argc, char **argv); /* client.c */
 int cmd_wait(int argc, char **argv);   /* client.c */
 int cmd_cancel(int argc, char **argv); /* client.c */
 int cmd_status(int argc, char **argv); /* client.c */
+int cmd_verify(int argc, char **argv); /* verify_cmd.c */
+int cmd_keygen(int argc, char **argv); /* keygen.c: INSECURE test keys */
 
 /* Socket path when --socket is not given: $SLOTPROVE_SOCKET, else
  * /run/slotprove/slotprove.sock. */

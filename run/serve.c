@@ -68,11 +68,23 @@ static void usage(FILE *f)
         "                         this, or its job fails (default 30; a stalled mount)\n"
         "  --max-job-key SIZE     largest .zkey a client may attach with --zkey (default\n"
         "                         256M; it is copied and hashed); preload larger ones\n"
+        "  --key-cache-max SIZE   bytes of client-attached keys held at once, all\n"
+        "                         together (default 1G); past it, idle ones are dropped,\n"
+        "                         else the submit is refused\n"
+        "  --max-queued N         partitions submitted and not yet proved, over all jobs\n"
+        "                         (default 4096); past it a submit gets \"queue full\"\n"
+        "  --client-idle SECS     close a connection with nothing in or out for SECS\n"
+        "                         (default 30; one waiting for a running job is not idle)\n"
+        "  --max-client-conns N   connections one uid may hold at once (default 32)\n"
         "  --allow-uid UID        uid allowed to connect (repeatable; default: own uid);\n"
         "                         it must also reach the socket directory, so it has to\n"
         "                         be in the --allow-gid group\n"
         "  --allow-gid GID        group allowed to connect (socket dir becomes 0750)\n"
         "  --trace-buffers        log BUFFERS[event] slot counts on every transition\n"
+        "  --no-verify            gpud skips the pairing check of each proof before it is\n"
+        "                         returned (for measuring raw proving speed only; by\n"
+        "                         default a proof that fails is never returned and its\n"
+        "                         job fails: \"the witness does not satisfy the circuit\")\n"
         "  -h, --help             this text\n"
         "\n"
         "SIGTERM or SIGINT: stop taking jobs, finish running ones, exit 0.\n",
@@ -100,10 +112,15 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         { "max-attempts", required_argument, NULL, 'a' },
         { "result-ttl", required_argument, NULL, 'T' },
         { "file-timeout", required_argument, NULL, 'F' },
+        { "key-cache-max", required_argument, NULL, 'M' },
+        { "max-queued", required_argument, NULL, 'Q' },
+        { "client-idle", required_argument, NULL, 'I' },
+        { "max-client-conns", required_argument, NULL, 'C' },
         { "allow-uid", required_argument, NULL, 'u' },
         { "allow-gid", required_argument, NULL, 'g' },
         { "max-job-key", required_argument, NULL, 'K' },
         { "trace-buffers", no_argument, NULL, 'x' },
+        { "no-verify", no_argument, NULL, 'V' },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
@@ -119,6 +136,10 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
     o->result_ttl_s = 600;
     o->file_timeout_s = 30;
     so->max_job_key = 256ull << 20;
+    so->client_idle_s = 30;
+    so->max_user_conns = 32;
+    o->max_queued = 4096;
+    o->key_cache_max = 1ull << 30;
     *keys = calloc((size_t)argc, sizeof(char *));
     *nkeys = 0;
     optind = 1;
@@ -184,7 +205,24 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
             if (!(so->max_job_key = parse_size(optarg)))
                 return bad_opt("--max-job-key", optarg, "SIZE (e.g. 256M)");
             break;
+        case 'M':
+            if (!(o->key_cache_max = parse_size(optarg)))
+                return bad_opt("--key-cache-max", optarg, "SIZE (e.g. 1G)");
+            break;
+        case 'Q':
+            if (parse_count(optarg, 1, 1u << 24, &o->max_queued) < 0)
+                return bad_opt("--max-queued", optarg, "partitions, 1..16777216");
+            break;
+        case 'I':
+            if (parse_count(optarg, 1, 86400, &so->client_idle_s) < 0)
+                return bad_opt("--client-idle", optarg, "seconds, 1..86400");
+            break;
+        case 'C':
+            if (parse_count(optarg, 1, MAX_CONNS, &so->max_user_conns) < 0)
+                return bad_opt("--max-client-conns", optarg, "1..256");
+            break;
         case 'x': o->trace_buffers = 1; break;
+        case 'V': setenv("SLOTPROVE_NO_VERIFY", "1", 1); break; /* read by gpud */
         case 'h': usage(stdout); return -1; /* done: exit 0 */
         default:
             fprintf(stderr, "see `slotprove serve --help`\n");
@@ -311,7 +349,8 @@ static int loop(struct server *d, int sfd)
             struct conn *c = d->conns[i];
             if (!c)
                 continue;
-            pf[n] = (struct pollfd){ c->fd, (short)((c->closing ? 0 : POLLIN) | (c->outlen ? POLLOUT : 0)), 0 };
+            pf[n] = (struct pollfd){ c->fd, (short)((conn_wants_input(c) ? POLLIN : 0) |
+                                                    (c->outlen ? POLLOUT : 0)), 0 };
             kind[n] = PF_CONN;
             who[n++] = c;
         }
@@ -346,7 +385,9 @@ static int loop(struct server *d, int sfd)
                     continue;
                 if (pf[i].revents & POLLOUT)
                     conn_writable(d, c);
-                if (pf[i].revents & (POLLIN | POLLHUP | POLLERR))
+                if ((pf[i].revents & (POLLHUP | POLLERR)) && !(pf[i].events & POLLIN))
+                    conn_hangup(d, c);
+                else if (pf[i].revents & (POLLIN | POLLHUP | POLLERR))
                     conn_readable(d, c);
             }
         }
@@ -355,7 +396,9 @@ static int loop(struct server *d, int sfd)
             if (c && (c->closing == 2 || (c->closing == 1 && c->outlen == 0)))
                 conn_close(d, c);
         }
-        core_tick(core, now_ns());
+        uint64_t now = now_ns();
+        conns_tick(d, now);
+        core_tick(core, now);
         if (core->draining && jobs_active(&core->jobs) == 0) {
             int pending = 0;
             for (int q = 0; q < MAX_CONNS; q++)

@@ -15,6 +15,7 @@
 
 #include "core.h"
 #include "ctl.h"
+#include "request.h"
 
 #define MAX_CONNS 256
 
@@ -24,17 +25,22 @@ struct conn {
     gid_t gid;
     char *in;
     size_t inlen;
-    int fds[CTL_MAX_FDS * 16 + 4];
+    int fds[REQUEST_MAX_FDS];
     int nfds;
     char *out;
     size_t outlen, outcap;
     struct job *waiting;       /* answer when this job ends */
+    struct job *streaming;     /* results being sent, one partition a line */
+    uint32_t stream_next;      /* the next partition to send */
+    uint64_t last_active_ns;   /* last byte in or out: for the idle timeout */
     int closing;               /* 1: close once out is flushed; 2: close now */
 };
 
 struct server_opts {
     const char *socket_path;
     uint64_t max_job_key;      /* bytes: largest key a client may attach */
+    unsigned client_idle_s;    /* a connection with nothing to wait for is closed */
+    unsigned max_user_conns;   /* connections one uid may hold at once */
     uid_t allow_uid[16];
     unsigned n_allow_uid;
     gid_t allow_gid;
@@ -65,8 +71,19 @@ void conn_close(struct server *s, struct conn *c);
 void conn_send(struct server *s, struct conn *c, const char *line);
 /* The core's job_ended hook: answers every connection waiting for j. */
 void conns_job_ended(void *server, struct job *j);
+/* Whether the event loop should poll c for input: not while it is closing,
+ * streaming a result, waiting for a job, or has CONN_OUT_SOFT bytes unread —
+ * a client that sends requests and does not read answers is not read from. */
+int conn_wants_input(const struct conn *c);
+/* The peer hung up while its input was not polled: nothing more to send. */
+void conn_hangup(struct server *s, struct conn *c);
+/* Closes connections idle past --client-idle (nothing in or out, and no job
+ * being waited for), logging each. now in ns (CLOCK_MONOTONIC). */
+void conns_tick(struct server *s, uint64_t now);
 
-/* status.c: the status object, one JSON line (malloc'd). */
-char *status_json(struct core *c);
+/* status.c: the status answer for a client of uid viewer, one JSON line
+ * (malloc'd): every process and slot, but only the viewer's own jobs (all
+ * jobs for the daemon's own uid). */
+char *status_json(struct core *c, uid_t viewer);
 
 #endif

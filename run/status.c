@@ -30,7 +30,7 @@ static long pss_kib(pid_t pid)
     return v;
 }
 
-static json_t *processes(struct core *d, long *group_pss)
+static json_t *processes(struct core *d, uid_t viewer, long *group_pss)
 {
     static const char *const states[] = { "starting", "idle", "busy", "backoff", "stopped" };
     json_t *a = json_array();
@@ -63,7 +63,7 @@ static json_t *processes(struct core *d, long *group_pss)
                 json_object_set_new(o, "backoff_reason", json_string(k->stop_reason));
         }
         struct job *j = k->holding ? jobs_by_num(&d->jobs, k->job_num) : NULL;
-        if (j) {
+        if (j && (viewer == geteuid() || viewer == j->uid)) { /* others' job ids stay hidden */
             json_object_set_new(o, "job", json_string(j->id));
             json_object_set_new(o, "partition", json_integer(k->part));
         }
@@ -72,7 +72,7 @@ static json_t *processes(struct core *d, long *group_pss)
     return a;
 }
 
-char *status_json(struct core *d)
+char *status_json(struct core *d, uid_t viewer)
 {
     struct pool_counts pc;
     char buffers[200];
@@ -91,7 +91,8 @@ char *status_json(struct core *d)
 
     unsigned js[4] = { 0 }, parts[DSP_FAILED + 1];
     for (struct job *j = d->jobs.head; j; j = j->next)
-        js[j->state]++;
+        if (viewer == geteuid() || viewer == j->uid) /* a user sees their own jobs; the daemon's user all */
+            js[j->state]++;
     dispatch_counts(&d->dsp, parts);
     unsigned queued = parts[DSP_QUEUED];
     unsigned recent = 0, ring = sizeof(d->done_ns) / sizeof(d->done_ns[0]);
@@ -101,7 +102,7 @@ char *status_json(struct core *d)
     json_t *o = json_object();
     json_object_set_new(o, "ok", json_true());
     json_t *st = json_object();
-    json_object_set_new(st, "processes", processes(d, &group_pss));
+    json_object_set_new(st, "processes", processes(d, viewer, &group_pss));
     json_object_set_new(st, "group_pss_kib", json_integer(group_pss));
     json_object_set_new(st, "slots", slots);
     json_object_set_new(st, "buffers", json_string(buffers));

@@ -32,3 +32,22 @@ for curve in bn128 bls12381; do
     done
 done
 echo "(median of $N runs each, wall clock per whole command: process start, key load, proof, output)"
+
+# Verification per proof (issue: < 3 ms BN254, < 5 ms BLS12-381 on one core):
+# slotprove verify's own timer over many runs (key prepared once: e(alpha,
+# beta)), with full input checks (subgroups); snarkjs's whole command beside.
+echo
+printf '%-18s %16s %16s %16s\n' circuit "verify wall ms" "verify CPU ms" "snarkjs cmd ms"
+for curve in bn128 bls12381; do
+    c=chain
+    vk=tests/fixtures/$curve/$c.vk.json pub=tests/fixtures/$curve/$c.public.json
+    prf=tests/fixtures/$curve/$c.snarkjs.proof.json
+    line=$(build/slotprove verify -q --repeat 200 "$vk" "$pub" "$prf" 2>&1)
+    w=$(echo "$line" | sed -n 's/.*verification \([0-9.]*\) ms wall.*/\1/p')
+    cpu=$(echo "$line" | sed -n 's/.* \([0-9.]*\) ms CPU per proof.*/\1/p')
+    : > "$TMP/b"
+    for i in $(seq "$N"); do ms $SNARKJS groth16 verify "$vk" "$pub" "$prf" >> "$TMP/b"; done
+    printf '%-18s %16s %16s %16s\n' "$curve/$c" "$w" "$cpu" "$(median < "$TMP/b")"
+done
+echo "(slotprove: median of 200 verifications in one process, one thread; snarkjs: median of $N"
+echo " whole commands, node start included; gpud also verifies each proof: 'verify' in prove's stage timings)"

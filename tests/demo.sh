@@ -1,6 +1,7 @@
 #!/bin/sh
 # make demo: prove each bundled circuit through the multi-process pipeline
-# and verify every proof with snarkjs.
+# (gpud checks each proof before returning it) and verify every proof twice:
+# with `slotprove verify` and with snarkjs, the independent oracle.
 set -eu
 cd "$(dirname "$0")/.."
 SNARKJS=tests/node_modules/.bin/snarkjs
@@ -13,6 +14,9 @@ for curve in bn128 bls12381; do
         echo "== $curve/$c"
         build/slotprove prove "$zkey" "tests/fixtures/$curve/$c.wtns" \
             "$OUT/$curve-$c.proof.json" "$OUT/$curve-$c.public.json"
+        printf '   slotprove verify: '
+        build/slotprove verify "tests/fixtures/$curve/$c.vk.json" \
+            "$OUT/$curve-$c.public.json" "$OUT/$curve-$c.proof.json"
         printf '   snarkjs groth16 verify: '
         $SNARKJS groth16 verify "tests/fixtures/$curve/$c.vk.json" \
             "$OUT/$curve-$c.public.json" "$OUT/$curve-$c.proof.json" | sed 's/.*snarkJS[^:]*: //'

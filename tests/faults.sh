@@ -849,15 +849,25 @@ s11() {
     check "s11: the socket is mode 0660, group $OTHER_GID ($(stat -c '%a %g' "$SOCK"))" \
         [ "$(stat -c '%a %g' "$SOCK")" = "660 $OTHER_GID" ]
     as_member() { setpriv --reuid 65534 --regid "$OTHER_GID" --clear-groups "$@"; }
-    as_other() { setpriv --reuid 65534 --regid 65534 --groups "$OTHER_GID" "$@"; }
+    as_supp() { setpriv --reuid 65534 --regid 65534 --groups "$OTHER_GID" "$@"; }
+    as_other() { setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; }
     as_member "$BIN" status --socket "$SOCK" >/dev/null 2>"$D/err"
     rc=$?
     check "s11: uid 65534 with primary gid $OTHER_GID (--allow-gid) is served (exit $rc)$(cat "$D/err")" [ $rc = 0 ]
+    as_supp "$BIN" status --socket "$SOCK" >/dev/null 2>"$D/err"
+    rc=$?
+    check "s11: uid 65534 in group $OTHER_GID only as a supplementary group is served too (exit $rc)$(cat "$D/err")" [ $rc = 0 ]
     as_other "$BIN" status --socket "$SOCK" >/dev/null 2>"$D/err"
     rc=$?
     check "s11: uid 65534 outside the allowed uid/gid is refused (exit $rc): $(cat "$D/err")" \
-        eval '[ $rc = 1 ] && grep -q "uid 65534 is not allowed" "$D/err"'
-    id=$(submit --key nopub --witness "$FIX/nopub.wtns" 2>"$D/err") || bad "s11: submit as root: $(cat "$D/err")"
+        eval '[ $rc = 1 ] && grep -q "uid 65534 is not allowed\|Permission denied" "$D/err"'
+    id=$(submit --key nopub --witness "$FIX/nopub.wtns" --witness "$FIX/nopub.wtns" --witness "$FIX/nopub.wtns" 2>"$D/err") \
+        || bad "s11: submit as root: $(cat "$D/err")"
+    as_member "$BIN" status --socket "$SOCK" --json >"$D/st" 2>"$D/err"
+    "$BIN" status --socket "$SOCK" --json >"$D/st0" 2>"$D/err"
+    check "s11: status shows uid 65534 none of root's jobs; root sees them ($(jq -c .jobs "$D/st") vs $(jq -c .jobs "$D/st0"))" \
+        eval '! grep -q "${id:-none}" "$D/st" && [ "$(jq ".jobs.running + .jobs.done" "$D/st")" = 0 ] &&
+              [ "$(jq ".jobs.running + .jobs.done" "$D/st0")" -ge 1 ]'
     as_member "$BIN" wait --socket "$SOCK" "${id:-0}" >/dev/null 2>"$D/err"
     rc=$?
     check "s11: root's job is \"no such job\" for uid 65534 (exit $rc): $(cat "$D/err")" \
@@ -868,6 +878,19 @@ s11() {
     timeout 30 "$BIN" wait --socket "$SOCK" "${id:-0}" >/dev/null 2>"$D/err"
     check "s11: the owner still gets the job" [ $? = 0 ]
     stop_daemon
+    # --allow-uid adds users; the daemon's own user stays allowed
+    "$BIN" serve --socket "$G/u.sock" --synth 1 --allow-uid 65534 --allow-gid "$OTHER_GID" \
+        --key nopub="$FIX/nopub.zkey" 2>"$G/u.log" &
+    upid=$!
+    ALL_DAEMONS="$ALL_DAEMONS $upid"
+    poll 15 test -S "$G/u.sock"
+    "$BIN" status --socket "$G/u.sock" >/dev/null 2>"$D/err"
+    rc=$?
+    check "s11: with --allow-uid 65534 the daemon's own uid is still served (exit $rc)$(cat "$D/err")" [ $rc = 0 ]
+    as_member "$BIN" status --socket "$G/u.sock" >/dev/null 2>"$D/err"
+    rc=$?
+    check "s11: ... and so is uid 65534 (exit $rc)$(cat "$D/err")" [ $rc = 0 ]
+    kill -TERM $upid 2>/dev/null; wait $upid 2>/dev/null
 }
 
 # ---- 12. fuzzers ----------------------------------------------------------------

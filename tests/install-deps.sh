@@ -5,7 +5,7 @@
 #
 #   apt:  gcc make liburing-dev libbsd-dev libmd-dev (SHA-256 for the key
 #         cache) libcriterion-dev libgmp-dev libjansson-dev pkg-config,
-#         jq (fault suite), clang libclang-rt-14-dev (libFuzzer), and nodejs
+#         jq (fault suite), python3 (raw-socket tests), clang libclang-rt-14-dev (libFuzzer), and nodejs
 #         npm unless node >= 18 and npm are already on PATH (e.g. from
 #         NodeSource or nvm)
 #   npm:  `npm ci` in tests/ (snarkjs + circom2 pinned by tests/package-lock.json)
@@ -13,7 +13,7 @@
 
 set -u
 
-APT_PKGS="gcc make liburing-dev libbsd-dev libmd-dev libcriterion-dev libgmp-dev libjansson-dev pkg-config jq clang libclang-rt-14-dev"
+APT_PKGS="gcc make liburing-dev libbsd-dev libmd-dev libcriterion-dev libgmp-dev libjansson-dev pkg-config jq python3 clang libclang-rt-14-dev"
 NODE_MIN_MAJOR=18
 
 say() { printf 'install-deps: %s\n' "$*"; }

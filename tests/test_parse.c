@@ -174,6 +174,60 @@ Test(parse_zkey, sections_in_any_order)
     free(r);
 }
 
+/* b with a copy of section id appended at the end (nSections + 1). */
+static struct blob with_section_repeated(const struct blob *b, uint32_t id)
+{
+    uint64_t size;
+    size_t body = section_off(b, id, &size);
+    struct blob r = { malloc(b->n + 12 + size), b->n + 12 + size };
+    memcpy(r.p, b->p, b->n);
+    memcpy(r.p + b->n, b->p + body - 12, 12 + size);
+    uint32_t ns;
+    memcpy(&ns, r.p + 8, 4);
+    ns++;
+    memcpy(r.p + 8, &ns, 4);
+    return r;
+}
+
+/* snarkjs proves a key whose contributions section (10, never read by a
+ * prover) repeats; a repeated section that the prover reads is refused. */
+Test(parse_zkey, repeated_sections)
+{
+    struct blob b = slurp(FIX "bn128/chain.zkey");
+    struct zkey zk;
+    struct sp_err e = { "" };
+    struct blob r10 = with_section_repeated(&b, 10);
+    cr_assert_eq(open_zkey_blob(&r10, &zk, &e), 0, "%s", e.msg);
+    cr_assert_eq(zk.n_vars, 2981);
+    zkey_close(&zk);
+    static const struct { uint32_t id; const char *msg; } read[] = {
+        { 1, "section 1 (header) appears twice" },
+        { 2, "section 2 (Groth16 header) appears twice" },
+        { 3, "section 3 (IC) appears twice" },
+        { 4, "section 4 (coefficients) appears twice" },
+        { 7, "section 7 (B2) appears twice" },
+        { 9, "section 9 (H) appears twice" },
+    };
+    for (size_t i = 0; i < sizeof(read) / sizeof(read[0]); i++) {
+        struct blob r = with_section_repeated(&b, read[i].id);
+        int rc = open_zkey_blob(&r, &zk, &e);
+        expect_fail(rc, SP_EFORMAT, e, read[i].msg);
+        free(r.p);
+    }
+    free(r10.p);
+    free(b.p);
+
+    struct blob w = slurp(FIX "bn128/chain.wtns");
+    struct blob rw = with_section_repeated(&w, 2);
+    struct wtns wt;
+    int fd = to_memfd(rw.p, rw.n);
+    int rc = wtns_open(&wt, fd, "bad.wtns", &e);
+    close(fd);
+    expect_fail(rc, SP_EFORMAT, e, "section 2 (witness values) appears twice");
+    free(rw.p);
+    free(w.p);
+}
+
 Test(parse_zkey, wrong_magic)
 {
     struct zkey zk;

@@ -1,0 +1,69 @@
+/*
+ * groth16.h — Groth16 verification against a verifying key taken from a
+ * zkey (its own alpha1, beta2, gamma2, delta2 and IC) or from snarkjs's
+ * verification_key.json.
+ *
+ * The check is snarkjs's (src/groth16_verify.js):
+ *   e(-A, B) e(alpha1, beta2) e(vk_x, gamma2) e(C, delta2) == 1,
+ *   vk_x = IC[0] + sum_i public[i] IC[i+1],
+ * done as one multi-pairing: three (or four) Miller loops and one final
+ * exponentiation; with groth16_vk_prepare, e(alpha1, beta2) is computed
+ * once per key and multiplied in after the final exponentiation.
+ */
+#ifndef SLOTPROVE_GROTH16_H
+#define SLOTPROVE_GROTH16_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "curve.h"
+#include "err.h"
+#include "proof.h"
+#include "zkey.h"
+
+/* Points are affine, coordinates in Montgomery form as little-endian bytes,
+ * x then y, Fp2 as c0 then c1: the zkey's own layout (n8q = 32 or 48 bytes
+ * per coordinate); all-zero is the point at infinity. */
+struct groth16_vk {
+    enum curve_id curve;
+    uint32_t n_public;
+    uint8_t alpha1[96];
+    uint8_t beta2[192], gamma2[192], delta2[192];
+    const uint8_t *ic;   /* (n_public + 1) G1 points */
+    uint8_t *ic_owned;   /* ic when this struct allocated it, else NULL */
+    int prepared;        /* alphabeta holds e(alpha1, beta2) */
+    uint64_t alphabeta[12 * 6]; /* Fp12 (Montgomery), per the curve's type */
+};
+
+/* vk from a zkey's header and IC section; vk->ic points into the zkey's
+ * mapping (vk must not outlive zk). Does not prepare. */
+void groth16_vk_from_zkey(struct groth16_vk *vk, const struct zkey *zk);
+
+/* Computes e(alpha1, beta2) into vk (one pairing). */
+void groth16_vk_prepare(struct groth16_vk *vk);
+
+void groth16_vk_free(struct groth16_vk *vk);
+
+/* Writes the Montgomery-form zkey-layout bytes of an affine point given in
+ * standard form (limbs as in struct groth16_proof; G1: xy[2][6], G2:
+ * xy[2][2][6] with c0, c1) to out. Returns 0, or -SP_ERANGE with a message
+ * naming `what` if a coordinate is not below q or the point is not on its
+ * curve (infinity, x = y = 0, is allowed). */
+int groth16_g1_from_std(enum curve_id c, const uint64_t xy[2][6], uint8_t *out,
+                        const char *what, struct sp_err *e);
+int groth16_g2_from_std(enum curve_id c, const uint64_t xy[2][2][6], uint8_t *out,
+                        const char *what, struct sp_err *e);
+
+/* Verifies proof p for n_pub public signals pub (32 bytes each, standard
+ * form LE, i.e. witness[1..nPublic] as in a .wtns). Checks, in order: the
+ * proof's curve and n_pub match the key, every signal is below r, A and C
+ * on G1's curve and B on the twist, and when `subgroups` is set A, C in G1
+ * and B in G2 (prime-order subgroups; a proof read from a file needs this,
+ * one slotprove just computed from a checked key does not), then the
+ * pairing equation. Returns 0 (valid), -SP_EVERIFY (the pairing equation
+ * fails: "the pairing check fails"), or -SP_EMISMATCH / -SP_ERANGE with the
+ * reason. */
+int groth16_verify(const struct groth16_vk *vk, const uint8_t *pub, uint32_t n_pub,
+                   const struct groth16_proof *p, int subgroups, struct sp_err *e);
+
+#endif
