@@ -6,8 +6,13 @@
 CC      ?= cc
 BUILD   := build
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP \
-           -Icommon -Ishm -Igpud -Igpud/cpu -Isynthd -Irun
+CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP -Icommon -Ishm
+# Each process sees common/, shm/ and its own headers only, and links its own
+# library with libcommon.a only: no process uses another's code by accident.
+$(BUILD)/obj/synthd/%.o: CFLAGS += -Isynthd
+$(BUILD)/obj/gpud/%.o: CFLAGS += -Igpud -Igpud/cpu
+$(BUILD)/obj/run/%.o: CFLAGS += -Irun
+$(BUILD)/obj/tests/%.o: CFLAGS += -Isynthd -Igpud -Igpud/cpu -Irun
 # liburing is linked statically so the binaries also run on hosts without it.
 LDLIBS  := -l:liburing.a -lbsd -lmd -ljansson -lgmp -lpthread -lm
 
@@ -19,7 +24,10 @@ TEST_SRC   := $(wildcard tests/test_*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 
-LIBCORE := $(BUILD)/libcore.a
+LIBCOMMON := $(BUILD)/libcommon.a
+LIBSYNTHD := $(BUILD)/libsynthd.a
+LIBGPUD   := $(BUILD)/libgpud.a
+LIBRUN    := $(BUILD)/librun.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
 .PHONY: all deps test unit e2e edges verify demo bench bench-cpu clean test-keygen
@@ -29,19 +37,23 @@ $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
 
-$(LIBCORE): $(call obj,$(COMMON_SRC) $(GPUD_SRC) $(SYNTHD_SRC) $(RUN_SRC))
+$(LIBCOMMON): $(call obj,$(COMMON_SRC))
+$(LIBSYNTHD): $(call obj,$(SYNTHD_SRC))
+$(LIBGPUD): $(call obj,$(GPUD_SRC))
+$(LIBRUN): $(call obj,$(RUN_SRC))
+$(LIBCOMMON) $(LIBSYNTHD) $(LIBGPUD) $(LIBRUN):
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/slotprove: $(call obj,run/main.c) $(LIBCORE)
+$(BUILD)/slotprove: $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
-$(BUILD)/synthd: $(call obj,synthd/main.c) $(LIBCORE)
+$(BUILD)/synthd: $(call obj,synthd/main.c) $(LIBSYNTHD) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
-$(BUILD)/gpud: $(call obj,gpud/main.c) $(LIBCORE)
+$(BUILD)/gpud: $(call obj,gpud/main.c) $(LIBGPUD) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 # One Criterion binary holds every tests/test_*.c.
-$(BUILD)/unit: $(call obj,$(TEST_SRC)) $(LIBCORE)
+$(BUILD)/unit: $(call obj,$(TEST_SRC)) $(LIBRUN) $(LIBSYNTHD) $(LIBGPUD) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ -lcriterion $(LDLIBS)
 
 deps:

@@ -1,9 +1,13 @@
 /* child.c — see child.h. */
 #include "child.h"
+#include "ctl.h"
+#include "pool.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -108,4 +112,39 @@ void child_fault_kill(const char *point, const char *subject)
     signal(s, SIG_DFL);
     kill(getpid(), s > 0 ? s : SIGKILL);
     kill(getpid(), SIGKILL); /* a signal that did not end us */
+}
+
+int child_send(const struct child_args *a, const struct ctl_msg *m)
+{
+    for (;;) {
+        int rc = ctl_send(a->ctl_fd, m, NULL, 0);
+        if (rc != -EAGAIN && rc != -ENOBUFS)
+            return rc;
+        if (!child_supervisor_alive(a))
+            return -ESRCH;
+        struct pollfd p = { .fd = a->ctl_fd, .events = POLLOUT };
+        poll(&p, 1, 1000);
+    }
+}
+
+int child_start(struct child_args *a, int argc, char **argv, const char *role,
+                struct pool *pool, int payload_prot)
+{
+    struct sp_err e = { "" };
+    char point[32];
+    int rc;
+
+    if (child_args_parse(a, argc, argv, &e) < 0) {
+        fprintf(stderr, "%s: %s\n", role, e.msg);
+        return 2;
+    }
+    if (child_bind_to_supervisor(a) < 0)
+        return 2;
+    snprintf(point, sizeof(point), "%s-start", role);
+    child_fault_kill(point, NULL);
+    if ((rc = pool_attach(pool, a->pool_ctl_fd, a->pool_payload_fd, payload_prot)) < 0) {
+        fprintf(stderr, "%s: cannot attach the slot pool: %s\n", role, strerror(-rc));
+        return 2;
+    }
+    return 0;
 }

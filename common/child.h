@@ -45,6 +45,22 @@ int child_bind_to_supervisor(const struct child_args *a);
 /* 1 while the supervisor is this process's parent. */
 int child_supervisor_alive(const struct child_args *a);
 
+struct ctl_msg;
+struct pool;
+
+/* The start every child makes: parses its arguments, binds itself to the
+ * supervisor (PDEATHSIG), fires the "<role>-start" fault point, and
+ * attaches the pool with payload_prot. 0, or 2 (the exit code: fatal, do
+ * not respawn) after a message on stderr naming the role. */
+int child_start(struct child_args *a, int argc, char **argv, const char *role,
+                struct pool *pool, int payload_prot);
+
+/* Sends m to the supervisor and never drops it: when the socket is full
+ * (the supervisor is slow or stopped) it waits for room, a second at a
+ * time, for as long as the supervisor lives. 0, or -errno (-EPIPE, or
+ * -ESRCH once the supervisor is gone: the work will be redone anyway). */
+int child_send(const struct child_args *a, const struct ctl_msg *m);
+
 /*
  * Fault injection, for the fault tests only (never set in production):
  * returns 1 when $SLOTPROVE_FAULT names `point` (e.g. "synthd-start",

@@ -18,6 +18,15 @@ void ctl_init(struct ctl_msg *m, enum ctl_type type)
     m->text[0] = 0;
 }
 
+void ctl_bytes(struct ctl_msg *m, const void *p, uint32_t len)
+{
+    if (len > CTL_TEXT_MAX)
+        len = CTL_TEXT_MAX;
+    memcpy(m->text, p, len);
+    m->text[len] = 0;
+    m->text_len = len;
+}
+
 void ctl_text(struct ctl_msg *m, const char *fmt, ...)
 {
     va_list ap;

@@ -30,7 +30,8 @@ enum ctl_type {
     CTL_SYNTH,       /* sup → synthd: fd[0] = .wtns, text = its name; job, partition, key_id, gpud */
     CTL_SYNTH_DONE,  /* synthd → sup: slot, gen published; times[STAGE_SYNTH] */
     CTL_SYNTH_ERR,   /* synthd → sup: text = reason (bad witness …) */
-    CTL_PROVED,      /* gpud → sup: text = proof.json; times */
+    CTL_PROVED,      /* gpud → sup: text = the proof, a struct groth16_proof in binary
+                        (proof.h; same build on both ends); times */
     CTL_PROVE_ERR,   /* gpud → sup: text = reason */
     CTL_SHUTDOWN,    /* sup → child: finish and exit 0 */
     CTL_TAKEN,       /* gpud → sup: took the slot of (job, partition) */
@@ -58,6 +59,9 @@ struct ctl_msg {
 /* A message of type with every header field zero and no text: start every
  * message here. */
 void ctl_init(struct ctl_msg *m, enum ctl_type type);
+
+/* Sets text to len raw bytes (len <= CTL_TEXT_MAX): a binary payload. */
+void ctl_bytes(struct ctl_msg *m, const void *p, uint32_t len);
 
 /* Sets text (truncated to CTL_TEXT_MAX) from a printf format. */
 void ctl_text(struct ctl_msg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

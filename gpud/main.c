@@ -25,6 +25,7 @@
 
 #include "backend.h"
 #include "child.h"
+#include "child_keys.h"
 #include "ctl.h"
 #include "parallel.h"
 #include "payload.h"
@@ -38,16 +39,10 @@
 
 enum { TAG_DOORBELL = 1, TAG_CTL = 2 };
 
-struct key {
-    int loaded;
-    char name[256];
-    struct zkey zk;
-};
-
 static struct child_args args;
 static struct pool pool;
 static struct backend backend;
-static struct key keys[CTL_MAX_KEYS];
+static struct child_key keys[CTL_MAX_KEYS];
 static struct io_uring ring;
 static uint64_t doorbell_value;
 
@@ -63,7 +58,7 @@ static void send_msg(uint32_t type, uint64_t job, uint32_t part, uint32_t key_id
     if (t)
         m.times = *t;
     ctl_text(&m, "%s", text ? text : "");
-    ctl_send(args.ctl_fd, &m, NULL, 0);
+    child_send(&args, &m);
 }
 
 
@@ -83,7 +78,7 @@ static int check_header(const struct slot_header *h, uint32_t gen, struct sp_err
     if (h->gen != gen)
         return sp_fail(e, SP_EINTERNAL, "slot header generation %u != slot generation %u",
                        h->gen, gen);
-    if (h->key_id >= CTL_MAX_KEYS || !keys[h->key_id].loaded)
+    if (!child_key_get(keys, h->key_id))
         return sp_fail(e, SP_EINTERNAL, "slot names key %u, which gpud has not loaded", h->key_id);
     const struct zkey *zk = &keys[h->key_id].zk;
     if (h->domain_size != zk->domain_size || h->n_vars != zk->n_vars)
@@ -113,7 +108,7 @@ static void send_progress(void *arg, enum stage s, uint64_t ns)
     m.partition = p->partition;
     m.stage = (uint32_t)s;
     m.times.ns[s] = ns;
-    ctl_send(args.ctl_fd, &m, NULL, 0);
+    child_send(&args, &m);
 }
 
 /* Every proof is checked (proof_self_check) before it leaves gpud, unless
@@ -133,7 +128,7 @@ static void prove_slot(uint32_t slot, uint32_t gen)
      * supervisor's KEY_LOADs (sent after HELLO) arrive: leave a slot whose
      * key is not loaded yet READY; the scan after the next wake takes it. */
     if (slot_read_header(&pool, slot, &h) == 0 && h.gen == gen && h.key_id < CTL_MAX_KEYS &&
-        !keys[h.key_id].loaded)
+        !child_key_get(keys, h.key_id))
         return;
     if (slot_take(&pool, slot, gen, args.incarnation) < 0)
         return; /* stale ticket: the slot moved on */
@@ -191,14 +186,28 @@ static void prove_slot(uint32_t slot, uint32_t gen)
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
         return;
     }
-    char *json = proof_to_json(&proof);
-    if (!json) {
-        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, -ENOMEM, NULL,
-                 "gpud: out of memory formatting the proof");
-        return;
-    }
-    send_msg(CTL_PROVED, h.job_id, h.partition, h.key_id, 0, &t, json);
-    free(json);
+    /* the proof travels in binary; the supervisor formats it, once */
+    static struct ctl_msg m;
+    ctl_init(&m, CTL_PROVED);
+    m.job_id = h.job_id;
+    m.partition = h.partition;
+    m.key_id = h.key_id;
+    m.times = t;
+    ctl_bytes(&m, &proof, sizeof(proof));
+    child_send(&args, &m);
+}
+
+static int handle_ctl(void);
+static int quit_requested;
+
+/* Between proofs: the supervisor's messages (a KEY_LOAD for a job that
+ * waits for it, SHUTDOWN) are handled now, not after the last READY slot,
+ * so a steady stream of work cannot starve a key load. 1 to stop. */
+static int between_proofs(void)
+{
+    if (!quit_requested && handle_ctl())
+        quit_requested = 1;
+    return quit_requested;
 }
 
 /* Proves every READY slot: ring order first, then the table scan. */
@@ -210,6 +219,8 @@ static void drain_ready(void)
         if (ring_pop(&pool, &tk) == 0) {
             hole_since = 0;
             prove_slot(tk.slot, tk.gen);
+            if (between_proofs())
+                return;
             continue;
         }
         if (ring_pending(&pool) == 0) {
@@ -229,7 +240,7 @@ static void drain_ready(void)
     while (pool_oldest_ready(&pool, &slot, &gen) == 0) {
         uint64_t before = slot_word(&pool, slot);
         prove_slot(slot, gen);
-        if (slot_word(&pool, slot) == before)
+        if (slot_word(&pool, slot) == before || between_proofs())
             break; /* could not take it; try again on the next wake */
     }
 }
@@ -237,22 +248,11 @@ static void drain_ready(void)
 static void key_load(const struct ctl_msg *req, int fd)
 {
     struct sp_err e = { "" };
-    if (req->key_id >= CTL_MAX_KEYS) {
-        send_msg(CTL_KEY_ERR, 0, 0, req->key_id, -EINVAL, NULL, "key id out of range");
-        return;
-    }
-    struct key *k = &keys[req->key_id];
-    if (k->loaded) {
-        zkey_close(&k->zk);
-        k->loaded = 0;
-    }
-    snprintf(k->name, sizeof(k->name), "%.255s", req->text);
-    int rc = zkey_open(&k->zk, fd, k->name, &e);
+    int rc = child_key_load(keys, req, fd, &e);
     if (rc < 0) {
         send_msg(CTL_KEY_ERR, 0, 0, req->key_id, rc, NULL, e.msg);
         return;
     }
-    k->loaded = 1;
     send_msg(CTL_KEY_OK, 0, 0, req->key_id, 0, NULL, NULL);
 }
 
@@ -272,10 +272,9 @@ static int handle_ctl(void)
         int quit = 0;
         if (m.type == CTL_KEY_LOAD && nfds == 1)
             key_load(&m, fds[0]);
-        else if (m.type == CTL_KEY_DROP && m.key_id < CTL_MAX_KEYS && keys[m.key_id].loaded) {
-            zkey_close(&keys[m.key_id].zk);
-            keys[m.key_id].loaded = 0;
-        } else if (m.type == CTL_SHUTDOWN)
+        else if (m.type == CTL_KEY_DROP)
+            child_key_drop(keys, m.key_id);
+        else if (m.type == CTL_SHUTDOWN)
             quit = 1;
         for (int i = 0; i < nfds; i++)
             close(fds[i]);
@@ -304,17 +303,8 @@ int main(int argc, char **argv)
 
     const char *nv = getenv("SLOTPROVE_NO_VERIFY");
     self_verify = !(nv && strcmp(nv, "1") == 0);
-    if ((rc = child_args_parse(&args, argc, argv, &e)) < 0) {
-        fprintf(stderr, "gpud: %s\n", e.msg);
+    if (child_start(&args, argc, argv, "gpud", &pool, PROT_READ) != 0)
         return 2;
-    }
-    if (child_bind_to_supervisor(&args) < 0)
-        return 2;
-    child_fault_kill("gpud-start", NULL);
-    if ((rc = pool_attach(&pool, args.pool_ctl_fd, args.pool_payload_fd, PROT_READ)) < 0) {
-        fprintf(stderr, "gpud: cannot attach the slot pool: %s\n", strerror(-rc));
-        return 2;
-    }
     if ((rc = pool_select_ring(&pool, args.gpud_index)) < 0) {
         fprintf(stderr, "gpud: the pool has no ticket ring %u\n", args.gpud_index);
         return 2;
@@ -339,6 +329,8 @@ int main(int argc, char **argv)
         struct io_uring_cqe *cqe;
         struct __kernel_timespec ts = { .tv_sec = 1 };
         drain_ready();
+        if (quit_requested)
+            break;
         rc = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
         if (!child_supervisor_alive(&args))
             break;

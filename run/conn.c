@@ -286,15 +286,16 @@ static void handle_line(struct server *d, struct conn *c, const char *line, size
             send_error(d, c, "the daemon is shutting down");
             return;
         }
-        if (core_usable(&d->core, err, sizeof(err)) < 0) {
+        struct sp_err e = { "" };
+        if (core_usable(&d->core, &e) < 0) {
             close_fds(c);
-            send_error(d, c, err);
+            send_error(d, c, e.msg);
             return;
         }
-        int rc = core_submit(&d->core, c->uid, &r, c->fds, c->nfds, &j, err, sizeof(err));
+        int rc = core_submit(&d->core, c->uid, &r, c->fds, c->nfds, &j, &e);
         close_fds(c); /* those the job took are -1 now */
         if (rc < 0) {
-            send_error(d, c, err);
+            send_error(d, c, e.msg);
             return;
         }
         char line_out[128];

@@ -30,6 +30,7 @@ void core_init(struct core *c)
 {
     memset(c, 0, sizeof(*c));
     c->pool.ctl_fd = c->pool.payload_fd = -1;
+    c->intake.done_fd = c->intake.post_fd = -1;
     for (unsigned g = 0; g < MAX_GPUDS; g++)
         c->doorbells[g] = -1;
 }
@@ -46,6 +47,8 @@ int core_start(struct core *c, struct sp_err *e)
             return sp_fail(e, -errno, "eventfd: %s", strerror(errno));
     if (c->o.trace_buffers)
         setenv("SLOTPROVE_TRACE_BUFFERS", "1", 1);
+    if ((rc = intake_init(&c->intake, e)) < 0)
+        return rc;
     dispatch_init(&c->dsp, c->o.gpuds, c->o.max_attempts);
     struct kid_table *t = &c->kids;
     t->nsynthds = c->o.synthds;
@@ -63,6 +66,8 @@ int core_start(struct core *c, struct sp_err *e)
 int core_pollfds(struct core *c, struct pollfd *pf, int max)
 {
     int n = 0;
+    if (c->intake.done_fd >= 0 && max > 0)
+        pf[n++] = (struct pollfd){ c->intake.done_fd, POLLIN, 0 };
     for (unsigned i = 0; i < c->kids.nkids && n + 2 <= max; i++) {
         struct kid *k = &c->kids.kids[i];
         if (!k->alive)
@@ -158,13 +163,11 @@ static void fail_all(struct core *c, const char *why)
         core_fail_job(c, j, "%s", why);
 }
 
-int core_usable(const struct core *c, char *err, size_t errlen)
+int core_usable(const struct core *c, struct sp_err *e)
 {
     const char *why;
-    if (!kids_any_gpud_usable(&c->kids, &why) || !kids_any_synthd_usable(&c->kids, &why)) {
-        snprintf(err, errlen, "cannot prove: %s", why ? why : "no process can run");
-        return -1;
-    }
+    if (!kids_any_gpud_usable(&c->kids, &why) || !kids_any_synthd_usable(&c->kids, &why))
+        return sp_fail(e, -EAGAIN, "cannot prove: %s", why ? why : "no process can run");
     return 0;
 }
 
@@ -174,6 +177,24 @@ static struct job *running_job(struct core *c, uint64_t num, uint32_t part)
 {
     struct job *j = jobs_by_num(&c->jobs, num);
     return j && j->state == JOB_RUNNING && part < j->d.nparts ? j : NULL;
+}
+
+/* How long a child may hold a partition of job j without a progress
+ * report: 2 minutes plus 50 µs per domain element (2^24: 14 more). */
+static uint64_t work_deadline(struct core *c, const struct job *j, uint64_t now)
+{
+    const struct key_entry *ke = &c->keys.keys[j->d.key_id];
+    uint64_t n = ke->used ? ke->zk.domain_size : 0;
+    return now + 120000000000ull + n * 50000ull;
+}
+
+/* gpud k reported progress: renew its deadline while it holds work. */
+static void gpud_progress(struct core *c, struct kid *k, const struct job *j)
+{
+    if (!c->dsp.gpuds[k->index].holding)
+        k->deadline_ns = 0;
+    else if (j)
+        k->deadline_ns = work_deadline(c, j, now_ns());
 }
 
 static enum dsp_outcome apply(struct core *c, struct job *j, uint32_t part,
@@ -189,9 +210,17 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
     enum dsp_outcome o = j ? apply(c, j, m->partition, DSP_EV_PROVED, k->index) : DSP_DUPLICATE;
     if (o != DSP_PART_DONE && o != DSP_JOB_DONE) {
         c->c.duplicate_results++;
+        gpud_progress(c, k, j);
         return;
     }
-    if (jobs_store_proof(j, m->partition, m->text, &m->times) < 0) {
+    struct groth16_proof proof;
+    if (m->text_len != sizeof(proof)) {
+        core_fail_job(c, j, "partition %u: gpud sent a %u-byte proof, not %zu bytes",
+                      m->partition, m->text_len, sizeof(proof));
+        return;
+    }
+    memcpy(&proof, m->text, sizeof(proof));
+    if (jobs_store_proof(j, m->partition, &proof, &m->times) < 0) {
         core_fail_job(c, j, "out of memory storing a proof");
         return;
     }
@@ -199,6 +228,7 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
     c->done_ns[c->done_head++ % (sizeof(c->done_ns) / sizeof(c->done_ns[0]))] = now_ns();
     if (o == DSP_JOB_DONE)
         end_job(c, j, JOB_DONE, NULL);
+    gpud_progress(c, k, j);
 }
 
 static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, int nfds)
@@ -231,7 +261,7 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
             ke->failed = 1;
             snprintf(ke->error, sizeof(ke->error), "%.590s", m->text);
             for (j = c->jobs.head; j; j = j->next)
-                if (j->d.key_id == m->key_id)
+                if (j->d.key_id == m->key_id && !j->intake_pending)
                     core_fail_job(c, j, "%s", m->text);
         }
         break;
@@ -248,6 +278,7 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
         }
         k->state = KID_IDLE;
         k->holding = 0;
+        k->deadline_ns = 0;
         break;
     case CTL_SYNTH_ERR:
         if (k->holding && (j = running_job(c, k->job_num, k->part))) {
@@ -256,12 +287,15 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
         }
         k->state = KID_IDLE;
         k->holding = 0;
+        k->deadline_ns = 0;
         break;
     case CTL_TAKEN:
         if ((j = running_job(c, m->job_id, m->partition)))
             apply(c, j, m->partition, DSP_EV_TAKEN, k->index);
+        gpud_progress(c, k, j);
         break;
     case CTL_PROGRESS:
+        gpud_progress(c, k, running_job(c, m->job_id, m->partition));
         if (c->hooks.progress && m->stage < STAGE_COUNT &&
             (j = running_job(c, m->job_id, m->partition)))
             c->hooks.progress(c->hooks.ctx, j, m->partition, (enum stage)m->stage,
@@ -279,6 +313,7 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
                 core_fail_job(c, j, "partition %u (%s): %s", m->partition,
                               j->parts[m->partition].wname, m->text);
         }
+        gpud_progress(c, k, j);
         break;
     default:
         sup_log(LOG_WARN, "%s pid %d sent unexpected %s", kid_role_name(k->role),
@@ -392,8 +427,16 @@ static void on_exit_(struct core *c, struct kid *k)
     }
 }
 
+static void intake_finished(struct core *c, struct intake_task *t);
+
 void core_on_fd(struct core *c, int fd)
 {
+    if (fd == c->intake.done_fd) {
+        struct intake_task *t;
+        while ((t = intake_collect(&c->intake)))
+            intake_finished(c, t);
+        return;
+    }
     struct kid *k = kids_by_fd(&c->kids, fd);
     if (!k)
         return;
@@ -414,7 +457,8 @@ static void dispatch_idle(struct core *c, uint64_t now)
         struct kid *k = &c->kids.kids[i];
         struct dsp_job *dj;
         uint32_t p;
-        if (k->state != KID_IDLE || !dispatch_next(&c->dsp, now, &dj, &p))
+        /* a stopped synthd (SIGSTOP) gets nothing new to hold */
+        if (k->state != KID_IDLE || k->stopped_since_ns || !dispatch_next(&c->dsp, now, &dj, &p))
             continue;
         struct job *j = job_of(dj);
         if (send_key(c, k, dj->key_id) < 0)
@@ -425,7 +469,7 @@ static void dispatch_idle(struct core *c, uint64_t now)
         m.key_id = dj->key_id;
         int g = dispatch_pick_gpud(&c->dsp, dj->key_id);
         m.gpud = g < 0 ? 0 : (uint32_t)g;
-        m.pin = j->parts[p].pin;
+        m.pin = j->parts[p].pin; /* synthd checks what it reads against it */
         ctl_text(&m, "%s", j->parts[p].wname);
         if (ctl_send(k->p.ctl, &m, &j->parts[p].wfd, 1) < 0)
             continue;
@@ -434,6 +478,7 @@ static void dispatch_idle(struct core *c, uint64_t now)
         k->holding = 1;
         k->job_num = dj->num;
         k->part = p;
+        k->deadline_ns = work_deadline(c, j, now);
     }
 }
 
@@ -451,9 +496,23 @@ static void job_gone(void *ctx, struct job *j)
     dispatch_remove(&((struct core *)ctx)->dsp, &j->d);
 }
 
+static uint64_t busy_keys(const struct core *c);
+static void intake_deadlines(struct core *c, uint64_t now);
+
 void core_tick(struct core *c, uint64_t now)
 {
     kids_tick(&c->kids, now, c->draining);
+    intake_deadlines(c, now);
+    /* every gpud gets the keys of running jobs; a KEY_LOAD that found its
+     * socket full is sent again here */
+    uint64_t need = busy_keys(c);
+    for (unsigned g = 0; need && g < c->kids.ngpuds; g++) {
+        struct kid *k = kids_gpud(&c->kids, g);
+        for (uint32_t id = 0; id < CTL_MAX_KEYS; id++)
+            if ((need >> id & 1) && !(k->keys_sent >> id & 1) && c->keys.keys[id].used &&
+                !c->keys.keys[id].failed)
+                send_key(c, k, id);
+    }
     dispatch_idle(c, now);
     if (now - c->last_purge_ns > 1000000000ull) {
         jobs_purge(&c->jobs, now, (uint64_t)c->o.result_ttl_s * 1000000000ull, job_held,
@@ -464,120 +523,163 @@ void core_tick(struct core *c, uint64_t now)
 
 /* ---- submit --------------------------------------------------------------- */
 
-/* Public signals of an opened witness (values 1..nPublic) as snarkjs's
- * public.json; NULL with the reason in e. */
-/* Public signals of an opened witness (values 1..nPublic) as snarkjs's
- * public.json, and the witness pinned with them (wtns_pin.h); NULL with the
- * reason in e. */
-static char *public_signals(const struct zkey *zk, const struct wtns *w, int wfd,
-                            struct wtns_pin *pin, struct sp_err *e)
-{
-    char *s = NULL;
-    uint8_t *buf = malloc((size_t)zk->n_public * 32 + 32);
-    if (buf && wtns_read(w, wfd, buf, 1, zk->n_public, e) == 0 &&
-        wtns_pin_take(pin, wfd, buf, (size_t)zk->n_public * 32, w->path, e) == 0)
-        s = public_to_json(buf, zk->n_public);
-    else if (!buf)
-        sp_fail(e, -ENOMEM, "out of memory");
-    free(buf);
-    return s;
-}
-
 static uint64_t busy_keys(const struct core *c)
 {
     uint64_t m = 0;
     for (const struct job *j = c->jobs.head; j; j = j->next)
-        if (j->state == JOB_RUNNING)
+        if (j->state == JOB_RUNNING && !j->intake_pending)
             m |= 1ull << j->d.key_id;
     return m;
 }
 
-int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, int nfds,
-                struct job **out, char *err, size_t errlen)
+/* A job whose files were read: into the dispatcher, or failed. */
+static void intake_finished(struct core *c, struct intake_task *t)
 {
-    uint32_t key_id, evicted;
-    int fi = 0;
+    struct job *j = jobs_by_num(&c->jobs, t->job_num);
     struct sp_err e = { "" };
-
-    if ((unsigned)nfds != request_fd_count(r)) {
-        snprintf(err, errlen, "request names %u files but carries %d descriptors",
-                 request_fd_count(r), nfds);
-        return -1;
+    if (t->abandoned || !j || j->state != JOB_RUNNING || !j->intake_pending) {
+        intake_free(t);
+        return;
     }
-    unsigned queued = 0;
-    for (struct job *q = c->jobs.head; q; q = q->next)
-        if (q->state == JOB_RUNNING)
-            queued += q->d.nparts - q->d.ndone;
-    if (queued + r->n_witnesses > c->o.max_queued) {
-        snprintf(err, errlen, "queue full (%u partitions, --max-queued %u): this job's %u "
-                 "would pass it; retry later", queued, c->o.max_queued, r->n_witnesses);
-        return -1; /* the caller closes the descriptors */
+    j->intake_pending = 0;
+    if (t->rc < 0) {
+        core_fail_job(c, j, "%s", t->err.msg);
+        intake_free(t);
+        return;
     }
-    if (r->key[0]) {
-        if (keys_lookup(&c->keys, r->key, &key_id) < 0) {
-            snprintf(err, errlen, "no key named \"%s\" is loaded (use --key at serve, or --zkey)",
-                     r->key);
-            return -1;
-        }
-    } else {
-        int kfd = fds[fi];
-        fds[fi++] = -1; /* the key cache owns (or has closed) it now */
+    uint32_t key_id = t->preloaded_id, evicted = CTL_MAX_KEYS;
+    if (t->have_key) {
         /* client keys together stay within --key-cache-max: idle ones make room */
-        struct stat st;
-        uint64_t size = fstat(kfd, &st) == 0 ? (uint64_t)st.st_size : 0;
+        uint64_t size = t->key.zk.map_len;
         while (keys_client_bytes(&c->keys) + size > c->o.key_cache_max &&
                (evicted = keys_evict_idle(&c->keys, busy_keys(c), "--key-cache-max reached")) <
                    CTL_MAX_KEYS)
             drop_key(c, evicted);
-        if (size <= c->keys.max_job_key && keys_client_bytes(&c->keys) + size > c->o.key_cache_max) {
-            snprintf(err, errlen, "%s: key cache full: running jobs hold %.1f MiB of client keys "
-                     "and this one (%.1f MiB) would pass --key-cache-max %.1f MiB; retry when they "
-                     "end, or preload it with serve --key NAME=PATH", r->zkey,
-                     keys_client_bytes(&c->keys) / 1048576.0, size / 1048576.0,
-                     c->o.key_cache_max / 1048576.0);
-            close(kfd);
-            return -1;
+        if (keys_client_bytes(&c->keys) + size > c->o.key_cache_max) {
+            core_fail_job(c, j, "%s: key cache full: running jobs hold %.1f MiB of client keys "
+                          "and this one (%.1f MiB) would pass --key-cache-max %.1f MiB; retry "
+                          "when they end, or preload it with serve --key NAME=PATH", t->key_name,
+                          keys_client_bytes(&c->keys) / 1048576.0, size / 1048576.0,
+                          c->o.key_cache_max / 1048576.0);
+            intake_free(t);
+            return;
         }
-        int rc = keys_from_fd(&c->keys, kfd, r->zkey, busy_keys(c), &key_id, &evicted, err,
-                              errlen);
+        evicted = CTL_MAX_KEYS;
+        t->have_key = 0; /* keys_insert consumes it */
+        int rc = keys_insert(&c->keys, &t->key, t->key_name, busy_keys(c), &key_id, &evicted,
+                             &e);
         if (evicted < CTL_MAX_KEYS)
             drop_key(c, evicted);
-        if (rc < 0)
-            return -1;
+        if (rc < 0) {
+            core_fail_job(c, j, "%s", e.msg);
+            intake_free(t);
+            return;
+        }
     }
     struct key_entry *k = &c->keys.keys[key_id];
     k->last_used_ns = now_ns();
     if (k->failed) {
-        snprintf(err, errlen, "%s", k->error);
-        return -1;
+        core_fail_job(c, j, "%s", k->error);
+        intake_free(t);
+        return;
     }
-    /* each witness now: a bad file fails this submit with a clear error, and
-     * its public signals are read while it is open */
-    struct job *j = jobs_new(&c->jobs, uid, key_id, r->n_witnesses);
+    j->d.key_id = key_id;
+    for (uint32_t i = 0; i < t->n; i++) {
+        j->parts[i].public_json = t->public_json[i];
+        j->parts[i].pin = t->pin[i];
+        t->public_json[i] = NULL;
+    }
+    intake_free(t);
+    for (unsigned g = 0; g < c->kids.ngpuds; g++)
+        send_key(c, kids_gpud(&c->kids, g), key_id);
+}
+
+/* Jobs whose files have not been read by their deadline fail; the threads
+ * stuck on them are left to finish (or not) on their own. */
+static void intake_deadlines(struct core *c, uint64_t now)
+{
+    for (struct intake_task *t = c->intake.tasks; t; t = t->next) {
+        if (t->abandoned || now < t->deadline_ns)
+            continue;
+        t->abandoned = 1;
+        struct job *j = jobs_by_num(&c->jobs, t->job_num);
+        if (j && j->state == JOB_RUNNING)
+            core_fail_job(c, j, "%s%s: reading the job's files did not finish within %u s "
+                          "(a stalled filesystem?)", t->key_fd >= 0 || t->have_key ?
+                          t->key_name : t->wnames[0], t->n > 1 ? " and the other witnesses" : "",
+                          c->o.file_timeout_s);
+    }
+}
+
+int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, int nfds,
+                struct job **out, struct sp_err *e)
+{
+    uint32_t key_id = 0;
+    int fi = 0;
+
+    if ((unsigned)nfds != request_fd_count(r))
+        return sp_fail(e, -EINVAL, "request names %u files but carries %d descriptors",
+                       request_fd_count(r), nfds);
+    unsigned queued = 0;
+    for (struct job *q = c->jobs.head; q; q = q->next)
+        if (q->state == JOB_RUNNING)
+            queued += q->d.nparts - q->d.ndone;
+    if (queued + r->n_witnesses > c->o.max_queued)
+        return sp_fail(e, -EAGAIN, "queue full (%u partitions, --max-queued %u): this job's %u "
+                       "would pass it; retry later", queued, c->o.max_queued, r->n_witnesses);
+    if (r->key[0]) {
+        if (keys_lookup(&c->keys, r->key, &key_id) < 0)
+            return sp_fail(e, -ENOENT, "no key named \"%s\" is loaded (use --key at serve, or "
+                           "--zkey)", r->key);
+        if (c->keys.keys[key_id].failed)
+            return sp_fail(e, -SP_EFORMAT, "%s", c->keys.keys[key_id].error);
+    }
+    struct intake_task *t = calloc(1, sizeof(*t));
+    struct job *j = t ? jobs_new(&c->jobs, uid, key_id, r->n_witnesses) : NULL;
     if (!j) {
-        snprintf(err, errlen, "out of memory or randomness");
-        return -1;
+        free(t);
+        return sp_fail(e, -ENOMEM, "out of memory or randomness");
     }
+    t->job_num = j->d.num;
+    t->key_fd = -1;
+    if (!r->key[0]) {
+        t->key_fd = fds[fi];
+        fds[fi++] = -1; /* the task owns it now */
+        snprintf(t->key_name, sizeof(t->key_name), "%s", r->zkey);
+        t->max_key_bytes = c->keys.max_job_key;
+        t->hash_key = c->keys.hash_keys;
+    } else {
+        t->zk = c->keys.keys[key_id].zk;
+        t->preloaded_id = key_id;
+    }
+    t->n = r->n_witnesses;
     for (unsigned i = 0; i < r->n_witnesses; i++) {
-        struct wtns w;
         snprintf(j->parts[i].wname, sizeof(j->parts[i].wname), "%s", r->witnesses[i]);
-        if (wtns_open(&w, fds[fi + i], r->witnesses[i], &e) < 0 ||
-            wtns_check_key(&w, &k->zk, &e) < 0 ||
-            !(j->parts[i].public_json = public_signals(&k->zk, &w, fds[fi + i], &j->parts[i].pin,
-                                                        &e))) {
-            snprintf(err, errlen, "%s", e.msg);
-            c->jobs.head = j->next; /* jobs_new put it first */
-            jobs_free(j);
-            return -1;
-        }
+        snprintf(t->wnames[i], sizeof(t->wnames[i]), "%s", r->witnesses[i]);
+        t->wfds[i] = fcntl(fds[fi + i], F_DUPFD_CLOEXEC, 0);
     }
     for (unsigned i = 0; i < r->n_witnesses; i++) {
         j->parts[i].wfd = fds[fi + i];
         fds[fi + i] = -1; /* the job owns it now */
     }
+    t->deadline_ns = now_ns() + (uint64_t)c->o.file_timeout_s * 1000000000ull;
+    int rc = intake_start(&c->intake, t);
+    if (rc < 0) {
+        if (rc == -EAGAIN)
+            sp_fail(e, rc, "%d submits are still reading their files; try again later",
+                    INTAKE_MAX_RUNNING);
+        else
+            sp_fail(e, rc, "cannot start a file reader: %s", strerror(-rc));
+        c->jobs.head = j->next; /* jobs_new put it first */
+        jobs_free(j);
+        intake_free(t);
+        return rc;
+    }
+    /* in the submission order now, so reading its files costs it no place;
+     * an out-of-range key id keeps it from being dispatched until then */
+    j->intake_pending = 1;
+    j->d.key_id = DSP_MAX_KEYS;
     dispatch_add(&c->dsp, &j->d);
-    for (unsigned g = 0; g < c->kids.ngpuds; g++)
-        send_key(c, kids_gpud(&c->kids, g), key_id);
     *out = j;
     return 0;
 }

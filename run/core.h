@@ -28,6 +28,7 @@
 
 #include "dispatch.h"
 #include "err.h"
+#include "intake.h"
 #include "jobs.h"
 #include "keys.h"
 #include "kids.h"
@@ -45,6 +46,7 @@ struct core_opts {
     unsigned threads;          /* per child; 0 = all CPUs */
     unsigned max_attempts;     /* K: counted deaths before a partition is poison */
     unsigned result_ttl_s;
+    unsigned file_timeout_s;   /* a submit's files must be read within this */
     unsigned max_queued;       /* partitions submitted and not yet proved, all jobs */
     uint64_t key_cache_max;    /* bytes: all client-attached keys held together */
     int trace_buffers;
@@ -76,6 +78,7 @@ struct core {
     struct key_cache keys;
     struct job_table jobs;
     struct dispatcher dsp;
+    struct intake intake;      /* client files, read on helper threads */
     struct counters c;
     struct core_hooks hooks;
     uint64_t done_ns[4096];    /* ring of proof completion times, for proofs/s */
@@ -103,15 +106,18 @@ void core_on_fd(struct core *c, int fd);
 void core_tick(struct core *c, uint64_t now);
 
 /* A job from a parsed submit request: fds are the request's descriptors
- * (those the job keeps are set to -1; the caller closes the rest). Every
- * witness is opened and checked against the key now, and its public
- * signals read. 0 with *out, or -1 with the reason in err. */
+ * (those the job keeps are set to -1; the caller closes the rest). A
+ * preloaded key is looked up now; reading the files (copying and hashing an
+ * attached key, checking each witness against the key, reading its public
+ * signals) happens on an intake thread (intake.h): the job is dispatched
+ * when that is done, or fails with the reason, or fails after
+ * o.file_timeout_s. 0 with *out, or a negative code with the reason in e. */
 int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, int nfds,
-                struct job **out, char *err, size_t errlen);
+                struct job **out, struct sp_err *e);
 
-/* 0 if jobs can be proved now, else -1 with the reason in err (a role is
- * stopped: exit code 2). */
-int core_usable(const struct core *c, char *err, size_t errlen);
+/* 0 if jobs can be proved now, else -EAGAIN with the reason in e (a role
+ * is stopped: exit code 2). */
+int core_usable(const struct core *c, struct sp_err *e);
 
 /* Ends a running job as failed (reason) or cancelled. */
 void core_fail_job(struct core *c, struct job *j, const char *fmt, ...)

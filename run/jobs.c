@@ -100,12 +100,12 @@ int jobs_end(struct job *j, enum job_state st, const char *reason)
     return 1;
 }
 
-int jobs_store_proof(struct job *j, uint32_t part, const char *proof_json,
+int jobs_store_proof(struct job *j, uint32_t part, const struct groth16_proof *proof,
                      const struct stage_times *t)
 {
     struct job_part *p = &j->parts[part];
     free(p->proof_json);
-    if (!(p->proof_json = strdup(proof_json)))
+    if (!(p->proof_json = proof_to_json(proof)))
         return -ENOMEM;
     p->times = *t;
     p->times.ns[STAGE_SYNTH] = p->synth_ns;

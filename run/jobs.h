@@ -16,6 +16,7 @@
 #include <sys/types.h>
 
 #include "dispatch.h"
+#include "proof.h"
 #include "request.h"
 #include "stages.h"
 #include "wtns_pin.h"
@@ -27,7 +28,7 @@ enum job_state { JOB_RUNNING, JOB_DONE, JOB_FAILED, JOB_CANCELLED };
 struct job_part {
     int wfd;                   /* the client's witness, kept for retries */
     char wname[REQUEST_NAME_MAX + 1];
-    char *proof_json;          /* from gpud, once done */
+    char *proof_json;          /* formatted once from gpud's binary proof, once done */
     char *public_json;         /* read from the witness at submit */
     struct wtns_pin pin;       /* checked by synthd against what it reads */
     uint64_t synth_ns;
@@ -39,6 +40,7 @@ struct job {
     char id[JOB_ID_HEX + 1];
     uid_t uid;
     enum job_state state;
+    int intake_pending;        /* its files are still being read: not dispatched yet */
     char error[JOB_ERROR_MAX];
     struct job_part *parts;    /* d.nparts */
     uint64_t t_submit_ns, t_end_ns;
@@ -70,8 +72,9 @@ int jobs_active(const struct job_table *t);
  * last) and closes its witnesses. 1 if it was running, 0 if it had ended. */
 int jobs_end(struct job *j, enum job_state st, const char *reason);
 
-/* Stores partition part's proof (copied) and stage times. 0 or -ENOMEM. */
-int jobs_store_proof(struct job *j, uint32_t part, const char *proof_json,
+/* Stores partition part's proof, formatted as snarkjs's proof.json (the one
+ * place a proof becomes text), and its stage times. 0 or -ENOMEM. */
+int jobs_store_proof(struct job *j, uint32_t part, const struct groth16_proof *proof,
                      const struct stage_times *t);
 
 /* The wait answer's first line (malloc'd; NULL when out of memory): for a

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "ctl.h"
+#include "err.h"
 #include "request.h"
 #include "zkey.h"
 
@@ -41,24 +42,41 @@ struct key_cache {
     int hash_keys;             /* 0: no SHA-256, no sharing (`prove`'s one key) */
 };
 
-/* --key NAME=PATH: opens, validates and hashes PATH. 0, or -1 with the
- * reason (naming the file) in err. */
-int keys_preload(struct key_cache *kc, const char *name_eq_path, char *err, size_t errlen);
+/* --key NAME=PATH: opens, validates and hashes PATH. 0, or a negative code
+ * (common/err.h) with the reason, naming the file, in e. */
+int keys_preload(struct key_cache *kc, const char *name_eq_path, struct sp_err *e);
 
 /* A preloaded key from an open descriptor (consumed, also on failure):
- * found by alias, messages name `name`. 0 with *key_id, or -1 with err. */
+ * found by alias, messages name `name`. 0 with *key_id, or a negative code
+ * with e. */
 int keys_add_fd(struct key_cache *kc, int fd, const char *name, const char *alias,
-                uint32_t *key_id, char *err, size_t errlen);
+                uint32_t *key_id, struct sp_err *e);
 
-/* A key a client attached (fd is consumed): copied into a sealed memfd
- * (at most max_job_key bytes), validated, hashed, added or found. When the
- * table is full, the least recently used key that is neither preloaded nor
- * in busy_keys (bit per key id) is dropped first: *evicted is its id, else
- * CTL_MAX_KEYS (the caller tells the children). 0 or -1 with err. */
-int keys_from_fd(struct key_cache *kc, int fd, const char *name, uint64_t busy_keys,
-                 uint32_t *key_id, uint32_t *evicted, char *err, size_t errlen);
+/* A key a client attached, opened but not yet in the cache. */
+struct key_prep {
+    int fd;                    /* sealed memfd copy */
+    struct zkey zk;            /* mapped view of it */
+    uint8_t hash[32];          /* SHA-256, or zeros without hashing */
+    uint64_t check_ns, check_points; /* zkey_check_points: ns, points checked */
+};
 
-/* A preloaded key by its NAME: 0 with *key_id, or -1. */
+/* Off the event loop (intake.h): copies the client's key on fd (consumed)
+ * into a sealed memfd of at most max_bytes (a client could otherwise
+ * truncate or rewrite a file every child maps), validates it and hashes it
+ * when hash is set. 0 with *out, or a negative code with e naming the
+ * file. Touches no shared state: safe on any thread. */
+int keys_prepare(int fd, const char *name, uint64_t max_bytes, int hash, struct key_prep *out,
+                 struct sp_err *e);
+
+/* On the event loop: adds a prepared key (consumed on every path) or finds
+ * the cached one with the same hash. When the table is full, the least
+ * recently used key that is neither preloaded nor in busy_keys (bit per key
+ * id) is dropped first: *evicted is its id, else CTL_MAX_KEYS (the caller
+ * tells the children). 0 with *key_id, or a negative code with e. */
+int keys_insert(struct key_cache *kc, struct key_prep *p, const char *name, uint64_t busy_keys,
+                uint32_t *key_id, uint32_t *evicted, struct sp_err *e);
+
+/* A preloaded key by its NAME: 0 with *key_id, or -ENOENT. */
 int keys_lookup(const struct key_cache *kc, const char *name, uint32_t *key_id);
 
 /* Drops the least recently used client-attached key not in busy_keys (bit

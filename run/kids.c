@@ -75,6 +75,9 @@ static int spawn(struct kid_table *t, struct kid *k)
     k->keys_loaded = k->keys_sent = 0;
     k->holding = 0;
     k->kill_reason[0] = 0;
+    k->stalled = 0;
+    k->stopped_since_ns = 0;
+    k->deadline_ns = 0;
     k->rss_anon_kib = k->rss_shmem_kib = 0;
     if (k->role == ROLE_GPUD) {
         /* gpud maps every slot, which the OOM killer would count against it */
@@ -118,13 +121,14 @@ void kids_hello(struct kid *k)
 {
     k->state = KID_IDLE;
     k->consecutive = 0;
+    k->loop_trips = 0; /* it started: the loop, if any, is over */
 }
 
 static enum dsp_cause classify(struct kid_table *t, struct kid *k)
 {
     int st = k->p.status;
     if (k->kill_reason[0])
-        return DSP_CAUSE_RSS;
+        return k->kill_cause;
     if (WIFEXITED(st))
         return WEXITSTATUS(st) == 0 ? DSP_CAUSE_EXTERNAL : DSP_CAUSE_CRASH;
     if (!WIFSIGNALED(st))
@@ -189,12 +193,15 @@ int kids_after_death(struct kid_table *t, struct kid *k, const struct kid_death 
     unsigned shift = k->consecutive < 6 ? k->consecutive : 6;
     uint64_t delay = 100ull * 1000000ull << shift; /* 0.1 s … 6.4 s */
     k->consecutive++;
-    k->stop_reason[0] = 0;
+    if (!k->loop_trips)
+        k->stop_reason[0] = 0;
     /* the breaker counts crashes while holding nothing: a death with work
      * is that work's business (poison), an external kill nobody's */
     if (!held && dd->cause == DSP_CAUSE_CRASH) {
         k->crash_ns[k->ncrash++ % CRASH_LIMIT] = now;
-        if (count_recent(k, now) >= CRASH_LIMIT) {
+        /* in a loop: CRASH_LIMIT crashes in the window, or still crashing
+         * without a HELLO since the breaker last tripped */
+        if (k->loop_trips > 0 || count_recent(k, now) >= CRASH_LIMIT) {
             uint64_t d = CRASH_BACKOFF_MIN_NS;
             for (unsigned i = 0; i < k->loop_trips && d < CRASH_BACKOFF_MAX_NS; i++)
                 d *= 2;
@@ -213,8 +220,9 @@ int kids_after_death(struct kid_table *t, struct kid *k, const struct kid_death 
     return 0;
 }
 
-/* RssAnon and RssShmem of pid from /proc/PID/status, in KiB. */
-static void read_rss(pid_t pid, long *anon, long *shmem)
+/* RssAnon and RssShmem of pid from /proc/PID/status, in KiB, and its state
+ * letter (R, S, D, T, t, Z…). */
+static void read_status(pid_t pid, long *anon, long *shmem, char *state)
 {
     char path[64], line[256];
     snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
@@ -226,6 +234,8 @@ static void read_rss(pid_t pid, long *anon, long *shmem)
             *anon = strtol(line + 8, NULL, 10);
         else if (strncmp(line, "RssShmem:", 9) == 0)
             *shmem = strtol(line + 9, NULL, 10);
+        else if (strncmp(line, "State:", 6) == 0)
+            sscanf(line + 6, " %c", state);
     }
     fclose(f);
 }
@@ -255,14 +265,41 @@ void kids_tick(struct kid_table *t, uint64_t now, int draining)
         }
         if (!sample || !k->alive)
             continue;
-        read_rss(k->p.pid, &k->rss_anon_kib, &k->rss_shmem_kib);
-        if (k->role == ROLE_SYNTHD && t->synth_rss_max && !k->kill_reason[0] &&
+        char state = '?';
+        read_status(k->p.pid, &k->rss_anon_kib, &k->rss_shmem_kib, &state);
+        if (state == 'T' || state == 't') {
+            if (!k->stopped_since_ns)
+                k->stopped_since_ns = now;
+        } else {
+            k->stopped_since_ns = 0;
+        }
+        if (k->kill_reason[0])
+            continue;
+        if (k->role == ROLE_SYNTHD && t->synth_rss_max &&
             (uint64_t)k->rss_anon_kib * 1024 > t->synth_rss_max) {
             snprintf(k->kill_reason, sizeof(k->kill_reason),
                      "RssAnon %.1f MiB exceeded --synth-rss-max %.1f MiB",
                      k->rss_anon_kib / 1024.0, t->synth_rss_max / 1048576.0);
+            k->kill_cause = DSP_CAUSE_RSS;
             sup_log(LOG_WARN, "killing synthd pid %d: %s", (int)k->p.pid, k->kill_reason);
             t->rss_kills++;
+            proc_kill(&k->p, SIGKILL);
+        } else if ((k->stopped_since_ns && now - k->stopped_since_ns >= STALL_STOPPED_NS) ||
+                   (k->deadline_ns && now > k->deadline_ns)) {
+            if (k->stopped_since_ns)
+                snprintf(k->kill_reason, sizeof(k->kill_reason),
+                         "stalled: stopped (state %c) for %.1f s", state,
+                         (now - k->stopped_since_ns) / 1e9);
+            else
+                snprintf(k->kill_reason, sizeof(k->kill_reason),
+                         "stalled: no progress report by its deadline (%.1f s late)",
+                         (now - k->deadline_ns) / 1e9);
+            k->kill_cause = DSP_CAUSE_EXTERNAL;
+            k->stalled = 1;
+            k->stalls++;
+            t->stall_kills++;
+            sup_log(LOG_WARN, "killing %s pid %d: %s", kid_role_name(k->role), (int)k->p.pid,
+                    k->kill_reason);
             proc_kill(&k->p, SIGKILL);
         }
     }

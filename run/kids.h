@@ -15,11 +15,20 @@
  * kids_after_death then decides when to respawn. Exit code 2 means "fatal,
  * do not respawn" and stops the role (KID_STOPPED). The crash-loop breaker
  * counts only crashes (not external kills, not deaths while holding work):
- * CRASH_LIMIT of them within CRASH_WINDOW_NS back the role off for
- * CRASH_BACKOFF_MIN_NS, doubling per trip up to CRASH_BACKOFF_MAX_NS (shown
- * in status as the backoff reason); it never stops the role for good.
+ * CRASH_LIMIT of them within CRASH_WINDOW_NS back the child off for
+ * CRASH_BACKOFF_MIN_NS, doubling with each further crash before it says
+ * HELLO, up to CRASH_BACKOFF_MAX_NS (shown in status as the backoff
+ * reason); it never stops the role for good.
  * Ordinary respawns back off 0.1 s doubling to 6.4 s while a child keeps
  * dying before it says HELLO.
+ *
+ * Nothing hangs unseen: a child seen stopped (state T, e.g. SIGSTOP) for
+ * STALL_STOPPED_NS, or one that holds work past the deadline the core set
+ * (deadline_ns, scaled to the partition's size and renewed by progress
+ * reports), is stalled: shown so in status, SIGKILLed, and its death is
+ * then handled like any other (work requeued; not counted against the
+ * partition, since a stall need not be its fault). A stopped child gets
+ * no new work.
  */
 #ifndef SLOTPROVE_KIDS_H
 #define SLOTPROVE_KIDS_H
@@ -35,6 +44,7 @@
 #define CRASH_LIMIT 5          /* this many idle crashes in CRASH_WINDOW_NS: back off long */
 #define CRASH_BACKOFF_MIN_NS (4ull * 1000000000ull)
 #define CRASH_BACKOFF_MAX_NS (64ull * 1000000000ull)
+#define STALL_STOPPED_NS (2ull * 1000000000ull) /* SIGSTOPped this long: stalled */
 
 enum kid_role { ROLE_SYNTHD, ROLE_GPUD };
 enum kid_state { KID_STARTING, KID_IDLE, KID_BUSY, KID_BACKOFF, KID_STOPPED };
@@ -49,11 +59,16 @@ struct kid {
     unsigned consecutive;      /* deaths since the last HELLO, for the respawn backoff */
     uint64_t crash_ns[CRASH_LIMIT]; /* recent idle crash times (ring) */
     unsigned ncrash;
-    unsigned loop_trips;       /* crash-loop breaker trips in a row */
+    unsigned loop_trips;       /* crash-loop backoffs since its last HELLO */
     uint64_t respawn_at_ns;
     char last_exit[160];
     char stop_reason[256];     /* KID_STOPPED: why; or, in backoff, the crash loop */
-    char kill_reason[160];     /* set when the supervisor killed it (RSS) */
+    char kill_reason[160];     /* set when the supervisor killed it (RSS, stall) */
+    enum dsp_cause kill_cause; /* DSP_CAUSE_RSS, or EXTERNAL for a stall */
+    int stalled;               /* killed for a stall, not yet reaped */
+    unsigned stalls;           /* stall kills so far */
+    uint64_t stopped_since_ns; /* seen in state T (stopped) since; 0 if running */
+    uint64_t deadline_ns;      /* the core's progress deadline while it holds work; 0: none */
     uint64_t keys_loaded;      /* bit per key id: KEY_OK seen */
     uint64_t keys_sent;        /* bit per key id: KEY_LOAD sent */
     int holding;               /* synthd: a partition (job_num, part) is handed to it */
@@ -82,6 +97,7 @@ struct kid_table {
     uint64_t oom_kills;        /* /proc/vmstat oom_kill at the last sample */
     uint64_t last_rss_ns;
     unsigned rss_kills;
+    unsigned stall_kills;
 };
 
 const char *kid_role_name(enum kid_role r);

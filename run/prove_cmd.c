@@ -217,7 +217,6 @@ int cmd_prove(int argc, char **argv)
     struct sp_err e = { "" };
     struct zkey zk;
     struct wtns w;
-    char err[700] = "";
     int zfd = -1, wfd = -1, rc = 1;
     memset(&zk, 0, sizeof(zk));
     core_init(&core);
@@ -233,18 +232,19 @@ int cmd_prove(int argc, char **argv)
     core.o = (struct core_opts){
         .synthds = 1, .gpuds = 1, .slots = 1, .slot_bytes = payload_layout(zk.domain_size, zk.n_vars).total,
         .backend = backend, .threads = threads, .max_attempts = 3, .result_ttl_s = 3600,
-        .max_queued = 1,
+        .file_timeout_s = 3600, .max_queued = 1,
     };
     core.hooks = (struct core_hooks){ .ctx = &r, .hello = on_hello,
                                       .synthesized = on_synthesized, .progress = on_progress,
                                       .job_ended = on_job_ended };
     uint32_t key_id;
     int kfd = dup(zfd); /* the key cache keeps its own descriptor */
-    if (kfd < 0 || keys_add_fd(&core.keys, kfd, zkey_path, "prove", &key_id, err,
-                               sizeof(err)) < 0) {
-        sp_fail(&e, SP_EINTERNAL, "%s", err[0] ? err : strerror(errno));
+    if (kfd < 0) {
+        sp_fail(&e, -errno, "%s: dup: %s", zkey_path, strerror(errno));
         goto out;
     }
+    if (keys_add_fd(&core.keys, kfd, zkey_path, "prove", &key_id, &e) < 0)
+        goto out;
     r.key_check_ns = core.keys.keys[key_id].check_ns;
     r.key_points = core.keys.keys[key_id].check_points;
     if (core_start(&core, &e) < 0)
@@ -255,10 +255,8 @@ int cmd_prove(int argc, char **argv)
     snprintf(req.witnesses[0], sizeof(req.witnesses[0]), "%s", wtns_path);
     struct job *j;
     int fds[1] = { wfd };
-    if (core_submit(&core, getuid(), &req, fds, 1, &j, err, sizeof(err)) < 0) {
-        sp_fail(&e, SP_EINTERNAL, "%s", err);
+    if (core_submit(&core, getuid(), &req, fds, 1, &j, &e) < 0)
         goto out;
-    }
     wfd = fds[0]; /* -1: the job owns it */
     run_until_ended(&core, &r);
     if (j->state != JOB_DONE) {

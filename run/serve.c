@@ -64,6 +64,8 @@ static void usage(FILE *f)
         "                         times (crash signal, RSS limit, OOM kill) fails its\n"
         "                         job (default 3); external kills are retried\n"
         "  --result-ttl SECS      keep finished jobs for `wait` this long (default 600)\n"
+        "  --file-timeout SECS    a submit's files (key, witnesses) must be read within\n"
+        "                         this, or its job fails (default 30; a stalled mount)\n"
         "  --max-job-key SIZE     largest .zkey a client may attach with --zkey (default\n"
         "                         256M; it is copied and hashed); preload larger ones\n"
         "  --key-cache-max SIZE   bytes of client-attached keys held at once, all\n"
@@ -109,6 +111,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         { "threads", required_argument, NULL, 't' },
         { "max-attempts", required_argument, NULL, 'a' },
         { "result-ttl", required_argument, NULL, 'T' },
+        { "file-timeout", required_argument, NULL, 'F' },
         { "key-cache-max", required_argument, NULL, 'M' },
         { "max-queued", required_argument, NULL, 'Q' },
         { "client-idle", required_argument, NULL, 'I' },
@@ -131,6 +134,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
     o->backend = "auto";
     o->max_attempts = 3;
     o->result_ttl_s = 600;
+    o->file_timeout_s = 30;
     so->max_job_key = 256ull << 20;
     so->client_idle_s = 30;
     so->max_user_conns = 32;
@@ -176,6 +180,10 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
             if (parse_count(optarg, 1, 1000, &o->max_attempts) < 0)
                 return bad_opt("--max-attempts", optarg, "1..1000");
             break;
+        case 'F':
+            if (parse_count(optarg, 1, 3600, &o->file_timeout_s) < 0)
+                return bad_opt("--file-timeout", optarg, "seconds, 1..3600");
+            break;
         case 'T':
             if (parse_count(optarg, 0, 30 * 86400, &o->result_ttl_s) < 0)
                 return bad_opt("--result-ttl", optarg, "seconds, 0..2592000");
@@ -215,7 +223,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
             break;
         case 'x': o->trace_buffers = 1; break;
         case 'V': setenv("SLOTPROVE_NO_VERIFY", "1", 1); break; /* read by gpud */
-        case 'h': usage(stdout); exit(0);
+        case 'h': usage(stdout); return -1; /* done: exit 0 */
         default:
             fprintf(stderr, "see `slotprove serve --help`\n");
             return 2;
@@ -235,12 +243,12 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
 }
 
 /* The socket's directory: ours, and closed to everyone else. */
-static int check_socket_dir(struct server *d, char *err, size_t len)
+static int check_socket_dir(struct server *d, struct sp_err *e)
 {
     char buf[sizeof(((struct sockaddr_un *)0)->sun_path)];
     if (strlen(d->o.socket_path) >= sizeof(buf)) {
-        snprintf(err, len, "%s: socket path too long (max %zu bytes)", d->o.socket_path, sizeof(buf) - 1);
-        return -1;
+        return sp_fail(e, -ENAMETOOLONG, "%s: socket path too long (max %zu bytes)",
+                       d->o.socket_path, sizeof(buf) - 1);
     }
     strcpy(buf, d->o.socket_path);
     const char *dir = dirname(buf);
@@ -248,40 +256,38 @@ static int check_socket_dir(struct server *d, char *err, size_t len)
     struct stat st;
     if (stat(dir, &st) < 0) {
         if (errno != ENOENT || mkdir(dir, want) < 0 || stat(dir, &st) < 0) {
-            snprintf(err, len, "%s: cannot create the socket directory: %s", dir, strerror(errno));
-            return -1;
+            return sp_fail(e, -errno, "%s: cannot create the socket directory: %s", dir,
+                           strerror(errno));
         }
         if (d->o.has_allow_gid && chown(dir, (uid_t)-1, d->o.allow_gid) == 0)
             stat(dir, &st);
     }
     if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
-        snprintf(err, len, "%s: socket directory must be a directory owned by uid %u", dir,
-                 (unsigned)geteuid());
-        return -1;
+        return sp_fail(e, -EPERM, "%s: socket directory must be a directory owned by uid %u",
+                       dir, (unsigned)geteuid());
     }
     mode_t bad = d->o.has_allow_gid ? 027 : 077;
     if ((st.st_mode & bad) || (d->o.has_allow_gid && st.st_gid != d->o.allow_gid)) {
-        snprintf(err, len, "%s: socket directory is mode %04o%s; it must be %04o so only "
-                 "allowed users can reach the socket", dir, (unsigned)(st.st_mode & 07777),
-                 d->o.has_allow_gid ? " or not in the allowed group" : "", (unsigned)want);
-        return -1;
+        return sp_fail(e, -EPERM, "%s: socket directory is mode %04o%s; it must be %04o so "
+                       "only allowed users can reach the socket", dir,
+                       (unsigned)(st.st_mode & 07777),
+                       d->o.has_allow_gid ? " or not in the allowed group" : "", (unsigned)want);
     }
     return 0;
 }
 
-static int listen_socket(struct server *d, char *err, size_t len)
+static int listen_socket(struct server *d, struct sp_err *e)
 {
     struct sockaddr_un a = { .sun_family = AF_UNIX };
     strcpy(a.sun_path, d->o.socket_path);
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     if (fd < 0) {
-        snprintf(err, len, "socket: %s", strerror(errno));
-        return -1;
+        return sp_fail(e, -errno, "socket: %s", strerror(errno));
     }
     if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0) {
-        snprintf(err, len, "%s: another daemon is already listening there", d->o.socket_path);
         close(fd);
-        return -1;
+        return sp_fail(e, -EADDRINUSE, "%s: another daemon is already listening there",
+                       d->o.socket_path);
     }
     close(fd);
     fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
@@ -296,9 +302,9 @@ static int listen_socket(struct server *d, char *err, size_t len)
     if (rc < 0 || chmod(a.sun_path, 0660) < 0 ||
         (d->o.has_allow_gid && chown(a.sun_path, (uid_t)-1, d->o.allow_gid) < 0) ||
         listen(fd, 128) < 0) {
-        snprintf(err, len, "%s: %s", d->o.socket_path, strerror(errno));
+        int rc = sp_fail(e, -errno, "%s: %s", d->o.socket_path, strerror(errno));
         close(fd);
-        return -1;
+        return rc;
     }
     return fd;
 }
@@ -409,7 +415,7 @@ int cmd_serve(int argc, char **argv)
     static struct server d;
     struct core *core = &d.core;
     struct sp_err e = { "" };
-    char **keys, err[700];
+    char **keys;
     int nkeys, rc;
 
     memset(&d, 0, sizeof(d));
@@ -417,15 +423,15 @@ int cmd_serve(int argc, char **argv)
     d.listen_fd = d.spare_fd = -1;
     log_setup("slotprove serve", 1, LOG_NOTE, 0);
     if ((rc = parse_opts(&d, argc, argv, &keys, &nkeys)) != 0)
-        return rc;
+        return rc < 0 ? 0 : rc; /* < 0: --help was printed */
     core->keys.max_job_key = d.o.max_job_key;
     core->keys.hash_keys = 1;
     core->hooks = (struct core_hooks){ .ctx = &d, .job_ended = conns_job_ended };
     signal(SIGPIPE, SIG_IGN);
     raise_fd_limit();
     for (int i = 0; i < nkeys; i++)
-        if (keys_preload(&core->keys, keys[i], err, sizeof(err)) < 0) {
-            fprintf(stderr, "slotprove serve: %s\n", err);
+        if (keys_preload(&core->keys, keys[i], &e) < 0) {
+            fprintf(stderr, "slotprove serve: %s\n", e.msg);
             return 1;
         }
     free(keys);
@@ -443,9 +449,8 @@ int cmd_serve(int argc, char **argv)
                 (unsigned long long)keys_max_slot_bytes(&core->keys));
         return 2;
     }
-    if (check_socket_dir(&d, err, sizeof(err)) < 0 ||
-        (d.listen_fd = listen_socket(&d, err, sizeof(err))) < 0) {
-        fprintf(stderr, "slotprove serve: %s\n", err);
+    if (check_socket_dir(&d, &e) < 0 || (d.listen_fd = listen_socket(&d, &e)) < 0) {
+        fprintf(stderr, "slotprove serve: %s\n", e.msg);
         return 1;
     }
     d.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);

@@ -56,9 +56,15 @@ struct server {
 };
 
 /* conn.c */
+/* Accepts one client (SO_PEERCRED checked against the allowed uids/gid; on
+ * EMFILE the spare descriptor takes the connection and closes it). */
 void conn_accept(struct server *s);
+/* Reads what c sent (lines and SCM_RIGHTS descriptors, capped) and answers
+ * each complete request line. */
 void conn_readable(struct server *s, struct conn *c);
+/* Flushes c's pending output without blocking. */
 void conn_writable(struct server *s, struct conn *c);
+/* Closes c and frees it (its jobs carry on). */
 void conn_close(struct server *s, struct conn *c);
 /* Queues one line (without '\n') for c; a client that lets CONN_OUT_MAX
  * bytes pile up is dropped. */

@@ -44,11 +44,13 @@ static json_t *processes(struct core *d, uid_t viewer, long *group_pss)
         long pss = k->alive ? pss_kib(k->p.pid) : 0;
         *group_pss += pss;
         json_t *o = json_pack("{sssisssIsIsIsi}", "role", k->role == ROLE_GPUD ? "gpud" : "synthd",
-                              "pid", k->alive ? (int)k->p.pid : 0, "state", states[k->state],
+                              "pid", k->alive ? (int)k->p.pid : 0,
+                              "state", k->alive && k->stalled ? "stalled" : states[k->state],
                               "rss_anon_kib", (json_int_t)k->rss_anon_kib,
                               "rss_shmem_kib", (json_int_t)k->rss_shmem_kib,
                               "pss_kib", (json_int_t)pss, "restarts", (int)k->restarts);
         json_object_set_new(o, "index", json_integer(k->index));
+        json_object_set_new(o, "stalls", json_integer(k->stalls));
         json_object_set_new(o, "incarnation", json_integer(k->p.incarnation));
         if (k->last_exit[0]) /* a child that never exited has none */
             json_object_set_new(o, "last_exit", json_string(k->last_exit));
@@ -111,14 +113,15 @@ char *status_json(struct core *d, uid_t viewer)
                                               (int)queued));
     json_object_set_new(st, "proofs_per_second_1m", json_real(recent / 60.0));
     json_object_set_new(st, "counters",
-                        json_pack("{sIsIsIsIsIsIsIsIsI}", "proofs", (json_int_t)d->c.proofs,
+                        json_pack("{sIsIsIsIsIsIsIsIsIsI}", "proofs", (json_int_t)d->c.proofs,
                                   "jobs_done", (json_int_t)d->c.jobs_done, "jobs_failed",
                                   (json_int_t)d->c.jobs_failed, "reproved_from_shm",
                                   (json_int_t)d->c.reproved_from_shm, "resynthesized",
                                   (json_int_t)d->c.resynthesized, "synthd_deaths",
                                   (json_int_t)d->c.synthd_deaths, "gpud_deaths",
                                   (json_int_t)d->c.gpud_deaths, "rss_kills",
-                                  (json_int_t)d->kids.rss_kills, "duplicate_results",
+                                  (json_int_t)d->kids.rss_kills, "stall_kills",
+                                  (json_int_t)d->kids.stall_kills, "duplicate_results",
                                   (json_int_t)d->c.duplicate_results));
     json_object_set_new(st, "draining", json_boolean(d->draining));
     json_object_set_new(o, "status", st);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "child.h"
+#include "child_keys.h"
 #include "ctl.h"
 #include "parallel.h"
 #include "payload.h"
@@ -29,16 +30,11 @@
 #include "wtns.h"
 #include "zkey.h"
 
-struct key {
-    int loaded;
-    char name[256];
-    struct zkey zk;
-    struct synth_index ix;
-};
 
 static struct child_args args;
 static struct pool pool;
-static struct key keys[CTL_MAX_KEYS];
+static struct child_key keys[CTL_MAX_KEYS];
+static struct synth_index index_of[CTL_MAX_KEYS]; /* per loaded key */
 static unsigned nthreads;
 
 static void reply(const struct ctl_msg *req, uint32_t type, int status, const char *text)
@@ -50,35 +46,27 @@ static void reply(const struct ctl_msg *req, uint32_t type, int status, const ch
     m.partition = req->partition;
     m.status = status;
     ctl_text(&m, "%s", text ? text : "");
-    ctl_send(args.ctl_fd, &m, NULL, 0);
+    child_send(&args, &m);
+}
+
+static void key_drop(uint32_t id)
+{
+    if (child_key_get(keys, id))
+        synth_index_free(&index_of[id]);
+    child_key_drop(keys, id);
 }
 
 static void key_load(const struct ctl_msg *req, int fd)
 {
     struct sp_err e = { "" };
-    int rc;
-    if (req->key_id >= CTL_MAX_KEYS) {
-        reply(req, CTL_KEY_ERR, -EINVAL, "key id out of range");
-        return;
-    }
-    struct key *k = &keys[req->key_id];
-    if (k->loaded) {
-        synth_index_free(&k->ix);
-        zkey_close(&k->zk);
-        k->loaded = 0;
-    }
-    snprintf(k->name, sizeof(k->name), "%.255s", req->text);
-    rc = zkey_open(&k->zk, fd, k->name, &e);
-    if (rc == 0) {
-        rc = synth_index_build(&k->ix, &k->zk, &e);
-        if (rc < 0)
-            zkey_close(&k->zk);
-    }
+    key_drop(req->key_id);
+    int rc = child_key_load(keys, req, fd, &e);
+    if (rc == 0 && (rc = synth_index_build(&index_of[req->key_id], &keys[req->key_id].zk, &e)) < 0)
+        child_key_drop(keys, req->key_id);
     if (rc < 0) {
         reply(req, CTL_KEY_ERR, rc, e.msg);
         return;
     }
-    k->loaded = 1;
     reply(req, CTL_KEY_OK, 0, NULL);
 }
 
@@ -127,12 +115,13 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     int rc;
 
     snprintf(wname, sizeof(wname), "%.255s", req->text);
-    if (req->key_id >= CTL_MAX_KEYS || !keys[req->key_id].loaded) {
+    const struct child_key *k = child_key_get(keys, req->key_id);
+    if (!k) {
         reply(req, CTL_SYNTH_ERR, -EINVAL, "synthd: key not loaded");
         return;
     }
-    struct key *k = &keys[req->key_id];
     const struct zkey *zk = &k->zk;
+    const struct synth_index *ix = &index_of[req->key_id];
     if ((rc = wtns_open(&w, wfd, wname, &e)) < 0 || (rc = wtns_check_key(&w, zk, &e)) < 0) {
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;
@@ -164,9 +153,9 @@ static void synthesize(const struct ctl_msg *req, int wfd)
         return;
     }
     if (zk->curve == CURVE_BN254)
-        bn254_synth_abc(&k->ix, zk, wit, a, b, c, nthreads);
+        bn254_synth_abc(ix, zk, wit, a, b, c, nthreads);
     else
-        bls12381_synth_abc(&k->ix, zk, wit, a, b, c, nthreads);
+        bls12381_synth_abc(ix, zk, wit, a, b, c, nthreads);
 
     struct slot_header h;
     memset(&h, 0, sizeof(h));
@@ -200,30 +189,19 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     m.slot = slot;
     m.gen = gen;
     m.times.ns[STAGE_SYNTH] = now_ns() - t0;
-    ctl_send(args.ctl_fd, &m, NULL, 0);
+    child_send(&args, &m);
 }
 
 int main(int argc, char **argv)
 {
-    struct sp_err e = { "" };
     int rc;
 
-    if ((rc = child_args_parse(&args, argc, argv, &e)) < 0) {
-        fprintf(stderr, "synthd: %s\n", e.msg);
+    if (child_start(&args, argc, argv, "synthd", &pool, PROT_READ | PROT_WRITE) != 0)
         return 2;
-    }
-    if (child_bind_to_supervisor(&args) < 0)
-        return 2;
-    child_fault_kill("synthd-start", NULL);
     nthreads = args.threads ? args.threads : parallel_threads();
-    if ((rc = pool_attach(&pool, args.pool_ctl_fd, args.pool_payload_fd,
-                          PROT_READ | PROT_WRITE)) < 0) {
-        fprintf(stderr, "synthd: cannot attach the slot pool: %s\n", strerror(-rc));
-        return 2;
-    }
     struct ctl_msg hello;
     ctl_init(&hello, CTL_HELLO);
-    ctl_send(args.ctl_fd, &hello, NULL, 0);
+    child_send(&args, &hello);
 
     static struct ctl_msg m;
     for (;;) {
@@ -256,11 +234,7 @@ int main(int argc, char **argv)
                 reply(&m, CTL_SYNTH_ERR, -EINVAL, "SYNTH without a witness descriptor");
             break;
         case CTL_KEY_DROP:
-            if (m.key_id < CTL_MAX_KEYS && keys[m.key_id].loaded) {
-                synth_index_free(&keys[m.key_id].ix);
-                zkey_close(&keys[m.key_id].zk);
-                keys[m.key_id].loaded = 0;
-            }
+            key_drop(m.key_id);
             break;
         case CTL_SHUTDOWN:
             pool_detach(&pool);

@@ -186,7 +186,7 @@ $BIN submit $C --zkey k256.zkey --witness "$W" --proof kp.json --public kq.json 
 [ $rc -eq 0 ] && verifies kp.json kq.json && ok "a key of exactly --max-job-key (256 MiB) is proved" \
     || bad "a 256 MiB key (exit $rc)"
 pad_key k257.zkey $(((256 << 20) + 1))
-$BIN submit $C --zkey k257.zkey --witness "$W" >/dev/null 2>err; rc=$?
+$BIN submit $C --zkey k257.zkey --witness "$W" --proof kp.json --public kq.json --wait >/dev/null 2>err; rc=$?
 [ $rc -eq 1 ] && grep -q 'above --max-job-key' err && ok "one byte more: refused, naming --max-job-key" \
     || bad "a 256 MiB + 1 key (exit $rc)"
 rm -f k256.zkey k257.zkey
@@ -252,13 +252,12 @@ if grep -q 'evil.*not below r' serve.log && ! grep -q '^slotprove serve\[1\]' se
 else bad "log forging: $(grep -c . serve.log) log lines"; sed 's/^/       /' serve.log | head; fi
 
 # ---- the queue limit, at the default (4096 partitions) ---------------------------
-# its synthd and gpud are stopped, so nothing leaves the queue while we fill it
+# gpud holds its one slot for 60 s (a fault delay; a SIGSTOPped child would
+# be killed as stalled), so nothing leaves the queue while we fill it
 mkdir -m 700 q
-$BIN serve --socket q/s.sock --synth 1 --slots 1 --key nopub="$NK" 2>qserve.log &
+SLOTPROVE_FAULT_DELAY_MS=60000 $BIN serve --socket q/s.sock --synth 1 --slots 1 --key nopub="$NK" 2>qserve.log &
 qsrv=$!
 for i in $(seq 100); do grep -q 'listening on' qserve.log && break; sleep 0.05; done
-qkids=$(pgrep -P $qsrv)
-kill -STOP $qkids
 set --
 for i in $(seq 64); do set -- "$@" --witness "$NW"; done
 accepted=0
@@ -267,25 +266,30 @@ $BIN submit --socket q/s.sock --key nopub --witness "$NW" >/dev/null 2>err; rc=$
 [ $accepted = 64 ] && ok "4096 partitions queued (64 jobs of 64: the --max-queued default)" || bad "only $accepted of 64 jobs of 64 accepted"
 [ $rc = 1 ] && grep -q 'queue full (4096 partitions' err && ok "the 4097th partition: \"queue full (4096 partitions, …)\"" \
     || bad "4097th partition (exit $rc)"
-kill -CONT $qkids; kill -KILL $qsrv; wait $qsrv 2>/dev/null
+kill -KILL $qsrv; wait $qsrv 2>/dev/null
 
 # ---- client keys against --key-cache-max: at the limit, and one key past it ------
 AK=$FIX/bn128/allpub.zkey
 lim=$(( $(stat -c %s "$NK") + $(stat -c %s "$K") ))
 mkdir -m 700 k
-$BIN serve --socket k/s.sock --synth 1 --slots 1 --slot-bytes 8M --key-cache-max $lim 2>kserve.log &
+# gpud holds its slot for 60 s: the jobs stay running, so their keys cannot be dropped
+SLOTPROVE_FAULT_DELAY_MS=60000 $BIN serve --socket k/s.sock --synth 1 --slots 1 --slot-bytes 8M --key-cache-max $lim 2>kserve.log &
 ksrv=$!
 for i in $(seq 100); do grep -q 'listening on' kserve.log && break; sleep 0.05; done
-kkids=$(pgrep -P $ksrv)
-kill -STOP $kkids  # the jobs stay running, so their keys cannot be dropped
 $BIN submit --socket k/s.sock --zkey "$NK" --witness "$NW" >/dev/null 2>err; r1=$?
 $BIN submit --socket k/s.sock --zkey "$K" --witness "$W" >/dev/null 2>>err; r2=$?
 [ $r1 = 0 ] && [ $r2 = 0 ] && ok "two client keys filling --key-cache-max exactly ($lim bytes) are held" \
     || bad "keys at the limit (exit $r1 $r2): $(cat err)"
-$BIN submit --socket k/s.sock --zkey "$AK" --witness "$FIX/bn128/allpub.wtns" >/dev/null 2>err; rc=$?
+# (client keys are read off the event loop, in parallel: the third goes in
+# once the second is held, and its refusal is the job's failure)
+for i in $(seq 100); do grep -q "chain.zkey: .*points on their curves" kserve.log && break; sleep 0.05; done
+sleep 0.2
+timeout 30 $BIN submit --socket k/s.sock --zkey "$AK" --witness "$FIX/bn128/allpub.wtns" --wait \
+    --proof kp.json --public kq.json >/dev/null 2>err; rc=$?
 [ $rc = 1 ] && grep -q 'key cache full' err && grep -q 'key-cache-max' err \
-    && ok "a third key (3100 bytes past it): refused, naming --key-cache-max" || bad "key past the budget (exit $rc)"
-kill -CONT $kkids; kill -KILL $ksrv; wait $ksrv 2>/dev/null
+    && ok "a third key (3100 bytes past it): refused, naming --key-cache-max" \
+    || { bad "key past the budget (exit $rc)"; tail -5 kserve.log | sed 's/^/       /'; }
+kill -KILL $ksrv; wait $ksrv 2>/dev/null
 
 # ---- bounded clients: results ------------------------------------------------------
 for i in $(seq 100); do grep -q holding hog.out && break; sleep 0.1; done

@@ -950,7 +950,9 @@ s13() {
     verify_batch "$D/verify" "s13: their proofs verify"
     check "s13: the log shows idle keys dropped from the full cache" grep -q "key cache full: dropped" "$LOG"
     head -c 200000 /dev/zero >>"$D/k1.zkey"
-    "$BIN" submit --socket "$SOCK" --zkey "$D/k1.zkey" --witness "$FIX/allpub.wtns" >/dev/null 2>"$D/err"
+    # (its size is checked off the event loop, with the copy: the job fails)
+    timeout 30 "$BIN" submit --socket "$SOCK" --zkey "$D/k1.zkey" --witness "$FIX/allpub.wtns" --wait \
+        --proof "$D/k1.p.json" --public "$D/k1.q.json" >/dev/null 2>"$D/err"
     check "s13: a key above --max-job-key is refused naming it ($(cat "$D/err"))" grep -q "k1.zkey: .*above --max-job-key" "$D/err"
     stop_daemon
 }
@@ -1009,6 +1011,114 @@ s14() {
     stop_daemon
 }
 
+# ---- 15. stalls: a stopped child, a stopped supervisor, a key not preloaded ------
+
+# wait_all FILE N TAG: waits for every job id (2nd column) in FILE, checks all
+# N completed and their proofs verify (column 3: circuit, 4: witnesses)
+wait_all() {
+    : >"$D/verify"
+    _n=0
+    _ok=0
+    while read -r _i _id _c _k; do
+        _n=$((_n + 1))
+        timeout 120 "$BIN" wait --socket "$SOCK" --proof "$D/p.$_i.json" --public "$D/q.$_i.json" "$_id" \
+            2>"$D/err" && _ok=$((_ok + 1)) || note "$3: job $_i: $(cat "$D/err")"
+        vline "$_c" "$D/p.$_i.json" "$D/q.$_i.json" "$_k" >>"$D/verify"
+    done <"$1"
+    check "$3: all $2 jobs completed ($_ok ok)" [ "$_ok" = "$2" -a "$_n" = "$2" ]
+    verify_batch "$D/verify" "$3: every proof verifies"
+}
+stall_logged() { grep -q "killing $1 pid $2: stalled: stopped" "$LOG"; }
+
+s15() {
+    start_daemon s15 SLOTPROVE_FAULT_DELAY_MS=300 -- --synth 2 --slots 4 \
+        --key nopub="$FIX/nopub.zkey" --key allpub="$FIX/allpub.zkey" || return
+    # (a) an idle synthd SIGSTOPped: it gets no work it would sit on; it is
+    # seen stopped, killed, respawned; the jobs complete
+    sp=$(sj '[.processes[] | select(.role == "synthd") | .pid][0]')
+    kill -STOP "$sp"
+    : >"$D/jobs"
+    for i in 1 2 3 4 5 6; do
+        id=$(submit --key nopub --witness "$FIX/nopub.wtns" 2>"$D/err") && echo "$i $id nopub 1" >>"$D/jobs"
+    done
+    check "s15: SIGSTOPped synthd $sp detected as stalled and killed" poll 20 stall_logged synthd "$sp"
+    wait_all "$D/jobs" 6 "s15 (stopped synthd)"
+    # (b) gpud SIGSTOPped while it holds work: killed, restarted, work redone
+    gp=$(gpud_pid)
+    : >"$D/jobs"
+    for i in 1 2 3 4 5 6; do
+        id=$(submit --key allpub --witness "$FIX/allpub.wtns" 2>"$D/err") && echo "$i $id allpub 1" >>"$D/jobs"
+    done
+    poll 20 proving
+    kill -STOP "$gp"
+    check "s15: SIGSTOPped gpud $gp detected as stalled and killed" poll 20 stall_logged gpud "$gp"
+    wait_all "$D/jobs" 6 "s15 (stopped gpud)"
+    check "s15: counters.stall_kills $(counter stall_kills) == 2" [ "$(counter stall_kills)" = 2 ]
+    stop_daemon
+    # (d) a job whose key is not preloaded (attached with --zkey) is not
+    # starved by a steady stream of jobs submitted after it
+    start_daemon s15d -- --synth 2 --slots 16 --key nopub="$FIX/nopub.zkey" || return
+    for i in $(seq 4); do submit --key nopub --witness "$FIX/nopub.wtns" >/dev/null; done
+    zid=$(submit --zkey "$FIX/allpub.zkey" --witness "$FIX/allpub.wtns" 2>"$D/err")
+    : >"$D/later"
+    for i in $(seq 16); do submit --key nopub --witness "$FIX/nopub.wtns" >>"$D/later"; done
+    if timeout 60 "$BIN" wait --socket "$SOCK" --proof "$D/z.json" --public "$D/zq.json" "$zid" 2>"$D/err"; then
+        left=$(sj .jobs.running)
+        check "s15: the --zkey job finished while $left of the 16 later jobs were still running" [ "$left" -ge 6 ]
+    else
+        bad "s15: the --zkey job failed: $(cat "$D/err")"
+    fi
+    vline allpub "$D/z.json" "$D/zq.json" 1 >"$D/verify"
+    verify_batch "$D/verify" "s15: its proof verifies"
+    while read -r id; do "$BIN" cancel --socket "$SOCK" "$id" >/dev/null 2>&1; done <"$D/later"
+    # (c) the supervisor SIGSTOPped for 3 s with 16 proofs in flight: children
+    # wait to send instead of dropping; every proof arrives once
+    : >"$D/jobs"
+    p0=$(counter proofs)
+    w=""
+    for k in 1 2 3 4; do w="$w --witness $FIX/nopub.wtns"; done
+    for i in 1 2 3 4; do
+        # shellcheck disable=SC2086
+        id=$(submit --key nopub $w 2>"$D/err") && echo "$i $id nopub 4" >>"$D/jobs"
+    done
+    poll 20 proving
+    kill -STOP "$DPID"
+    sleep 3
+    kill -CONT "$DPID"
+    wait_all "$D/jobs" 4 "s15 (stopped supervisor)"
+    check "s15: after the supervisor's stop, proofs $(counter proofs) == $p0 + 16, none duplicated or lost" \
+        [ "$(counter proofs)" = $((p0 + 16)) ]
+    stop_daemon
+}
+
+# ---- 16. a client's file stalls -------------------------------------------------
+
+s16() {
+    # SLOTPROVE_FAULT=intake-stall: reads of a witness named *stall* never
+    # return, as on a hung NFS or FUSE mount
+    start_daemon s16 SLOTPROVE_FAULT=intake-stall SLOTPROVE_FAULT_MATCH=stall -- --synth 2 \
+        --file-timeout 3 --key nopub="$FIX/nopub.zkey" || return
+    cp "$FIX/nopub.wtns" "$D/stall.wtns"
+    t0=$(now)
+    sid=$(timeout 5 "$BIN" submit --socket "$SOCK" --key nopub --witness "$D/stall.wtns" 2>"$D/err")
+    check "s16: the submit with the stalling file is answered at once ($(since "$t0") s): ${sid:-$(cat "$D/err")}" [ -n "$sid" ]
+    check "s16: status answers while the file is stalled" eval 'timeout 2 "$BIN" status --socket "$SOCK" --json >/dev/null'
+    if timeout 30 "$BIN" submit --socket "$SOCK" --zkey "$FIX/allpub.zkey" --witness "$FIX/allpub.wtns" --wait \
+        --proof "$D/p.json" --public "$D/q.json" >/dev/null 2>"$D/err"; then
+        ok "s16: another job (with an attached key) completes meanwhile"
+    else
+        bad "s16: another job failed: $(cat "$D/err")"
+    fi
+    vline allpub "$D/p.json" "$D/q.json" 1 >"$D/verify"
+    verify_batch "$D/verify" "s16: its proof verifies"
+    timeout 30 "$BIN" wait --socket "$SOCK" "${sid:-0}" >/dev/null 2>"$D/err"
+    rc=$?
+    note "s16: stalled job: $(cat "$D/err")"
+    check "s16: the stalled job failed on its own after the deadline (exit $rc), naming the file" \
+        eval '[ $rc = 1 ] && grep -q "stall.wtns: reading the job.s files did not finish within 3 s" "$D/err"'
+    stop_daemon
+}
+
 T0=$(now)
 section() {
     _t=$(now)
@@ -1018,7 +1128,7 @@ section() {
     [ -n "${DPID:-}" ] && case " $DAEMONS " in *" $DPID "*) kill -KILL "$DPID"; wait "$DPID" 2>/dev/null; forget "$DPID" ;; esac
     echo "# $1 took $(since "$_t") s"
 }
-ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s13 s14 s12"}
+ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s13 s14 s15 s16 s12"}
 for s in $ONLY; do
     case $s in
     s1) section s1 "random synthd kills under load" ;;
@@ -1035,6 +1145,8 @@ for s in $ONLY; do
     s12) section s12 "fuzzers (make fuzz-short)" ;;
     s13) section s13 "key cache eviction and size cap" ;;
     s14) section s14 "two gpuds, each killed" ;;
+    s16) section s16 "a client's file stalls" ;;
+    s15) section s15 "stalls: stopped child, stopped supervisor, key not preloaded" ;;
     esac
 done
 orphans=""

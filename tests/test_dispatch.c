@@ -307,3 +307,15 @@ Test(dispatch, pick_gpud_prefers_the_least_loaded_with_the_key)
     dispatch_gpud_down(&D, 1);
     cr_assert_eq(dispatch_pick_gpud(&D, 5), -1, "nobody is up");
 }
+
+Test(dispatch, job_without_a_key_yet_keeps_its_place)
+{
+    struct dsp_job *a = job(0, 1, DSP_MAX_KEYS), *b = job(1, 1, 5);
+    struct dsp_job *j;
+    uint32_t p;
+    cr_assert_eq(dispatch_next(&D, 0, &j, &p), 1);
+    cr_assert_eq(j, b, "a job whose key is still being read is skipped");
+    a->key_id = 5;
+    dispatch_next(&D, 0, &j, &p);
+    cr_assert_eq(j, a, "once it has its key it comes first again");
+}

@@ -1,0 +1,144 @@
+/*
+ * intake.c — client files read on helper threads (intake.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "child.h"
+#include "intake.h"
+#include "proof.h"
+#include "wtns.h"
+
+int intake_init(struct intake *in, struct sp_err *e)
+{
+    int p[2];
+    memset(in, 0, sizeof(*in));
+    in->done_fd = in->post_fd = -1;
+    if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+        return sp_fail(e, -errno, "pipe: %s", strerror(errno));
+    in->done_fd = p[0];
+    in->post_fd = p[1];
+    return 0;
+}
+
+/* Public signals of an opened witness (values 1..nPublic) as snarkjs's
+ * public.json, and the witness pinned with them (wtns_pin.h); NULL with the
+ * reason in e. */
+static char *public_signals(const struct zkey *zk, const struct wtns *w, int wfd,
+                            struct wtns_pin *pin, struct sp_err *e)
+{
+    char *s = NULL;
+    uint8_t *buf = malloc((size_t)zk->n_public * 32 + 32);
+    if (buf && wtns_read(w, wfd, buf, 1, zk->n_public, e) == 0 &&
+        wtns_pin_take(pin, wfd, buf, (size_t)zk->n_public * 32, w->path, e) == 0)
+        s = public_to_json(buf, zk->n_public);
+    else if (!buf)
+        sp_fail(e, -ENOMEM, "out of memory");
+    free(buf);
+    return s;
+}
+
+static void read_files(struct intake_task *t)
+{
+    const struct zkey *zk = &t->zk;
+    int rc;
+    t->rc = -EIO;
+    if (t->key_fd >= 0) {
+        int kfd = t->key_fd;
+        t->key_fd = -1;
+        if ((t->rc = keys_prepare(kfd, t->key_name, t->max_key_bytes, t->hash_key, &t->key,
+                                  &t->err)) < 0)
+            return;
+        t->have_key = 1;
+        zk = &t->key.zk;
+    }
+    for (uint32_t i = 0; i < t->n; i++) {
+        struct wtns w;
+        /* fault tests only: a witness whose reads never return */
+        while (child_fault_point("intake-stall", t->wnames[i]))
+            sleep(3600);
+        if ((rc = wtns_open(&w, t->wfds[i], t->wnames[i], &t->err)) < 0 ||
+            (rc = wtns_check_key(&w, zk, &t->err)) < 0) {
+            t->rc = rc;
+            return;
+        }
+        if (!(t->public_json[i] = public_signals(zk, &w, t->wfds[i], &t->pin[i], &t->err)))
+            return;
+    }
+    t->rc = 0;
+}
+
+static void *run(void *arg)
+{
+    struct intake_task *t = arg;
+    read_files(t);
+    for (uint32_t i = 0; i < t->n; i++)
+        if (t->wfds[i] >= 0) {
+            close(t->wfds[i]);
+            t->wfds[i] = -1;
+        }
+    /* the pointer itself is the message: a pipe write of 8 bytes is atomic;
+     * the pipe holds far more than INTAKE_MAX_RUNNING of them */
+    while (write(t->post_fd, &t, sizeof(t)) < 0 && errno == EINTR)
+        ;
+    return NULL;
+}
+
+int intake_start(struct intake *in, struct intake_task *t)
+{
+    pthread_attr_t a;
+    pthread_t th;
+    if (in->running >= INTAKE_MAX_RUNNING)
+        return -EAGAIN;
+    t->post_fd = in->post_fd;
+    t->rc = -EIO;
+    t->have_key = 0;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    int rc = pthread_create(&th, &a, run, t);
+    pthread_attr_destroy(&a);
+    if (rc != 0)
+        return -rc;
+    in->running++;
+    t->next = in->tasks;
+    in->tasks = t;
+    return 0;
+}
+
+struct intake_task *intake_collect(struct intake *in)
+{
+    struct intake_task *t;
+    if (read(in->done_fd, &t, sizeof(t)) != (ssize_t)sizeof(t))
+        return NULL;
+    for (struct intake_task **pt = &in->tasks; *pt; pt = &(*pt)->next)
+        if (*pt == t) {
+            *pt = t->next;
+            break;
+        }
+    t->next = NULL;
+    in->running--;
+    return t;
+}
+
+void intake_free(struct intake_task *t)
+{
+    if (!t)
+        return;
+    if (t->key_fd >= 0)
+        close(t->key_fd);
+    for (uint32_t i = 0; i < t->n; i++) {
+        if (t->wfds[i] >= 0)
+            close(t->wfds[i]);
+        free(t->public_json[i]);
+    }
+    if (t->have_key) {
+        zkey_close(&t->key.zk);
+        close(t->key.fd);
+    }
+    free(t);
+}
