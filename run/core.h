@@ -124,6 +124,20 @@ void core_fail_job(struct core *c, struct job *j, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void core_cancel_job(struct core *c, struct job *j);
 
+/* Between the core's own files (core.c, submit.c): */
+/* KEY_LOAD of key_id to child k unless sent already; 0 or -errno. */
+int core_send_key(struct core *c, struct kid *k, uint32_t key_id);
+/* Every child forgets key_id (evicted from the cache). */
+void core_drop_key(struct core *c, uint32_t key_id);
+/* Bit per key id used by a running job whose files have been read. */
+uint64_t core_busy_keys(const struct core *c);
+/* A finished intake task (consumed): its job goes to the dispatcher with
+ * its key and public signals, or fails with the reason. */
+void core_intake_done(struct core *c, struct intake_task *t);
+/* Jobs whose files were not read by their deadline fail; the threads stuck
+ * on them are left to finish (or not) on their own. */
+void core_intake_deadlines(struct core *c, uint64_t now);
+
 /* Stops the children (SHUTDOWN, reap) and releases the pool. */
 void core_shutdown(struct core *c);
 

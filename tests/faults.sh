@@ -1042,6 +1042,9 @@ s15() {
         id=$(submit --key nopub --witness "$FIX/nopub.wtns" 2>"$D/err") && echo "$i $id nopub 1" >>"$D/jobs"
     done
     check "s15: SIGSTOPped synthd $sp detected as stalled and killed" poll 20 stall_logged synthd "$sp"
+    sw=$(sj '[.processes[] | select(.role == "synthd" and .stalls > 0) | .last_exit][0]')
+    check "s15: status counts the stall and its last exit says why: $sw" \
+        eval 'echo "$sw" | grep -q "stalled: stopped"'
     wait_all "$D/jobs" 6 "s15 (stopped synthd)"
     # (b) gpud SIGSTOPped while it holds work: killed, restarted, work redone
     gp=$(gpud_pid)
