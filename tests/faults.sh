@@ -1060,14 +1060,16 @@ s15() {
     stop_daemon
     # (d) a job whose key is not preloaded (attached with --zkey) is not
     # starved by a steady stream of jobs submitted after it
-    start_daemon s15d -- --synth 2 --slots 16 --key nopub="$FIX/nopub.zkey" || return
+    # (the later jobs are chain proofs, ~10x a nopub one, so the margin does
+    # not hang on the machine's load; starved, the --zkey job would end last)
+    start_daemon s15d -- --synth 2 --slots 2 --key nopub="$FIX/nopub.zkey" --key chain="$FIX/chain.zkey" || return
     for i in $(seq 4); do submit --key nopub --witness "$FIX/nopub.wtns" >/dev/null; done
     zid=$(submit --zkey "$FIX/allpub.zkey" --witness "$FIX/allpub.wtns" 2>"$D/err")
     : >"$D/later"
-    for i in $(seq 16); do submit --key nopub --witness "$FIX/nopub.wtns" >>"$D/later"; done
+    for i in $(seq 16); do submit --key chain --witness "$FIX/chain.wtns" >>"$D/later"; done
     if timeout 60 "$BIN" wait --socket "$SOCK" --proof "$D/z.json" --public "$D/zq.json" "$zid" 2>"$D/err"; then
         left=$(sj .jobs.running)
-        check "s15: the --zkey job finished while $left of the 16 later jobs were still running" [ "$left" -ge 6 ]
+        check "s15: the --zkey job finished while $left of the 16 later jobs were still running" [ "$left" -ge 1 ]
     else
         bad "s15: the --zkey job failed: $(cat "$D/err")"
     fi
