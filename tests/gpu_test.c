@@ -27,9 +27,8 @@
 
 static int passed, failed;
 
-static void check(int ok, const char *fmt, const char *what, unsigned log_n, double ms)
+static void check(int ok, const char *what, unsigned log_n, double ms)
 {
-    (void)fmt;
     printf("%-4s %-44s 2^%-2u %8.1f ms\n", ok ? "ok" : "FAIL", what, log_n, ms);
     fflush(stdout);
     if (ok)
@@ -45,6 +44,87 @@ static double now_ms(void)
     return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
 }
 
+/* -------------------------------------------------------------- fields */
+
+/* x (limbs 64-bit limbs) uniform below p. */
+static void rand_below(uint64_t *x, const uint64_t *p, int limbs, uint64_t *rng)
+{
+    uint64_t mask = ~0ull >> __builtin_clzll(p[limbs - 1]);
+    for (;;) {
+        for (int i = 0; i < limbs; i++)
+            x[i] = gpu_data_rand(rng);
+        x[limbs - 1] &= mask;
+        for (int i = limbs - 1; i >= 0; i--)
+            if (x[i] != p[i]) {
+                if (x[i] < p[i])
+                    return;
+                break;
+            }
+    }
+}
+
+/* Element-wise mul, add, sub, sqr of 2^12 random elements, with the special
+ * values 0, 1 (Montgomery) and p−1 in the first slots. */
+#define FIELD_CASE(FT, PARTS, GF, NAME)                                                       \
+    static void FT##_field_check(uint64_t *rng)                                               \
+    {                                                                                         \
+        enum { N = 4096, L = sizeof(FT##_t) / 8 / (PARTS), W = sizeof(FT##_t) / 8 };          \
+        static FT##_t a[N], b[N], want[N], got[N];                                            \
+        struct sp_err e;                                                                      \
+        for (int i = 0; i < N; i++)                                                           \
+            for (int k = 0; k < (PARTS); k++) {                                               \
+                rand_below((uint64_t *)&a[i] + k * L, FIELD_MOD_##GF, L, rng);                \
+                rand_below((uint64_t *)&b[i] + k * L, FIELD_MOD_##GF, L, rng);                \
+            }                                                                                 \
+        memset(&a[0], 0, sizeof(a[0]));                                                       \
+        FT##_set_one(&a[1]);                                                                  \
+        FT##_set_one(&b[2]);                                                                  \
+        FT##_neg(&a[3], &a[1]);                                                               \
+        memcpy(&b[3], &a[3], sizeof(b[3]));                                                   \
+        memcpy(&b[4], &a[4], sizeof(b[4]));                                                   \
+        static const char *ops[] = { "mul", "add", "sub", "sqr" };                            \
+        for (int op = 0; op < 4; op++) {                                                      \
+            for (int i = 0; i < N; i++) {                                                     \
+                if (op == 0) FT##_mul(&want[i], &a[i], &b[i]);                                \
+                else if (op == 1) FT##_add(&want[i], &a[i], &b[i]);                           \
+                else if (op == 2) FT##_sub(&want[i], &a[i], &b[i]);                           \
+                else FT##_sqr(&want[i], &a[i]);                                               \
+            }                                                                                 \
+            memset(got, 0x33, sizeof(got));                                                   \
+            int rc = gpu_field_op(GF, (enum gpu_field_opcode)op, got, a, b, N, &e);           \
+            if (rc)                                                                           \
+                printf("%s\n", e.msg);                                                        \
+            int bad = -1;                                                                     \
+            for (int i = 0; i < N && bad < 0 && !rc; i++)                                     \
+                if (memcmp(&got[i], &want[i], sizeof(want[i])))                               \
+                    bad = i;                                                                  \
+            if (bad >= 0) {                                                                   \
+                printf("  first mismatch at %d:\n  want", bad);                               \
+                for (int k = W - 1; k >= 0; k--) printf(" %016llx", (unsigned long long)((uint64_t *)&want[bad])[k]); \
+                printf("\n  got ");                                                           \
+                for (int k = W - 1; k >= 0; k--) printf(" %016llx", (unsigned long long)((uint64_t *)&got[bad])[k]); \
+                printf("\n");                                                                 \
+            }                                                                                 \
+            char what[64];                                                                    \
+            snprintf(what, sizeof(what), "%s %s", NAME, ops[op]);                             \
+            check(!rc && bad < 0, what, 12, 0);                                            \
+        }                                                                                     \
+    }
+
+#define FIELD_MOD_GPU_F_BN254_FR bn254_fr_modulus.l
+#define FIELD_MOD_GPU_F_BN254_FP bn254_fp_modulus.l
+#define FIELD_MOD_GPU_F_BN254_FP2 bn254_fp_modulus.l
+#define FIELD_MOD_GPU_F_BLS12381_FR bls12381_fr_modulus.l
+#define FIELD_MOD_GPU_F_BLS12381_FP bls12381_fp_modulus.l
+#define FIELD_MOD_GPU_F_BLS12381_FP2 bls12381_fp_modulus.l
+
+FIELD_CASE(bn254_fr, 1, GPU_F_BN254_FR, "bn254 fr")
+FIELD_CASE(bn254_fp, 1, GPU_F_BN254_FP, "bn254 fp")
+FIELD_CASE(bn254_fp2, 2, GPU_F_BN254_FP2, "bn254 fp2")
+FIELD_CASE(bls12381_fr, 1, GPU_F_BLS12381_FR, "bls12381 fr")
+FIELD_CASE(bls12381_fp, 1, GPU_F_BLS12381_FP, "bls12381 fp")
+FIELD_CASE(bls12381_fp2, 2, GPU_F_BLS12381_FP2, "bls12381 fp2")
+
 /* ---------------------------------------------------------------- NTT */
 
 #define NTT_CASE(CURVE, GC)                                                                   \
@@ -58,12 +138,12 @@ static double now_ms(void)
         void *din, *dout;                                                                     \
         if (!x || !cpu || !got || CURVE##_ntt_domain_init(&dom, log_n, 0) ||                  \
             cudaMalloc(&din, bytes) || cudaMalloc(&dout, bytes)) {                            \
-            check(0, 0, #CURVE " ntt setup", log_n, 0);                                       \
+            check(0, #CURVE " ntt setup", log_n, 0);                                       \
             return;                                                                           \
         }                                                                                     \
         if (gpu_ntt_create(&g, GC, log_n, &e)) {                                              \
             printf("%s\n", e.msg);                                                            \
-            check(0, 0, #CURVE " ntt create", log_n, 0);                                      \
+            check(0, #CURVE " ntt create", log_n, 0);                                      \
             return;                                                                           \
         }                                                                                     \
         for (int what = 0; what < 3; what++) {                                                \
@@ -91,7 +171,7 @@ static double now_ms(void)
             if (ce)                                                                           \
                 printf("cuda: %s\n", cudaGetErrorString(ce));                                 \
             cudaMemcpy(got, dout, bytes, cudaMemcpyDeviceToHost);                             \
-            check(!rc && !ce && memcmp(got, cpu, bytes) == 0, 0, names[what], log_n, t1 - t0); \
+            check(!rc && !ce && memcmp(got, cpu, bytes) == 0, names[what], log_n, t1 - t0); \
         }                                                                                     \
         gpu_ntt_free(g);                                                                      \
         cudaFree(din);                                                                        \
@@ -149,13 +229,13 @@ static void fill_scalars(uint64_t *s, enum gpu_curve c, size_t n, enum scalar_ki
         else                                                                                  \
             snprintf(what, sizeof(what), #GROUP " msm %s", sk_name[k]);                      \
         if (!sc) {                                                                            \
-            check(0, 0, what, log_n, 0);                                                      \
+            check(0, what, log_n, 0);                                                      \
             return;                                                                           \
         }                                                                                     \
         fill_scalars(sc, GC, n, k, rng);                                                      \
         GROUP##_jac_t want, got;                                                              \
         if (GROUP##_msm(&want, pts, sc, n, 0)) {                                              \
-            check(0, 0, what, log_n, 0);                                                      \
+            check(0, what, log_n, 0);                                                      \
             free(sc);                                                                         \
             return;                                                                           \
         }                                                                                     \
@@ -165,7 +245,7 @@ static void fill_scalars(uint64_t *s, enum gpu_curve c, size_t n, enum scalar_ki
         double t1 = now_ms();                                                                 \
         if (rc)                                                                               \
             printf("%s\n", e.msg);                                                            \
-        check(!rc && GROUP##_eq(&want, &got), 0, what, log_n, t1 - t0);                        \
+        check(!rc && GROUP##_eq(&want, &got), what, log_n, t1 - t0);                        \
         free(sc);                                                                             \
     }                                                                                         \
     static void GROUP##_msm_suite(unsigned log_n, uint64_t *rng)                              \
@@ -177,7 +257,7 @@ static void fill_scalars(uint64_t *s, enum gpu_curve c, size_t n, enum scalar_ki
         void *pts = gpu_data_points(GG, n, inf, 3, gpu_data_rand(rng));                       \
         if (!pts || gpu_msm_create(&g, GG, pts, n, &e)) {                                     \
             printf("%s\n", pts ? e.msg : "out of memory");                                    \
-            check(0, 0, #GROUP " msm create", log_n, 0);                                      \
+            check(0, #GROUP " msm create", log_n, 0);                                      \
             free(pts);                                                                        \
             return;                                                                           \
         }                                                                                     \
@@ -215,6 +295,14 @@ int main(int argc, char **argv)
     }
     uint64_t seed = (uint64_t)time(NULL), rng = seed;
     printf("gpu_test: %s, seed %llu\n", dev, (unsigned long long)seed);
+    if (!*only || strstr(only, "field")) {
+        bn254_fr_field_check(&rng);
+        bn254_fp_field_check(&rng);
+        bn254_fp2_field_check(&rng);
+        bls12381_fr_field_check(&rng);
+        bls12381_fp_field_check(&rng);
+        bls12381_fp2_field_check(&rng);
+    }
     static const unsigned sizes[] = { 10, 16, 20, 22 };
     for (size_t i = 0; i < 4; i++) {
         unsigned lg = sizes[i];

@@ -17,8 +17,9 @@
  * With a, b < p the loop keeps t < 2p; one conditional subtraction ends it.
  * Every function keeps results fully reduced, so is_zero and eq compare limbs.
  *
- * The carry flag lives between consecutive asm statements; nothing the
- * compiler places between them touches it (no C operation uses CC.CF).
+ * The carry flag lives between consecutive asm statements: they are all
+ * volatile so the compiler keeps their order (it may not move one chain's
+ * link past another), and no C operation between them touches CC.CF.
  */
 #ifndef SLOTPROVE_CUDA_FF_CUH
 #define SLOTPROVE_CUDA_FF_CUH
@@ -73,11 +74,11 @@ template <class P> FF_INLINE fp<P> fp_reduce_once(const uint32_t *t, uint32_t hi
 {
     fp<P> r;
     uint32_t borrow;
-    asm("sub.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(t[0]), "r"(P::p(0)));
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(t[0]), "r"(P::p(0)));
 #pragma unroll
     for (int i = 1; i < P::N; i++)
-        asm("subc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(t[i]), "r"(P::p(i)));
-    asm("subc.u32 %0, %1, 0;" : "=r"(borrow) : "r"(hi));
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(t[i]), "r"(P::p(i)));
+    asm volatile("subc.u32 %0, %1, 0;" : "=r"(borrow) : "r"(hi));
     /* borrow is 0xffffffff when t < p: keep t */
 #pragma unroll
     for (int i = 0; i < P::N; i++)
@@ -88,11 +89,11 @@ template <class P> FF_INLINE fp<P> fp_reduce_once(const uint32_t *t, uint32_t hi
 template <class P> FF_INLINE fp<P> operator+(const fp<P> &a, const fp<P> &b)
 {
     uint32_t t[P::N], hi;
-    asm("add.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a.v[0]), "r"(b.v[0]));
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(t[0]) : "r"(a.v[0]), "r"(b.v[0]));
 #pragma unroll
     for (int i = 1; i < P::N; i++)
-        asm("addc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(a.v[i]), "r"(b.v[i]));
-    asm("addc.u32 %0, 0, 0;" : "=r"(hi));
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(t[i]) : "r"(a.v[i]), "r"(b.v[i]));
+    asm volatile("addc.u32 %0, 0, 0;" : "=r"(hi));
     return fp_reduce_once<P>(t, hi);
 }
 
@@ -100,20 +101,20 @@ template <class P> FF_INLINE fp<P> operator-(const fp<P> &a, const fp<P> &b)
 {
     fp<P> r;
     uint32_t borrow, m[P::N];
-    asm("sub.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(a.v[0]), "r"(b.v[0]));
+    asm volatile("sub.cc.u32 %0, %1, %2;" : "=r"(r.v[0]) : "r"(a.v[0]), "r"(b.v[0]));
 #pragma unroll
     for (int i = 1; i < P::N; i++)
-        asm("subc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(a.v[i]), "r"(b.v[i]));
-    asm("subc.u32 %0, 0, 0;" : "=r"(borrow));
+        asm volatile("subc.cc.u32 %0, %1, %2;" : "=r"(r.v[i]) : "r"(a.v[i]), "r"(b.v[i]));
+    asm volatile("subc.u32 %0, 0, 0;" : "=r"(borrow));
     /* add p back when a < b (borrow = all ones) */
 #pragma unroll
     for (int i = 0; i < P::N; i++)
         m[i] = P::p(i) & borrow;
-    asm("add.cc.u32 %0, %0, %1;" : "+r"(r.v[0]) : "r"(m[0]));
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(r.v[0]) : "r"(m[0]));
 #pragma unroll
     for (int i = 1; i < P::N - 1; i++)
-        asm("addc.cc.u32 %0, %0, %1;" : "+r"(r.v[i]) : "r"(m[i]));
-    asm("addc.u32 %0, %0, %1;" : "+r"(r.v[P::N - 1]) : "r"(m[P::N - 1]));
+        asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(r.v[i]) : "r"(m[i]));
+    asm volatile("addc.u32 %0, %0, %1;" : "+r"(r.v[P::N - 1]) : "r"(m[P::N - 1]));
     return r;
 }
 
@@ -139,30 +140,30 @@ template <class P> FF_INLINE fp<P> operator*(const fp<P> &a, const fp<P> &b)
     for (int i = 0; i < N; i++) {
         uint32_t bi = b.v[i], m;
         /* t += a·b_i: low halves at limb j, high halves at limb j+1 */
-        asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.v[0]), "r"(bi));
+        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.v[0]), "r"(bi));
 #pragma unroll
         for (int j = 1; j < N; j++)
-            asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.v[j]), "r"(bi));
-        asm("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-        asm("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-        asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.v[0]), "r"(bi));
+            asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.v[j]), "r"(bi));
+        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+        asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.v[0]), "r"(bi));
 #pragma unroll
         for (int j = 1; j < N; j++)
-            asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.v[j]), "r"(bi));
-        asm("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+            asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.v[j]), "r"(bi));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
         /* t += m·p with m chosen so that the low limb becomes 0 */
         m = t[0] * P::n0;
-        asm("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(P::p(0)));
+        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(P::p(0)));
 #pragma unroll
         for (int j = 1; j < N; j++)
-            asm("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(P::p(j)));
-        asm("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-        asm("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-        asm("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(P::p(0)));
+            asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(P::p(j)));
+        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+        asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(P::p(0)));
 #pragma unroll
         for (int j = 1; j < N; j++)
-            asm("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(P::p(j)));
-        asm("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+            asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(P::p(j)));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
         /* divide by 2^32: t_0 is zero now */
 #pragma unroll
         for (int j = 0; j < N + 1; j++)

@@ -56,6 +56,17 @@ int gpu_msm_run(struct gpu_msm *m, void *ret, const void *scalars, size_t n,
 /* The window size gpu_msm_run would choose for n points of group g. */
 unsigned gpu_msm_window_bits(enum gpu_group g, size_t n);
 
+/* ---- field operations, for tests (gpu_field.cu) ---- */
+enum gpu_field {
+    GPU_F_BN254_FR, GPU_F_BN254_FP, GPU_F_BN254_FP2,
+    GPU_F_BLS12381_FR, GPU_F_BLS12381_FP, GPU_F_BLS12381_FP2
+};
+enum gpu_field_opcode { GPU_OP_MUL, GPU_OP_ADD, GPU_OP_SUB, GPU_OP_SQR };
+/* out[i] = a[i] op b[i] (Montgomery product for MUL, a[i]² for SQR) for
+ * n elements in host memory, in the CPU code's layout. */
+int gpu_field_op(enum gpu_field f, enum gpu_field_opcode op, void *out, const void *a,
+                 const void *b, size_t n, struct sp_err *e);
+
 /* ---- device (gpu_device.cu) ---- */
 /* Describes device 0 into buf ("NVIDIA H200, 139.8 GiB, sm_90, 132 SMs");
  * -ENODEV when no device is visible. */
