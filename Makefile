@@ -131,9 +131,10 @@ ifneq ($(NVCC),)
 all: $(GPU_BINS)
 endif
 
-$(BUILD)/cuda/%.o: %.cu $(wildcard gpud/cuda/*.cuh gpud/cuda/*.h) common/bn254.h common/bls12381.h
+$(BUILD)/cuda/%.o: %.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVCCFLAGS) -c $< -o $@
+	$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
+-include $(wildcard $(BUILD)/cuda/gpud/cuda/*.d)
 
 $(LIBGPU): $(CUDA_OBJ)
 	rm -f $@ && ar rcs $@ $^

@@ -128,49 +128,54 @@ template <class P> FF_INLINE fp<P> dbl(const fp<P> &a)
     return a + a;
 }
 
-/* Montgomery product a·b·R^−1 mod p (CIOS, see the file comment). */
+/* Montgomery product a·b·R^−1 mod p (CIOS, see the file comment). Each
+ * row adds a·b_i + m·p < 2^33·p to t < 2p, which fits in N+1 limbs for all
+ * four moduli (p < 2^(32N−1)): no carry leaves limb N, so the four chains
+ * of a row end there without a further carry word. */
 template <class P> FF_INLINE fp<P> operator*(const fp<P> &a, const fp<P> &b)
 {
     constexpr int N = P::N;
-    uint32_t t[N + 2];
+    static_assert(P::p(N - 1) < 0x80000000u, "modulus needs a spare top bit");
+    uint32_t t[N + 1];
 #pragma unroll
-    for (int i = 0; i < N + 2; i++)
+    for (int i = 0; i < N + 1; i++)
         t[i] = 0;
 #pragma unroll
     for (int i = 0; i < N; i++) {
         uint32_t bi = b.v[i], m;
-        /* t += a·b_i: low halves at limb j, high halves at limb j+1 */
+        /* t += lo(a_j·b_i) at limb j */
         asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(a.v[0]), "r"(bi));
 #pragma unroll
         for (int j = 1; j < N; j++)
             asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(a.v[j]), "r"(bi));
-        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-        asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.v[0]), "r"(bi));
-#pragma unroll
-        for (int j = 1; j < N; j++)
-            asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.v[j]), "r"(bi));
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-        /* t += m·p with m chosen so that the low limb becomes 0 */
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N]));
+        /* m makes the low limb vanish: t_0 is final now */
         m = t[0] * P::n0;
+        /* t += lo(m·p_j) at limb j */
         asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(P::p(0)));
 #pragma unroll
         for (int j = 1; j < N; j++)
             asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(P::p(j)));
-        asm volatile("addc.cc.u32 %0, %0, 0;" : "+r"(t[N]));
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N]));
+        /* t += hi(a_j·b_i) at limb j+1 */
+        asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(a.v[0]), "r"(bi));
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(a.v[j]), "r"(bi));
+        asm volatile("madc.hi.u32 %0, %1, %2, %0;" : "+r"(t[N]) : "r"(a.v[N - 1]), "r"(bi));
+        /* t += hi(m·p_j) at limb j+1 */
         asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(P::p(0)));
 #pragma unroll
-        for (int j = 1; j < N; j++)
+        for (int j = 1; j < N - 1; j++)
             asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(P::p(j)));
-        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N + 1]));
-        /* divide by 2^32: t_0 is zero now */
+        asm volatile("madc.hi.u32 %0, %1, %2, %0;" : "+r"(t[N]) : "r"(m), "r"(P::p(N - 1)));
+        /* divide by 2^32 */
 #pragma unroll
-        for (int j = 0; j < N + 1; j++)
+        for (int j = 0; j < N; j++)
             t[j] = t[j + 1];
-        t[N + 1] = 0;
+        t[N] = 0;
     }
-    return fp_reduce_once<P>(t, t[N]);
+    return fp_reduce_once<P>(t, 0);
 }
 
 template <class P> FF_INLINE fp<P> sqr(const fp<P> &a)

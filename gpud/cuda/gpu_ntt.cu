@@ -3,6 +3,7 @@
  * the pass plan for ntt.cuh's kernels, for both curves' Fr.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <new>
 
 #include "gpu.h"
@@ -99,6 +100,19 @@ extern "C" void gpu_ntt_free(struct gpu_ntt *d)
     delete d;
 }
 
+/* Threads per block of ntt_pass: NTT_THREADS, or $SLOTPROVE_NTT_THREADS
+ * (a power of two from 32 up to NTT_THREADS) for tuning runs. */
+static unsigned ntt_threads(void)
+{
+    static unsigned t = 0;
+    if (!t) {
+        const char *s = getenv("SLOTPROVE_NTT_THREADS");
+        unsigned v = s ? (unsigned)atoi(s) : NTT_THREADS;
+        t = v >= 32 && v <= NTT_THREADS && !(v & (v - 1)) ? v : NTT_THREADS;
+    }
+    return t;
+}
+
 template <class F> static int ntt_forward_t(struct gpu_ntt *d, F *out, const F *in, struct sp_err *e)
 {
     size_t smem = ((size_t)1 << NTT_TILE_LOG) * sizeof(F);
@@ -109,7 +123,7 @@ template <class F> static int ntt_forward_t(struct gpu_ntt *d, F *out, const F *
         unsigned l = s < 4 ? s : 4;
         unsigned k = d->log_n - s < NTT_TILE_LOG - l ? d->log_n - s : NTT_TILE_LOG - l;
         size_t tile = (size_t)1 << (k + l);
-        ntt_pass<F><<<(unsigned)(d->n / tile), NTT_THREADS, tile * sizeof(F)>>>(
+        ntt_pass<F><<<(unsigned)(d->n / tile), ntt_threads(), tile * sizeof(F)>>>(
             out, s == 0 ? in : out, (const F *)d->tw, d->log_n, s, k, l, s == 0);
         CU_TRY(cudaGetLastError(), e, "ntt pass");
         s += k;

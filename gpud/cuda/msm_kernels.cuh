@@ -16,7 +16,9 @@
  *  5. msm_scatter into the dense bucket array (others stay infinity).
  *  6. msm_window_segments: per window, buckets are split into segments of L;
  *     each thread forms Σ_k (k+1)·B_k over its segment with the running-sum
- *     trick plus (segment start)·(segment sum); msm_tree_sum adds segments.
+ *     trick, msm_window_shift adds (segment start)·(segment sum) (two
+ *     kernels: fewer live points each, so more threads fit an SM), and
+ *     msm_tree_sum adds the segments.
  * The host then forms Σ_w 2^(w·c)·S_w (msm.cuh).
  */
 #ifndef SLOTPROVE_CUDA_MSM_KERNELS_CUH
@@ -26,15 +28,18 @@
 
 #define MSM_SIGN (1u << 31)
 
-/* scalars: n × 8 words. keys/vals: [w·n + i]. zeros += count of zero digits. */
-static __global__ void msm_digits(const uint4 *scalars, uint32_t n, unsigned c, unsigned nwin,
-                           uint32_t *keys, uint32_t *vals, unsigned long long *zeros)
+/* Scalars base+i for i in [first, end) of a part of n (8 words each):
+ * keys/vals[w·n + i], the value naming point base+i. zeros += the count of
+ * zero digits. */
+static __global__ void msm_digits(const uint4 *scalars, uint32_t base, uint32_t first, uint32_t end,
+                                  uint32_t n, unsigned c, unsigned nwin, uint32_t *keys,
+                                  uint32_t *vals, unsigned long long *zeros)
 {
-    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t i = first + blockIdx.x * blockDim.x + threadIdx.x;
     unsigned nz = 0;
-    if (i < n) {
+    if (i < end) {
         uint32_t s[9];
-        uint4 a = scalars[2 * i], b = scalars[2 * i + 1];
+        uint4 a = scalars[2 * (base + i)], b = scalars[2 * (base + i) + 1];
         s[0] = a.x; s[1] = a.y; s[2] = a.z; s[3] = a.w;
         s[4] = b.x; s[5] = b.y; s[6] = b.z; s[7] = b.w;
         s[8] = 0;
@@ -58,7 +63,7 @@ static __global__ void msm_digits(const uint4 *scalars, uint32_t n, unsigned c, 
                 nz++;
             } else {
                 keys[o] = w * half + d - 1;
-                vals[o] = i | neg;
+                vals[o] = (base + i) | neg;
             }
         }
     }
@@ -173,19 +178,24 @@ static __global__ void msm_sequence(uint32_t *x, uint32_t S)
         x[i] = i;
 }
 
+/* buckets[keys[i]] = in[i], or += in[i] when add (keys are distinct). */
 template <class F>
-static __global__ void msm_scatter(const uint32_t *keys, const xyzz<F> *in, uint32_t S, xyzz<F> *buckets)
+static __global__ void msm_scatter(const uint32_t *keys, const xyzz<F> *in, uint32_t S, xyzz<F> *buckets,
+                                   int add)
 {
     uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < S)
-        buckets[keys[i]] = in[i];
+        buckets[keys[i]] = add ? xyzz_add(buckets[keys[i]], in[i]) : in[i];
 }
 
-/* part[w·T + s] = Σ_{k in segment s} (k+1)·B[w·m + k], segments of L = m/T. */
+/* For segment s of L buckets of its window (g = w·T + s):
+ *   part[g] = Σ_{k<L} (k+1)·B[w·m + sL + k]  (running sums from the top)
+ *   seg[g]  = Σ_{k<L} B[w·m + sL + k]
+ * msm_window_shift then adds sL·seg[g], giving each bucket its weight sL+k+1. */
 template <class F>
 __global__ void __launch_bounds__(128) msm_window_segments(const xyzz<F> *buckets, uint32_t m,
                                                            uint32_t nwin, uint32_t L,
-                                                           xyzz<F> *part)
+                                                           xyzz<F> *part, xyzz<F> *seg)
 {
     uint32_t T = m / L;
     uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
@@ -198,18 +208,28 @@ __global__ void __launch_bounds__(128) msm_window_segments(const xyzz<F> *bucket
         acc = xyzz_add(acc, bk[k]);
         tot = xyzz_add(tot, acc);
     }
-    /* tot holds Σ (k − sL + 1)·B_k; add sL·acc by double-and-add */
-    uint32_t f = s * L;
-    if (f) {
-        xyzz<F> x = xyzz_inf<F>();
-        for (int bit = 31 - __clz(f); bit >= 0; bit--) {
-            x = xyzz_dbl(x);
-            if ((f >> bit) & 1)
-                x = xyzz_add(x, acc);
-        }
-        tot = xyzz_add(tot, x);
-    }
     part[g] = tot;
+    seg[g] = acc;
+}
+
+/* part[g] += (s·L)·seg[g] for segment s = g mod T (double-and-add). */
+template <class F>
+__global__ void __launch_bounds__(128) msm_window_shift(xyzz<F> *part, const xyzz<F> *seg,
+                                                        uint32_t T, uint32_t nwin, uint32_t L)
+{
+    uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= nwin * T)
+        return;
+    uint32_t f = (g % T) * L;
+    if (!f)
+        return;
+    xyzz<F> r = seg[g], x = r;
+    for (int bit = 30 - __clz(f); bit >= 0; bit--) {
+        x = xyzz_dbl(x);
+        if ((f >> bit) & 1)
+            x = xyzz_add(x, r);
+    }
+    part[g] = xyzz_add(part[g], x);
 }
 
 /* part[w·T + i] += part[w·T + i + h] for i < h (one tree level). */

@@ -22,7 +22,7 @@
 #include "fields.cuh"
 
 #define NTT_TILE_LOG 11 /* 2^11 elements × 32 B = 64 KiB of shared memory */
-#define NTT_THREADS 256
+#define NTT_THREADS 256 /* at most; SLOTPROVE_NTT_THREADS picks fewer */
 
 /* ret[idx] = Π_{b: bit b of e(idx)} pw[b]: e = j·2^(log_n−1−s) for the
  * twiddle table (idx = 2^s + j), e = idx for the coset table (then ×scale). */
