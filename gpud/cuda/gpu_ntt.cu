@@ -100,15 +100,29 @@ extern "C" void gpu_ntt_free(struct gpu_ntt *d)
     delete d;
 }
 
-/* Threads per block of ntt_pass: NTT_THREADS, or $SLOTPROVE_NTT_THREADS
- * (a power of two from 32 up to NTT_THREADS) for tuning runs. */
+/* Threads per block of ntt_pass: NTT_THREADS_DEFAULT, or
+ * $SLOTPROVE_NTT_THREADS (a power of two from 32 up to NTT_THREADS). */
 static unsigned ntt_threads(void)
 {
     static unsigned t = 0;
     if (!t) {
         const char *s = getenv("SLOTPROVE_NTT_THREADS");
-        unsigned v = s ? (unsigned)atoi(s) : NTT_THREADS;
-        t = v >= 32 && v <= NTT_THREADS && !(v & (v - 1)) ? v : NTT_THREADS;
+        unsigned v = s ? (unsigned)atoi(s) : NTT_THREADS_DEFAULT;
+        t = v >= 32 && v <= NTT_THREADS && !(v & (v - 1)) ? v : NTT_THREADS_DEFAULT;
+    }
+    return t;
+}
+
+/* log2 of the elements per tile: NTT_TILE_LOG_DEFAULT, or
+ * $SLOTPROVE_NTT_TILE_LOG (6 up to NTT_TILE_LOG): smaller tiles let more
+ * blocks share an SM but take more passes. */
+static unsigned ntt_tile_log(void)
+{
+    static unsigned t = 0;
+    if (!t) {
+        const char *s = getenv("SLOTPROVE_NTT_TILE_LOG");
+        unsigned v = s ? (unsigned)atoi(s) : NTT_TILE_LOG_DEFAULT;
+        t = v >= 6 && v <= NTT_TILE_LOG ? v : NTT_TILE_LOG_DEFAULT;
     }
     return t;
 }
@@ -121,7 +135,8 @@ template <class F> static int ntt_forward_t(struct gpu_ntt *d, F *out, const F *
     unsigned s = 0;
     while (s < d->log_n) {
         unsigned l = s < 4 ? s : 4;
-        unsigned k = d->log_n - s < NTT_TILE_LOG - l ? d->log_n - s : NTT_TILE_LOG - l;
+        unsigned tl = ntt_tile_log();
+        unsigned k = d->log_n - s < tl - l ? d->log_n - s : tl - l;
         size_t tile = (size_t)1 << (k + l);
         ntt_pass<F><<<(unsigned)(d->n / tile), ntt_threads(), tile * sizeof(F)>>>(
             out, s == 0 ? in : out, (const F *)d->tw, d->log_n, s, k, l, s == 0);

@@ -8,7 +8,7 @@
  * on it and writes it back: the 2^k elements 2^s apart for 2^l consecutive
  * low indices (l ≤ 4: 512-byte runs in device memory). The first pass reads
  * its input at bit-reversed positions, so no separate permutation runs:
- * 2^24 takes three passes (11 + 7 + 6 stages). Shared memory holds the tile
+ * 2^24 takes four passes (9 + 5 + 5 + 5 stages) with the default tiles. Shared memory holds the tile
  * word-sliced (word w of element e at w·E + e) so a warp's threads hit
  * different banks.
  *
@@ -21,8 +21,15 @@
 
 #include "fields.cuh"
 
-#define NTT_TILE_LOG 11 /* 2^11 elements × 32 B = 64 KiB of shared memory */
-#define NTT_THREADS 256 /* at most; SLOTPROVE_NTT_THREADS picks fewer */
+/* Tiles of 2^9 elements (16 KiB of shared memory) and 128 threads a block:
+ * the fastest of tiles 2^9..2^11 × 128 or 256 threads on an H200 at 2^24
+ * (6.26 ms against 6.59 ms for 2^11 × 256: more blocks per SM outweigh a
+ * fourth pass). $SLOTPROVE_NTT_TILE_LOG and $SLOTPROVE_NTT_THREADS override
+ * them for tuning runs, up to the maxima. */
+#define NTT_TILE_LOG_DEFAULT 9
+#define NTT_TILE_LOG 11 /* at most: 2^11 elements × 32 B = 64 KiB */
+#define NTT_THREADS_DEFAULT 128
+#define NTT_THREADS 256 /* at most */
 
 /* ret[idx] = Π_{b: bit b of e(idx)} pw[b]: e = j·2^(log_n−1−s) for the
  * twiddle table (idx = 2^s + j), e = idx for the coset table (then ×scale). */
