@@ -4,14 +4,19 @@
  * machine with a CUDA device. Prints one line per check and
  * "N passed, N failed"; exits 1 if any failed, 2 if no device.
  *
- *   gpu_test [max_log]   sizes 2^10, 2^16, 2^20, 2^22 (those ≤ max_log)
+ *   gpu_test [max_log [only]]   sizes 2^10, 2^16, 2^20, 2^22 (those ≤ max_log);
+ *                               only: run the checks whose kind ("field",
+ *                               "ntt", "g1", "g2") is a substring of it
  *
+ * Fields: mul, add, sub, square of Fr, Fp (both curves) and Fp2 on 2^12
+ * random elements and 0, 1, p−1, against field_tmpl.h / fp2_tmpl.h.
  * NTT: forward, inverse and coset LDE of random Fr vectors, bit-identical
  * to the CPU's. MSM, both curves, G1 and G2: random scalars at each size
  * (with infinity points mixed in), and at 2^16 and 2^20 the edge cases
- * 0, 1, r−1, all equal, 90% zeros, witness-like 0/1/small values; at 2^16
- * also fixed window sizes 4..21 over the same input. Results are compared
- * as projective points (X_eq).
+ * 0, 1, r−1, all equal, 90% zeros, witness-like 0/1/small values (all
+ * equal again at 2^22); at 2^16 also fixed window sizes 4, 7, 13, 16, 21
+ * and fewer scalars than points. Results are compared as projective points
+ * (X_eq).
  */
 #include <stdio.h>
 #include <stdlib.h>
