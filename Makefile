@@ -115,7 +115,9 @@ fuzz-short:
 # runs on one known GPU, e.g. `make CUDA_ARCHS=90` compiles a quarter as much.
 # `make test-gpu` / `make bench-gpu` run the GPU checks and benchmarks on a
 # machine with a device (tests/gpu.sh runs both in one go).
-NVCC       ?= $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+ifeq ($(origin NVCC),undefined)
+NVCC       := $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+endif
 CUDA_ARCHS ?= 80 86 89 90
 CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 NVCCFLAGS  := -std=c++17 -O3 -Icommon -Igpud/cuda -diag-suppress 1675 \
