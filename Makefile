@@ -96,7 +96,7 @@ bench: deps all
 	@sh tests/bench.sh
 
 # Component timings on random data of any size (tests/bench_cpu.c).
-$(BUILD)/bench_cpu: $(call obj,tests/bench_cpu.c) $(LIBCORE)
+$(BUILD)/bench_cpu: $(call obj,tests/bench_cpu.c) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 bench-cpu: $(BUILD)/bench_cpu
@@ -143,3 +143,48 @@ fuzz: $(FUZZ_BINS)
 
 fuzz-short:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
+
+# ---- CUDA kernels (gpud/cuda/) -------------------------------------------
+# Built whenever nvcc is found (PATH or /usr/local/cuda/bin); `make NVCC=`
+# builds without them. CUDA_ARCHS lists the real architectures (default
+# sm_80, sm_86, sm_89, sm_90, plus PTX of the highest for newer GPUs); for
+# runs on one known GPU, e.g. `make CUDA_ARCHS=90` compiles a quarter as much.
+# `make test-gpu` / `make bench-gpu` run the GPU checks and benchmarks on a
+# machine with a device (tests/gpu.sh runs both in one go).
+ifeq ($(origin NVCC),undefined)
+NVCC       := $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
+endif
+CUDA_ARCHS ?= 80 86 89 90
+CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
+NVCCFLAGS  := -std=c++17 -O3 -Icommon -Igpud/cuda -diag-suppress 1675 \
+              $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
+              -gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
+CUDA_SRC   := $(wildcard gpud/cuda/*.cu)
+CUDA_OBJ   := $(patsubst %.cu,$(BUILD)/cuda/%.o,$(CUDA_SRC))
+LIBGPU     := $(BUILD)/libgpu.a
+CUDA_LDLIBS = -L$(CUDA_HOME)/lib64 -l:libcudart_static.a -lstdc++ -ldl -lrt
+GPU_BINS   := $(BUILD)/gpu_test $(BUILD)/gpu_bench
+
+ifneq ($(NVCC),)
+all: $(GPU_BINS)
+endif
+
+$(BUILD)/cuda/%.o: %.cu
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
+-include $(wildcard $(BUILD)/cuda/gpud/cuda/*.d)
+
+$(LIBGPU): $(CUDA_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/gpu_%: $(call obj,tests/gpu_%.c tests/gpu_data.c) $(LIBGPU) $(LIBCOMMON)
+	$(CC) $(CFLAGS) $^ -o $@ $(CUDA_LDLIBS) $(LDLIBS)
+
+$(call obj,tests/gpu_test.c tests/gpu_bench.c tests/gpu_data.c): CFLAGS += -Igpud/cuda -Itests -I$(CUDA_HOME)/include
+
+.PHONY: test-gpu bench-gpu
+test-gpu: $(GPU_BINS)
+	$(BUILD)/gpu_test
+
+bench-gpu: $(GPU_BINS)
+	$(BUILD)/gpu_bench

@@ -1,0 +1,79 @@
+/*
+ * gpu.h — slotprove's own CUDA kernels, called from C: Fr NTTs and
+ * Pippenger MSMs for G1 and G2 of BN254 and BLS12-381 (the .cu files beside this one).
+ *
+ * Data layouts are the CPU code's (common/ntt.h, common/msm.h), so the same
+ * bytes go to either backend:
+ *   Fr vectors   domain_size × 32 B, Montgomery form, natural order
+ *   points       a snarkjs .zkey point array (affine x‖y, Montgomery form,
+ *                little-endian limbs, all-zero = infinity)
+ *   scalars      n × 32 B, standard form, little-endian, each < r
+ * Calls run on the current device's default stream and return when their
+ * result is ready (NTT calls return after queueing: synchronize before
+ * reading device memory from the host). Errors: 0, -ENOMEM (device or host
+ * allocation), -EINVAL (bad size), -EIO (a CUDA error, named in e).
+ */
+#ifndef SLOTPROVE_CUDA_GPU_H
+#define SLOTPROVE_CUDA_GPU_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "err.h"
+
+enum gpu_curve { GPU_BN254 = 0, GPU_BLS12381 = 1 };
+enum gpu_group { GPU_BN254_G1 = 0, GPU_BN254_G2, GPU_BLS12381_G1, GPU_BLS12381_G2 };
+
+/* ---- NTT over Fr (gpu_ntt.cu): snarkjs's roots (common/ntt_tmpl.h) ---- */
+struct gpu_ntt;
+/* Prepares the twiddle and coset tables of a domain of 2^log_n points on the
+ * device (about 2 · 2^log_n · 32 B); 1 ≤ log_n ≤ 27. */
+int gpu_ntt_create(struct gpu_ntt **ret, enum gpu_curve curve, unsigned log_n, struct sp_err *e);
+void gpu_ntt_free(struct gpu_ntt *d);
+/* out ← NTT(in) (common/ntt.h X_forward); device pointers, out ≠ in, in kept. */
+int gpu_ntt_forward(struct gpu_ntt *d, void *out, const void *in, struct sp_err *e);
+/* out ← NTT^−1(in) (X_inverse); out ≠ in, in kept. */
+int gpu_ntt_inverse(struct gpu_ntt *d, void *out, const void *in, struct sp_err *e);
+/* out ← coset low-degree extension of in (X_coset_lde: iNTT, ×shift^i, NTT);
+ * out ≠ in, in is overwritten (scratch). */
+int gpu_ntt_coset_lde(struct gpu_ntt *d, void *out, void *in, struct sp_err *e);
+
+/* ---- MSM (gpu_msm.cu) ---- */
+struct gpu_msm;
+/* Uploads n_max points (host memory, zkey layout) once; they stay resident
+ * until gpu_msm_free. Working buffers for n_max scalars are allocated here. */
+int gpu_msm_create(struct gpu_msm **ret, enum gpu_group g, const void *points, size_t n_max,
+                   struct sp_err *e);
+void gpu_msm_free(struct gpu_msm *m);
+/* ret (the CPU code's X_gN_jac_t of the group) = Σ_{i<n} k_i·P_i over the
+ * first n resident points; scalars in host memory (n × 32 B), n ≤ n_max.
+ * window_bits 0 chooses the window size from n. */
+int gpu_msm_run(struct gpu_msm *m, void *ret, const void *scalars, size_t n,
+                unsigned window_bits, struct sp_err *e);
+/* The window size gpu_msm_run would choose for n points of group g. */
+unsigned gpu_msm_window_bits(enum gpu_group g, size_t n);
+
+/* ---- field operations, for tests (gpu_field.cu) ---- */
+enum gpu_field {
+    GPU_F_BN254_FR, GPU_F_BN254_FP, GPU_F_BN254_FP2,
+    GPU_F_BLS12381_FR, GPU_F_BLS12381_FP, GPU_F_BLS12381_FP2
+};
+enum gpu_field_opcode { GPU_OP_MUL, GPU_OP_ADD, GPU_OP_SUB, GPU_OP_SQR };
+/* out[i] = a[i] op b[i] (Montgomery product for MUL, a[i]² for SQR) for
+ * n elements in host memory, in the CPU code's layout. */
+int gpu_field_op(enum gpu_field f, enum gpu_field_opcode op, void *out, const void *a,
+                 const void *b, size_t n, struct sp_err *e);
+
+/* ---- device (gpu_device.cu) ---- */
+/* Describes device 0 into buf ("NVIDIA H200, 139.8 GiB, sm_90, 132 SMs");
+ * -ENODEV when no device is visible. */
+int gpu_describe(char *buf, size_t len, struct sp_err *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,56 @@
+/* gpu_msm.cu — the C entry points of the GPU MSM (gpu.h), dispatching to
+ * the per-group instances of msm.cuh. */
+#include "msm.cuh"
+
+msm_engine_base *gpu_msm_new_bn254_g1(const void *, size_t, struct sp_err *, int *);
+msm_engine_base *gpu_msm_new_bn254_g2(const void *, size_t, struct sp_err *, int *);
+msm_engine_base *gpu_msm_new_bls12381_g1(const void *, size_t, struct sp_err *, int *);
+msm_engine_base *gpu_msm_new_bls12381_g2(const void *, size_t, struct sp_err *, int *);
+
+struct gpu_msm {
+    msm_engine_base *eng;
+};
+
+extern "C" int gpu_msm_create(struct gpu_msm **ret, enum gpu_group g, const void *points,
+                              size_t n_max, struct sp_err *e)
+{
+    int rc = 0;
+    msm_engine_base *eng;
+    *ret = nullptr;
+    if (n_max == 0 || n_max > ((size_t)1 << 28))
+        return sp_fail(e, -EINVAL, "gpu msm: %zu points (1 to 2^28)", n_max);
+    switch (g) {
+    case GPU_BN254_G1: eng = gpu_msm_new_bn254_g1(points, n_max, e, &rc); break;
+    case GPU_BN254_G2: eng = gpu_msm_new_bn254_g2(points, n_max, e, &rc); break;
+    case GPU_BLS12381_G1: eng = gpu_msm_new_bls12381_g1(points, n_max, e, &rc); break;
+    case GPU_BLS12381_G2: eng = gpu_msm_new_bls12381_g2(points, n_max, e, &rc); break;
+    default: return sp_fail(e, -EINVAL, "gpu msm: unknown group %d", (int)g);
+    }
+    if (!eng)
+        return rc;
+    *ret = new (std::nothrow) gpu_msm{ eng };
+    if (!*ret) {
+        delete eng;
+        return sp_fail(e, -ENOMEM, "gpu msm: out of host memory");
+    }
+    return 0;
+}
+
+extern "C" void gpu_msm_free(struct gpu_msm *m)
+{
+    if (!m)
+        return;
+    delete m->eng;
+    delete m;
+}
+
+extern "C" int gpu_msm_run(struct gpu_msm *m, void *ret, const void *scalars, size_t n,
+                           unsigned window_bits, struct sp_err *e)
+{
+    return m->eng->run(ret, scalars, n, window_bits, e);
+}
+
+extern "C" unsigned gpu_msm_window_bits(enum gpu_group g, size_t n)
+{
+    return msm_choose_window(g == GPU_BN254_G1 || g == GPU_BN254_G2 ? 254 : 255, n);
+}

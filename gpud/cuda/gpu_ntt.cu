@@ -1,0 +1,194 @@
+/*
+ * gpu_ntt.cu — the C entry points of the GPU NTT (gpu.h): domain tables and
+ * the pass plan for ntt.cuh's kernels, for both curves' Fr.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <new>
+
+#include "gpu.h"
+#include "gpu_util.cuh"
+#include "ntt.cuh"
+
+extern "C" {
+#include "ntt.h"
+}
+
+struct gpu_ntt {
+    enum gpu_curve curve;
+    unsigned log_n;
+    size_t n;
+    void *tw, *cz, *consts; /* consts: [0] = 1/n */
+};
+
+/* Host side of one curve: the CPU code's Fr type and functions. */
+#define NTT_HOST(CURVE, FR)                                                                \
+    static int CURVE##_tables(struct gpu_ntt *d, struct sp_err *e)                         \
+    {                                                                                      \
+        FR##_t w, shift, ninv, nfr, pw[64], ps[64];                                        \
+        CURVE##_ntt_root_of_unity(&w, d->log_n);                                           \
+        CURVE##_ntt_coset_shift(&shift, d->log_n);                                         \
+        FR##_from_u64(&nfr, d->n);                                                         \
+        FR##_inv(&ninv, &nfr);                                                             \
+        pw[0] = w;                                                                         \
+        ps[0] = shift;                                                                     \
+        for (unsigned b = 1; b < d->log_n; b++) {                                          \
+            FR##_sqr(&pw[b], &pw[b - 1]);                                                  \
+            FR##_sqr(&ps[b], &ps[b - 1]);                                                  \
+        }                                                                                  \
+        typedef CURVE##_fr_d F;                                                            \
+        F *dpw;                                                                            \
+        CU_TRY(cudaMalloc(&dpw, 2 * 64 * sizeof(F)), e, "ntt power tables");               \
+        cudaError_t err = cudaMemcpy(dpw, pw, 64 * sizeof(F), cudaMemcpyHostToDevice);     \
+        if (!err)                                                                          \
+            err = cudaMemcpy(dpw + 64, ps, 64 * sizeof(F), cudaMemcpyHostToDevice);        \
+        if (!err)                                                                          \
+            err = cudaMemcpy(d->consts, &ninv, sizeof(F), cudaMemcpyHostToDevice);         \
+        unsigned nb = (unsigned)((d->n + 255) / 256);                                      \
+        if (!err) {                                                                        \
+            ntt_fill_table<F><<<nb, 256>>>((F *)d->tw, dpw, d->log_n, 1, nullptr, d->n);   \
+            ntt_fill_table<F><<<nb, 256>>>((F *)d->cz, dpw + 64, d->log_n, 0,              \
+                                           (const F *)d->consts, d->n);                    \
+            err = cudaDeviceSynchronize();                                                 \
+        }                                                                                  \
+        cudaFree(dpw);                                                                     \
+        CU_TRY(err, e, "ntt tables");                                                      \
+        return 0;                                                                          \
+    }
+
+NTT_HOST(bn254, bn254_fr)
+NTT_HOST(bls12381, bls12381_fr)
+
+extern "C" int gpu_ntt_create(struct gpu_ntt **ret, enum gpu_curve curve, unsigned log_n,
+                              struct sp_err *e)
+{
+    *ret = nullptr;
+    if (log_n < 1 || log_n > 27)
+        return sp_fail(e, -EINVAL, "gpu ntt: domain 2^%u (1 to 2^27)", log_n);
+    struct gpu_ntt *d = new (std::nothrow) gpu_ntt();
+    if (!d)
+        return sp_fail(e, -ENOMEM, "gpu ntt: out of host memory");
+    d->curve = curve;
+    d->log_n = log_n;
+    d->n = (size_t)1 << log_n;
+    cudaError_t err = cudaMalloc(&d->tw, d->n * 32);
+    if (!err)
+        err = cudaMalloc(&d->cz, d->n * 32);
+    if (!err)
+        err = cudaMalloc(&d->consts, 32);
+    int rc = 0;
+    if (err)
+        rc = sp_fail(e, err == cudaErrorMemoryAllocation ? -ENOMEM : -EIO, "gpu ntt: tables for 2^%u: %s",
+                     log_n, cudaGetErrorString(err));
+    else
+        rc = curve == GPU_BN254 ? bn254_tables(d, e) : bls12381_tables(d, e);
+    if (rc) {
+        gpu_ntt_free(d);
+        return rc;
+    }
+    *ret = d;
+    return 0;
+}
+
+extern "C" void gpu_ntt_free(struct gpu_ntt *d)
+{
+    if (!d)
+        return;
+    cudaFree(d->tw);
+    cudaFree(d->cz);
+    cudaFree(d->consts);
+    delete d;
+}
+
+/* Threads per block of ntt_pass: NTT_THREADS_DEFAULT, or
+ * $SLOTPROVE_NTT_THREADS (a power of two from 32 up to NTT_THREADS). */
+static unsigned ntt_threads(void)
+{
+    static unsigned t = 0;
+    if (!t) {
+        const char *s = getenv("SLOTPROVE_NTT_THREADS");
+        unsigned v = s ? (unsigned)atoi(s) : NTT_THREADS_DEFAULT;
+        t = v >= 32 && v <= NTT_THREADS && !(v & (v - 1)) ? v : NTT_THREADS_DEFAULT;
+    }
+    return t;
+}
+
+/* log2 of the elements per tile: NTT_TILE_LOG_DEFAULT, or
+ * $SLOTPROVE_NTT_TILE_LOG (6 up to NTT_TILE_LOG): smaller tiles let more
+ * blocks share an SM but take more passes. */
+static unsigned ntt_tile_log(void)
+{
+    static unsigned t = 0;
+    if (!t) {
+        const char *s = getenv("SLOTPROVE_NTT_TILE_LOG");
+        unsigned v = s ? (unsigned)atoi(s) : NTT_TILE_LOG_DEFAULT;
+        t = v >= 6 && v <= NTT_TILE_LOG ? v : NTT_TILE_LOG_DEFAULT;
+    }
+    return t;
+}
+
+template <class F> static int ntt_forward_t(struct gpu_ntt *d, F *out, const F *in, struct sp_err *e)
+{
+    size_t smem = ((size_t)1 << NTT_TILE_LOG) * sizeof(F);
+    CU_TRY(cudaFuncSetAttribute(ntt_pass<F>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), e,
+           "ntt shared memory");
+    unsigned s = 0;
+    while (s < d->log_n) {
+        unsigned l = s < 4 ? s : 4;
+        unsigned tl = ntt_tile_log();
+        unsigned k = d->log_n - s < tl - l ? d->log_n - s : tl - l;
+        size_t tile = (size_t)1 << (k + l);
+        ntt_pass<F><<<(unsigned)(d->n / tile), ntt_threads(), tile * sizeof(F)>>>(
+            out, s == 0 ? in : out, (const F *)d->tw, d->log_n, s, k, l, s == 0);
+        CU_TRY(cudaGetLastError(), e, "ntt pass");
+        s += k;
+    }
+    return 0;
+}
+
+template <class F>
+static int ntt_run(struct gpu_ntt *d, F *out, F *in, int what, struct sp_err *e)
+{
+    unsigned nb = (unsigned)((d->n / 2 + 1 + 255) / 256);
+    int rc;
+    switch (what) {
+    case 0:
+        return ntt_forward_t<F>(d, out, in, e);
+    case 1:
+        if ((rc = ntt_forward_t<F>(d, out, in, e)))
+            return rc;
+        ntt_reverse_scale<F><<<nb, 256>>>(out, d->n, nullptr, (const F *)d->consts);
+        CU_TRY(cudaGetLastError(), e, "ntt scale");
+        return 0;
+    default:
+        /* in → out (forward), out → in (reversed, ×shift^i/n), in → out */
+        if ((rc = ntt_forward_t<F>(d, out, in, e)))
+            return rc;
+        ntt_reverse_scale_to<F><<<(unsigned)((d->n + 255) / 256), 256>>>(in, out, d->n,
+                                                                         (const F *)d->cz);
+        CU_TRY(cudaGetLastError(), e, "ntt coset scale");
+        return ntt_forward_t<F>(d, out, in, e);
+    }
+}
+
+static int ntt_dispatch(struct gpu_ntt *d, void *out, void *in, int what, struct sp_err *e)
+{
+    if (out == in)
+        return sp_fail(e, -EINVAL, "gpu ntt: out and in must differ");
+    if (d->curve == GPU_BN254)
+        return ntt_run<bn254_fr_d>(d, (bn254_fr_d *)out, (bn254_fr_d *)in, what, e);
+    return ntt_run<bls12381_fr_d>(d, (bls12381_fr_d *)out, (bls12381_fr_d *)in, what, e);
+}
+
+extern "C" int gpu_ntt_forward(struct gpu_ntt *d, void *out, const void *in, struct sp_err *e)
+{
+    return ntt_dispatch(d, out, (void *)in, 0, e);
+}
+extern "C" int gpu_ntt_inverse(struct gpu_ntt *d, void *out, const void *in, struct sp_err *e)
+{
+    return ntt_dispatch(d, out, (void *)in, 1, e);
+}
+extern "C" int gpu_ntt_coset_lde(struct gpu_ntt *d, void *out, void *in, struct sp_err *e)
+{
+    return ntt_dispatch(d, out, in, 2, e);
+}

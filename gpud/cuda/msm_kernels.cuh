@@ -1,0 +1,256 @@
+/*
+ * msm_kernels.cuh — the device half of the Pippenger MSM (msm.cuh drives
+ * it). For a window size c, m = 2^(c−1) buckets per window, W windows:
+ *
+ *  1. msm_digits: each scalar → W signed digits d ∈ [−m, m] (a digit above m
+ *     becomes d − 2^c and carries one into the next window); a nonzero digit
+ *     becomes the pair key = w·m + |d| − 1, value = point index | sign<<31;
+ *     zero digits get key W·m, which sorts last and is never read.
+ *  2. CUB radix sort of the pairs by key (msm.cuh).
+ *  3. msm_chunk_sum: the sorted pairs are cut into equal chunks of K; each
+ *     thread adds its chunk's points (negated for a negative digit) into one
+ *     partial sum per run of equal keys, in XYZZ coordinates. Equal chunks
+ *     keep a warp's threads in step whatever the bucket sizes are.
+ *  4. msm_run_sum, repeated: the partials of one key are summed in groups of
+ *     K2 until each key has one sum (a bucket of any size takes a few rounds).
+ *  5. msm_scatter into the dense bucket array (others stay infinity).
+ *  6. msm_window_segments: per window, buckets are split into segments of L;
+ *     each thread forms Σ_k (k+1)·B_k over its segment with the running-sum
+ *     trick, msm_window_shift adds (segment start)·(segment sum) (two
+ *     kernels: fewer live points each, so more threads fit an SM), and
+ *     msm_tree_sum adds the segments.
+ * The host then forms Σ_w 2^(w·c)·S_w (msm.cuh).
+ */
+#ifndef SLOTPROVE_CUDA_MSM_KERNELS_CUH
+#define SLOTPROVE_CUDA_MSM_KERNELS_CUH
+
+#include "ec.cuh"
+
+#define MSM_SIGN (1u << 31)
+
+/* Scalars base+i for i in [first, end) of a part of n (8 words each):
+ * keys/vals[w·n + i], the value naming point base+i. zeros += the count of
+ * zero digits. */
+static __global__ void msm_digits(const uint4 *scalars, uint32_t base, uint32_t first, uint32_t end,
+                                  uint32_t n, unsigned c, unsigned nwin, uint32_t *keys,
+                                  uint32_t *vals, unsigned long long *zeros)
+{
+    uint32_t i = first + blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned nz = 0;
+    if (i < end) {
+        uint32_t s[9];
+        uint4 a = scalars[2 * (base + i)], b = scalars[2 * (base + i) + 1];
+        s[0] = a.x; s[1] = a.y; s[2] = a.z; s[3] = a.w;
+        s[4] = b.x; s[5] = b.y; s[6] = b.z; s[7] = b.w;
+        s[8] = 0;
+        uint32_t half = 1u << (c - 1), full = 1u << c, carry = 0;
+        for (unsigned w = 0; w < nwin; w++) {
+            unsigned off = w * c, lo = off >> 5, sh = off & 31;
+            uint64_t x = ((uint64_t)s[lo] | (uint64_t)s[lo + 1] << 32) >> sh;
+            uint32_t d = ((uint32_t)x & (full - 1)) + carry;
+            uint32_t neg = 0;
+            if (d > half) {
+                d = full - d;
+                neg = MSM_SIGN;
+                carry = 1;
+            } else {
+                carry = 0;
+            }
+            size_t o = (size_t)w * n + i;
+            if (d == 0) {
+                keys[o] = nwin * half;
+                vals[o] = 0;
+                nz++;
+            } else {
+                keys[o] = w * half + d - 1;
+                vals[o] = (base + i) | neg;
+            }
+        }
+    }
+    nz = __reduce_add_sync(0xffffffffu, nz);
+    if ((threadIdx.x & 31) == 0 && nz)
+        atomicAdd(zeros, (unsigned long long)nz);
+}
+
+/* cnt[t] = number of runs of equal keys that meet chunk t = [tK, tK+K) ∩ [0, M). */
+static __global__ void msm_chunk_count(const uint32_t *keys, uint32_t M, uint32_t K, uint32_t nchunks,
+                                uint32_t *cnt)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nchunks)
+        return;
+    uint32_t b = t * K, e = min(b + K, M), c = 1;
+    for (uint32_t i = b + 1; i < e; i++)
+        c += keys[i] != keys[i - 1];
+    cnt[t] = c;
+}
+
+/* Partial sums of chunk t, one per run, written at off[t], off[t]+1, ... */
+template <class F>
+__global__ void __launch_bounds__(128) msm_chunk_sum(const uint32_t *keys, const uint32_t *vals,
+                                                     uint32_t M, uint32_t K, uint32_t nchunks,
+                                                     const uint32_t *off, const affine<F> *points,
+                                                     uint32_t *out_keys, xyzz<F> *out)
+{
+    uint32_t t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t >= nchunks)
+        return;
+    uint32_t b = t * K, e = min(b + K, M), o = off[t];
+    uint32_t cur = keys[b];
+    xyzz<F> acc = xyzz_inf<F>();
+    uint32_t v = vals[b];
+    affine<F> p = points[v & ~MSM_SIGN];
+    for (uint32_t i = b; i < e; i++) {
+        uint32_t k = keys[i];
+        affine<F> q = p;
+        uint32_t sign = v & MSM_SIGN;
+        if (i + 1 < e) { /* fetch the next point while this one is added */
+            v = vals[i + 1];
+            p = points[v & ~MSM_SIGN];
+        }
+        if (k != cur) {
+            out_keys[o] = cur;
+            out[o] = acc;
+            o++;
+            acc = xyzz_inf<F>();
+            cur = k;
+        }
+        if (sign)
+            q = affine_neg(q);
+        acc = xyzz_add_affine(acc, q);
+    }
+    out_keys[o] = cur;
+    out[o] = acc;
+}
+
+/* flags[i] = 1 where a run of equal keys starts. */
+static __global__ void msm_run_flags(const uint32_t *keys, uint32_t S, uint8_t *flags)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < S)
+        flags[i] = i == 0 || keys[i] != keys[i - 1];
+}
+
+/* nch[r] = ⌈len_r / K⌉ for the D runs starting at starts[r] (list length S). */
+static __global__ void msm_run_chunks(const uint32_t *starts, uint32_t D, uint32_t S, uint32_t K,
+                               uint32_t *nch)
+{
+    uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= D)
+        return;
+    uint32_t len = (r + 1 < D ? starts[r + 1] : S) - starts[r];
+    nch[r] = (len + K - 1) / K;
+}
+
+/* Output g (of C) = sum of the g-th group of ≤ K entries of its run. */
+template <class F>
+__global__ void __launch_bounds__(128) msm_run_sum(const uint32_t *keys, const xyzz<F> *in,
+                                                   uint32_t S, const uint32_t *starts, uint32_t D,
+                                                   const uint32_t *co, uint32_t C, uint32_t K,
+                                                   uint32_t *out_keys, xyzz<F> *out)
+{
+    uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= C)
+        return;
+    /* the run r with co[r] ≤ g < co[r+1] */
+    uint32_t lo = 0, hi = D;
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) / 2;
+        if (co[mid] <= g)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    uint32_t r = lo;
+    uint32_t run_end = r + 1 < D ? starts[r + 1] : S;
+    uint32_t b = starts[r] + (g - co[r]) * K, e = min(b + K, run_end);
+    xyzz<F> acc = in[b];
+    for (uint32_t i = b + 1; i < e; i++)
+        acc = xyzz_add(acc, in[i]);
+    out_keys[g] = keys[b];
+    out[g] = acc;
+}
+
+static __global__ void msm_sequence(uint32_t *x, uint32_t S)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < S)
+        x[i] = i;
+}
+
+/* buckets[keys[i]] = in[i], or += in[i] when add (keys are distinct). */
+template <class F>
+static __global__ void msm_scatter(const uint32_t *keys, const xyzz<F> *in, uint32_t S, xyzz<F> *buckets,
+                                   int add)
+{
+    uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < S)
+        buckets[keys[i]] = add ? xyzz_add(buckets[keys[i]], in[i]) : in[i];
+}
+
+/* For segment s of L buckets of its window (g = w·T + s):
+ *   part[g] = Σ_{k<L} (k+1)·B[w·m + sL + k]  (running sums from the top)
+ *   seg[g]  = Σ_{k<L} B[w·m + sL + k]
+ * msm_window_shift then adds sL·seg[g], giving each bucket its weight sL+k+1. */
+template <class F>
+__global__ void __launch_bounds__(128) msm_window_segments(const xyzz<F> *buckets, uint32_t m,
+                                                           uint32_t nwin, uint32_t L,
+                                                           xyzz<F> *part, xyzz<F> *seg)
+{
+    uint32_t T = m / L;
+    uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= nwin * T)
+        return;
+    uint32_t w = g / T, s = g % T;
+    const xyzz<F> *bk = buckets + (size_t)w * m + (size_t)s * L;
+    xyzz<F> acc = xyzz_inf<F>(), tot = xyzz_inf<F>();
+    for (int k = L - 1; k >= 0; k--) {
+        acc = xyzz_add(acc, bk[k]);
+        tot = xyzz_add(tot, acc);
+    }
+    part[g] = tot;
+    seg[g] = acc;
+}
+
+/* part[g] += (s·L)·seg[g] for segment s = g mod T (double-and-add). */
+template <class F>
+__global__ void __launch_bounds__(128) msm_window_shift(xyzz<F> *part, const xyzz<F> *seg,
+                                                        uint32_t T, uint32_t nwin, uint32_t L)
+{
+    uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= nwin * T)
+        return;
+    uint32_t f = (g % T) * L;
+    if (!f)
+        return;
+    xyzz<F> r = seg[g], x = r;
+    for (int bit = 30 - __clz(f); bit >= 0; bit--) {
+        x = xyzz_dbl(x);
+        if ((f >> bit) & 1)
+            x = xyzz_add(x, r);
+    }
+    part[g] = xyzz_add(part[g], x);
+}
+
+/* part[w·T + i] += part[w·T + i + h] for i < h (one tree level). */
+template <class F>
+__global__ void __launch_bounds__(128) msm_tree_sum(xyzz<F> *part, uint32_t T, uint32_t h,
+                                                    uint32_t nwin)
+{
+    uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
+    if (g >= nwin * h)
+        return;
+    uint32_t w = g / h, i = g % h;
+    xyzz<F> *p = part + (size_t)w * T;
+    p[i] = xyzz_add(p[i], p[i + h]);
+}
+
+template <class F>
+static __global__ void msm_gather_windows(const xyzz<F> *part, uint32_t T, uint32_t nwin, xyzz<F> *win)
+{
+    uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w < nwin)
+        win[w] = part[(size_t)w * T];
+}
+
+#endif

@@ -1,0 +1,331 @@
+/*
+ * gpu_test.c — `make test-gpu`: the GPU kernels (gpud/cuda/gpu.h) against
+ * the CPU backend (common/ntt.h, common/msm.h) on random inputs, on a
+ * machine with a CUDA device. Prints one line per check and
+ * "N passed, N failed"; exits 1 if any failed, 2 if no device.
+ *
+ *   gpu_test [max_log [only]]   sizes 2^10, 2^16, 2^20, 2^22 (those ≤ max_log);
+ *                               only: run the checks whose kind ("field",
+ *                               "ntt", "g1", "g2") is a substring of it
+ *
+ * Fields: mul, add, sub, square of Fr, Fp (both curves) and Fp2 on 2^12
+ * random elements and 0, 1, p−1, against field_tmpl.h / fp2_tmpl.h.
+ * NTT: forward, inverse and coset LDE of random Fr vectors, bit-identical
+ * to the CPU's. MSM, both curves, G1 and G2: random scalars at each size
+ * (with infinity points mixed in), and at 2^16 and 2^20 the edge cases
+ * 0, 1, r−1, all equal, 90% zeros, witness-like 0/1/small values (all
+ * equal again at 2^22); at 2^16 also fixed window sizes 4, 7, 13, 16, 21
+ * and fewer scalars than points. Results are compared as projective points
+ * (X_eq).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+#include "gpu.h"
+#include "gpu_data.h"
+#include "msm.h"
+#include "ntt.h"
+
+static int passed, failed;
+
+static void check(int ok, const char *what, unsigned log_n, double ms)
+{
+    printf("%-4s %-44s 2^%-2u %8.1f ms\n", ok ? "ok" : "FAIL", what, log_n, ms);
+    fflush(stdout);
+    if (ok)
+        passed++;
+    else
+        failed++;
+}
+
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e3 + t.tv_nsec / 1e6;
+}
+
+/* -------------------------------------------------------------- fields */
+
+/* x (limbs 64-bit limbs) uniform below p. */
+static void rand_below(uint64_t *x, const uint64_t *p, int limbs, uint64_t *rng)
+{
+    uint64_t mask = ~0ull >> __builtin_clzll(p[limbs - 1]);
+    for (;;) {
+        for (int i = 0; i < limbs; i++)
+            x[i] = gpu_data_rand(rng);
+        x[limbs - 1] &= mask;
+        for (int i = limbs - 1; i >= 0; i--)
+            if (x[i] != p[i]) {
+                if (x[i] < p[i])
+                    return;
+                break;
+            }
+    }
+}
+
+/* Element-wise mul, add, sub, sqr of 2^12 random elements, with the special
+ * values 0, 1 (Montgomery) and p−1 in the first slots. */
+#define FIELD_CASE(FT, PARTS, GF, NAME)                                                       \
+    static void FT##_field_check(uint64_t *rng)                                               \
+    {                                                                                         \
+        enum { N = 4096, L = sizeof(FT##_t) / 8 / (PARTS), W = sizeof(FT##_t) / 8 };          \
+        static FT##_t a[N], b[N], want[N], got[N];                                            \
+        struct sp_err e;                                                                      \
+        for (int i = 0; i < N; i++)                                                           \
+            for (int k = 0; k < (PARTS); k++) {                                               \
+                rand_below((uint64_t *)&a[i] + k * L, FIELD_MOD_##GF, L, rng);                \
+                rand_below((uint64_t *)&b[i] + k * L, FIELD_MOD_##GF, L, rng);                \
+            }                                                                                 \
+        memset(&a[0], 0, sizeof(a[0]));                                                       \
+        FT##_set_one(&a[1]);                                                                  \
+        FT##_set_one(&b[2]);                                                                  \
+        FT##_neg(&a[3], &a[1]);                                                               \
+        memcpy(&b[3], &a[3], sizeof(b[3]));                                                   \
+        memcpy(&b[4], &a[4], sizeof(b[4]));                                                   \
+        static const char *ops[] = { "mul", "add", "sub", "sqr" };                            \
+        for (int op = 0; op < 4; op++) {                                                      \
+            for (int i = 0; i < N; i++) {                                                     \
+                if (op == 0) FT##_mul(&want[i], &a[i], &b[i]);                                \
+                else if (op == 1) FT##_add(&want[i], &a[i], &b[i]);                           \
+                else if (op == 2) FT##_sub(&want[i], &a[i], &b[i]);                           \
+                else FT##_sqr(&want[i], &a[i]);                                               \
+            }                                                                                 \
+            memset(got, 0x33, sizeof(got));                                                   \
+            int rc = gpu_field_op(GF, (enum gpu_field_opcode)op, got, a, b, N, &e);           \
+            if (rc)                                                                           \
+                printf("%s\n", e.msg);                                                        \
+            int bad = -1;                                                                     \
+            for (int i = 0; i < N && bad < 0 && !rc; i++)                                     \
+                if (memcmp(&got[i], &want[i], sizeof(want[i])))                               \
+                    bad = i;                                                                  \
+            if (bad >= 0) {                                                                   \
+                printf("  first mismatch at %d:\n  want", bad);                               \
+                for (int k = W - 1; k >= 0; k--) printf(" %016llx", (unsigned long long)((uint64_t *)&want[bad])[k]); \
+                printf("\n  got ");                                                           \
+                for (int k = W - 1; k >= 0; k--) printf(" %016llx", (unsigned long long)((uint64_t *)&got[bad])[k]); \
+                printf("\n");                                                                 \
+            }                                                                                 \
+            char what[64];                                                                    \
+            snprintf(what, sizeof(what), "%s %s", NAME, ops[op]);                             \
+            check(!rc && bad < 0, what, 12, 0);                                            \
+        }                                                                                     \
+    }
+
+#define FIELD_MOD_GPU_F_BN254_FR bn254_fr_modulus.l
+#define FIELD_MOD_GPU_F_BN254_FP bn254_fp_modulus.l
+#define FIELD_MOD_GPU_F_BN254_FP2 bn254_fp_modulus.l
+#define FIELD_MOD_GPU_F_BLS12381_FR bls12381_fr_modulus.l
+#define FIELD_MOD_GPU_F_BLS12381_FP bls12381_fp_modulus.l
+#define FIELD_MOD_GPU_F_BLS12381_FP2 bls12381_fp_modulus.l
+
+FIELD_CASE(bn254_fr, 1, GPU_F_BN254_FR, "bn254 fr")
+FIELD_CASE(bn254_fp, 1, GPU_F_BN254_FP, "bn254 fp")
+FIELD_CASE(bn254_fp2, 2, GPU_F_BN254_FP2, "bn254 fp2")
+FIELD_CASE(bls12381_fr, 1, GPU_F_BLS12381_FR, "bls12381 fr")
+FIELD_CASE(bls12381_fp, 1, GPU_F_BLS12381_FP, "bls12381 fp")
+FIELD_CASE(bls12381_fp2, 2, GPU_F_BLS12381_FP2, "bls12381 fp2")
+
+/* ---------------------------------------------------------------- NTT */
+
+#define NTT_CASE(CURVE, GC)                                                                   \
+    static void CURVE##_ntt_check(unsigned log_n, uint64_t *rng)                             \
+    {                                                                                         \
+        size_t n = (size_t)1 << log_n, bytes = n * 32;                                        \
+        struct sp_err e;                                                                      \
+        struct CURVE##_ntt_domain dom;                                                        \
+        struct gpu_ntt *g;                                                                    \
+        uint8_t *x = malloc(bytes), *cpu = malloc(bytes), *got = malloc(bytes);               \
+        void *din, *dout;                                                                     \
+        if (!x || !cpu || !got || CURVE##_ntt_domain_init(&dom, log_n, 0) ||                  \
+            cudaMalloc(&din, bytes) || cudaMalloc(&dout, bytes)) {                            \
+            check(0, #CURVE " ntt setup", log_n, 0);                                       \
+            return;                                                                           \
+        }                                                                                     \
+        if (gpu_ntt_create(&g, GC, log_n, &e)) {                                              \
+            printf("%s\n", e.msg);                                                            \
+            check(0, #CURVE " ntt create", log_n, 0);                                      \
+            return;                                                                           \
+        }                                                                                     \
+        for (int what = 0; what < 3; what++) {                                                \
+            static const char *names[] = { #CURVE " ntt forward", #CURVE " ntt inverse",      \
+                                           #CURVE " ntt coset lde" };                         \
+            gpu_data_fr(x, GC, n, rng);                                                       \
+            memcpy(cpu, x, bytes);                                                            \
+            if (what == 0)                                                                    \
+                CURVE##_ntt_forward((void *)cpu, &dom, 0);                                    \
+            else if (what == 1)                                                               \
+                CURVE##_ntt_inverse((void *)cpu, &dom, 0);                                    \
+            else                                                                              \
+                CURVE##_ntt_coset_lde((void *)cpu, &dom, 0);                                  \
+            memset(got, 0xa5, bytes);                                                         \
+            cudaMemcpy(din, x, bytes, cudaMemcpyHostToDevice);                                \
+            cudaMemset(dout, 0xff, bytes); /* poison: every output must be written */         \
+            double t0 = now_ms();                                                             \
+            int rc = what == 0   ? gpu_ntt_forward(g, dout, din, &e)                          \
+                     : what == 1 ? gpu_ntt_inverse(g, dout, din, &e)                          \
+                                 : gpu_ntt_coset_lde(g, dout, din, &e);                       \
+            cudaError_t ce = cudaDeviceSynchronize();                                         \
+            double t1 = now_ms();                                                             \
+            if (rc)                                                                           \
+                printf("%s\n", e.msg);                                                        \
+            if (ce)                                                                           \
+                printf("cuda: %s\n", cudaGetErrorString(ce));                                 \
+            cudaMemcpy(got, dout, bytes, cudaMemcpyDeviceToHost);                             \
+            check(!rc && !ce && memcmp(got, cpu, bytes) == 0, names[what], log_n, t1 - t0); \
+        }                                                                                     \
+        gpu_ntt_free(g);                                                                      \
+        cudaFree(din);                                                                        \
+        cudaFree(dout);                                                                       \
+        CURVE##_ntt_domain_free(&dom);                                                        \
+        free(x);                                                                              \
+        free(cpu);                                                                            \
+        free(got);                                                                            \
+    }
+
+NTT_CASE(bn254, GPU_BN254)
+NTT_CASE(bls12381, GPU_BLS12381)
+
+/* ---------------------------------------------------------------- MSM */
+
+enum scalar_kind { SK_RANDOM, SK_ZERO, SK_ONE, SK_R_MINUS_1, SK_ALL_EQUAL, SK_MOSTLY_ZERO, SK_SMALL };
+static const char *sk_name[] = { "random", "all 0", "all 1", "all r-1", "all equal", "90% zero",
+                                 "0/1/small" };
+
+static void fill_scalars(uint64_t *s, enum gpu_curve c, size_t n, enum scalar_kind k, uint64_t *rng)
+{
+    const uint64_t *r = c == GPU_BN254 ? bn254_fr_modulus.l : bls12381_fr_modulus.l;
+    gpu_data_scalars(s, c, n, rng);
+    for (size_t i = 0; i < n; i++) {
+        uint64_t *x = s + 4 * i;
+        switch (k) {
+        case SK_RANDOM: break;
+        case SK_ZERO: memset(x, 0, 32); break;
+        case SK_ONE: memset(x, 0, 32); x[0] = 1; break;
+        case SK_R_MINUS_1: memcpy(x, r, 32); x[0] -= 1; break;
+        case SK_ALL_EQUAL: memcpy(x, s, 32); break;
+        case SK_MOSTLY_ZERO:
+            if (gpu_data_rand(rng) % 10)
+                memset(x, 0, 32);
+            break;
+        case SK_SMALL: {
+            uint64_t v = gpu_data_rand(rng) % 4;
+            memset(x, 0, 32);
+            x[0] = v < 3 ? v : gpu_data_rand(rng) & 0xffff;
+            break;
+        }
+        }
+    }
+}
+
+#define MSM_CASE(GROUP, GG, GC)                                                               \
+    static void GROUP##_msm_check(const void *pts, size_t n, unsigned log_n, enum scalar_kind k, \
+                                  unsigned window, uint64_t *rng, struct gpu_msm *g)          \
+    {                                                                                         \
+        uint64_t *sc = malloc(n * 32);                                                        \
+        struct sp_err e;                                                                      \
+        char what[96];                                                                        \
+        if (window)                                                                           \
+            snprintf(what, sizeof(what), #GROUP " msm %s, %u-bit windows", sk_name[k], window); \
+        else                                                                                  \
+            snprintf(what, sizeof(what), #GROUP " msm %s", sk_name[k]);                      \
+        if (!sc) {                                                                            \
+            check(0, what, log_n, 0);                                                      \
+            return;                                                                           \
+        }                                                                                     \
+        fill_scalars(sc, GC, n, k, rng);                                                      \
+        GROUP##_jac_t want, got;                                                              \
+        if (GROUP##_msm(&want, pts, sc, n, 0)) {                                              \
+            check(0, what, log_n, 0);                                                      \
+            free(sc);                                                                         \
+            return;                                                                           \
+        }                                                                                     \
+        memset(&got, 0x5a, sizeof(got));                                                      \
+        double t0 = now_ms();                                                                 \
+        int rc = gpu_msm_run(g, &got, sc, n, window, &e);                                     \
+        double t1 = now_ms();                                                                 \
+        if (rc)                                                                               \
+            printf("%s\n", e.msg);                                                            \
+        check(!rc && GROUP##_eq(&want, &got), what, log_n, t1 - t0);                        \
+        free(sc);                                                                             \
+    }                                                                                         \
+    static void GROUP##_msm_suite(unsigned log_n, uint64_t *rng)                              \
+    {                                                                                         \
+        size_t n = (size_t)1 << log_n;                                                        \
+        size_t inf[] = { 3, n / 2, n - 1 };                                                   \
+        struct sp_err e;                                                                      \
+        struct gpu_msm *g;                                                                    \
+        void *pts = gpu_data_points(GG, n, inf, 3, gpu_data_rand(rng));                       \
+        if (!pts || gpu_msm_create(&g, GG, pts, n, &e)) {                                     \
+            printf("%s\n", pts ? e.msg : "out of memory");                                    \
+            check(0, #GROUP " msm create", log_n, 0);                                      \
+            free(pts);                                                                        \
+            return;                                                                           \
+        }                                                                                     \
+        GROUP##_msm_check(pts, n, log_n, SK_RANDOM, 0, rng, g);                               \
+        if (log_n == 16 || log_n == 20)                                                       \
+            for (int k = SK_ZERO; k <= SK_SMALL; k++)                                         \
+                GROUP##_msm_check(pts, n, log_n, k, 0, rng, g);                               \
+        if (log_n == 22)                                                                      \
+            GROUP##_msm_check(pts, n, log_n, SK_ALL_EQUAL, 0, rng, g);                        \
+        if (log_n == 16) {                                                                    \
+            static const unsigned ws[] = { 4, 7, 13, 16, 21 };                                \
+            for (size_t i = 0; i < sizeof(ws) / sizeof(ws[0]); i++)                           \
+                GROUP##_msm_check(pts, n, log_n, SK_RANDOM, ws[i], rng, g);                   \
+            /* fewer scalars than resident points */                                          \
+            GROUP##_msm_check(pts, n - 77, log_n, SK_RANDOM, 0, rng, g);                      \
+        }                                                                                     \
+        gpu_msm_free(g);                                                                      \
+        free(pts);                                                                            \
+    }
+
+MSM_CASE(bn254_g1, GPU_BN254_G1, GPU_BN254)
+MSM_CASE(bn254_g2, GPU_BN254_G2, GPU_BN254)
+MSM_CASE(bls12381_g1, GPU_BLS12381_G1, GPU_BLS12381)
+MSM_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
+
+int main(int argc, char **argv)
+{
+    unsigned max_log = argc > 1 ? (unsigned)atoi(argv[1]) : 22;
+    const char *only = argc > 2 ? argv[2] : "";
+    char dev[256];
+    struct sp_err e;
+    if (gpu_describe(dev, sizeof(dev), &e)) {
+        printf("gpu_test: %s\n", e.msg);
+        return 2;
+    }
+    uint64_t seed = (uint64_t)time(NULL), rng = seed;
+    printf("gpu_test: %s, seed %llu\n", dev, (unsigned long long)seed);
+    if (!*only || strstr(only, "field")) {
+        bn254_fr_field_check(&rng);
+        bn254_fp_field_check(&rng);
+        bn254_fp2_field_check(&rng);
+        bls12381_fr_field_check(&rng);
+        bls12381_fp_field_check(&rng);
+        bls12381_fp2_field_check(&rng);
+    }
+    static const unsigned sizes[] = { 10, 16, 20, 22 };
+    for (size_t i = 0; i < 4; i++) {
+        unsigned lg = sizes[i];
+        if (lg > max_log)
+            continue;
+        if (!*only || strstr(only, "ntt")) {
+            bn254_ntt_check(lg, &rng);
+            bls12381_ntt_check(lg, &rng);
+        }
+        if (!*only || strstr(only, "g1")) {
+            bn254_g1_msm_suite(lg, &rng);
+            bls12381_g1_msm_suite(lg, &rng);
+        }
+        if (!*only || strstr(only, "g2")) {
+            bn254_g2_msm_suite(lg, &rng);
+            bls12381_g2_msm_suite(lg, &rng);
+        }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
