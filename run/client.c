@@ -85,22 +85,6 @@ static int parse_job_arg(const char *s, char job[JOB_ID_HEX + 1])
     return 0;
 }
 
-/* Resolves --proof and --public before any request (output.h): 0 when both
- * can be written; else prints why and returns 2 when they name one file (a
- * usage error), 1 otherwise. */
-static int check_outputs(const char *cmd, const char *proof, const char *pub)
-{
-    const char *paths[2] = { proof, pub };
-    struct output_target t[2];
-    struct sp_err e = { "" };
-    int rc = output_check(2, paths, t, &e);
-    if (rc == 0)
-        return 0;
-    fprintf(stderr, "slotprove%s%s: %s\n", rc == -SP_EUSAGE ? " " : "",
-            rc == -SP_EUSAGE ? cmd : "", e.msg);
-    return rc == -SP_EUSAGE ? 2 : 1;
-}
-
 /* Prints "slotprove: <why>" (when fmt is given) and the usage; returns 2. */
 static int usage_error(void (*usage)(FILE *), const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
@@ -331,7 +315,7 @@ int cmd_submit(int argc, char **argv)
     if (!wait && (proof || pub))
         return usage_error(submit_usage, "--proof and --public are written by --wait; add "
                                          "--wait, or fetch them later with `slotprove wait`");
-    int orc = wait ? check_outputs("submit", proof, pub) : 0;
+    int orc = wait ? output_check_args("submit", proof, pub) : 0;
     if (orc != 0)
         return orc;
     json_t *keyname = NULL;
@@ -467,7 +451,7 @@ int cmd_wait(int argc, char **argv)
         return usage_error(wait_usage, "\"%s\" is not a job id (32 hex digits)", argv[optind]);
     if (!proof != !pub)
         return usage_error(wait_usage, "give both --proof and --public, or neither");
-    int orc = proof ? check_outputs("wait", proof, pub) : 0;
+    int orc = proof ? output_check_args("wait", proof, pub) : 0;
     if (orc != 0)
         return orc;
     if (!sock)

@@ -34,27 +34,6 @@ static void hash_map(const struct zkey *zk, uint8_t out[32])
  * caller tells the children to drop their mappings (KEY_DROP). A later
  * submission of the same key simply loads it again.
  */
-static uint32_t keys_evict_one(struct key_cache *kc, uint64_t busy_keys)
-{
-    uint32_t victim = CTL_MAX_KEYS;
-    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
-        if (!kc->keys[i].used)
-            return CTL_MAX_KEYS; /* room left */
-        if (kc->keys[i].preloaded || (busy_keys >> i & 1))
-            continue;
-        if (victim == CTL_MAX_KEYS || kc->keys[i].last_used_ns < kc->keys[victim].last_used_ns)
-            victim = i;
-    }
-    if (victim == CTL_MAX_KEYS)
-        return victim;
-    struct key_entry *k = &kc->keys[victim];
-    sup_log(LOG_NOTE, "key cache full: dropped %s", k->name);
-    zkey_close(&k->zk);
-    close(k->fd);
-    memset(k, 0, sizeof(*k));
-    return victim;
-}
-
 uint32_t keys_evict_idle(struct key_cache *kc, uint64_t busy_keys, const char *why)
 {
     uint32_t victim = CTL_MAX_KEYS;
@@ -72,6 +51,16 @@ uint32_t keys_evict_idle(struct key_cache *kc, uint64_t busy_keys, const char *w
     close(k->fd);
     memset(k, 0, sizeof(*k));
     return victim;
+}
+
+/* Keeps a free entry: when the table is full, drops the least recently used
+ * idle client key (keys_evict_idle). Returns its id, or CTL_MAX_KEYS. */
+static uint32_t keys_evict_one(struct key_cache *kc, uint64_t busy_keys)
+{
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (!kc->keys[i].used)
+            return CTL_MAX_KEYS; /* room left */
+    return keys_evict_idle(kc, busy_keys, "key cache full");
 }
 
 uint64_t keys_client_bytes(const struct key_cache *kc)

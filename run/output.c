@@ -274,3 +274,18 @@ int write_output(const char *path, const char *text, struct sp_err *e)
 {
     return write_outputs(1, &path, &text, e);
 }
+
+int output_check_args(const char *cmd, const char *proof, const char *pub)
+{
+    const char *paths[2] = { proof, pub };
+    struct output_target t[2];
+    struct sp_err e = { "" };
+    int rc = output_check(2, paths, t, &e);
+    if (rc == 0)
+        return 0;
+    if (rc == -SP_EUSAGE)
+        fprintf(stderr, "slotprove %s: %s\n", cmd, e.msg);
+    else
+        fprintf(stderr, "slotprove: %s\n", e.msg);
+    return rc == -SP_EUSAGE ? 2 : 1;
+}

@@ -55,6 +55,11 @@ int output_resolve(const char *path, struct output_target *t, struct sp_err *e);
 int output_check(unsigned n, const char *const *paths, struct output_target *t,
                  struct sp_err *e);
 
+/* output_check of a command's PROOF and PUBLIC, before any work: 0 when both
+ * can be written; else prints why on stderr and returns 2 when they are one
+ * file (a usage error, "slotprove CMD: …"), 1 otherwise. */
+int output_check_args(const char *cmd, const char *proof, const char *pub);
+
 /* Writes text to path as described above. Returns 0, or -errno / -SP_EUSAGE
  * with "path: reason" in e; on failure a replaced file is left as it was. */
 int write_output(const char *path, const char *text, struct sp_err *e);

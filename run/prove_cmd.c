@@ -131,21 +131,6 @@ static void print_totals(const struct prove_run *r, const struct stage_times *t,
             "total", total / 1e6);
 }
 
-/* Fails before any work when the outputs cannot be written (missing or
- * read-only directory, a directory, a block device): 1; or when both name one
- * file: a usage error, 2. Returns 0 when both can be written. */
-static int check_outputs(const char *proof_path, const char *public_path)
-{
-    const char *paths[2] = { proof_path, public_path };
-    struct output_target t[2];
-    struct sp_err e = { "" };
-    int rc = output_check(2, paths, t, &e);
-    if (rc == 0)
-        return 0;
-    fprintf(stderr, "slotprove%s: %s\n", rc == -SP_EUSAGE ? " prove" : "", e.msg);
-    return rc == -SP_EUSAGE ? 2 : 1;
-}
-
 /* Runs the core until the job ends. */
 static void run_until_ended(struct core *c, struct prove_run *r)
 {
@@ -210,7 +195,7 @@ int cmd_prove(int argc, char **argv)
     }
     const char *zkey_path = argv[optind], *wtns_path = argv[optind + 1];
     const char *proof_path = argv[optind + 2], *public_path = argv[optind + 3];
-    int orc = check_outputs(proof_path, public_path);
+    int orc = output_check_args("prove", proof_path, public_path);
     if (orc != 0)
         return orc;
     uint64_t t_start = now_ns();
