@@ -50,11 +50,11 @@ $(BUILD)/slotprove: $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON)
 $(BUILD)/synthd: $(call obj,synthd/main.c) $(LIBSYNTHD) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 $(BUILD)/gpud: $(call obj,gpud/main.c) $(LIBGPUD) $(LIBCOMMON)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(call obj,gpud/main.c) $(LIBGPUD) $(LIBCOMMON) $(GPUD_LINK) -o $@ $(LDLIBS)
 
 # One Criterion binary holds every tests/test_*.c.
 $(BUILD)/unit: $(call obj,$(TEST_SRC)) $(LIBRUN) $(LIBSYNTHD) $(LIBGPUD) $(LIBCOMMON)
-	$(CC) $(CFLAGS) $^ -o $@ -lcriterion $(LDLIBS)
+	$(CC) $(CFLAGS) $(call obj,$(TEST_SRC)) $(LIBRUN) $(LIBSYNTHD) $(LIBGPUD) $(LIBCOMMON) $(GPUD_LINK) -o $@ -lcriterion $(LDLIBS)
 
 deps:
 	@sh tests/install-deps.sh
@@ -156,7 +156,7 @@ NVCC       := $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/b
 endif
 CUDA_ARCHS ?= 80 86 89 90
 CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
-NVCCFLAGS  := -std=c++17 -O3 -Icommon -Igpud/cuda -diag-suppress 1675 \
+NVCCFLAGS  := -std=c++17 -O3 -Icommon -Igpud/cuda -diag-suppress 1675 --default-stream per-thread \
               $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
               -gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
 CUDA_SRC   := $(wildcard gpud/cuda/*.cu)
@@ -167,7 +167,22 @@ GPU_BINS   := $(BUILD)/gpu_test $(BUILD)/gpu_bench
 
 ifneq ($(NVCC),)
 all: $(GPU_BINS)
+# gpud gets the CUDA backend (gpud/cuda/*.c on the kernels of libgpu.a);
+# build/gpud-config records whether, so switching rebuilds gpud's objects.
+GPUD_CUDA_SRC := $(wildcard gpud/cuda/*.c)
+$(LIBGPUD): $(call obj,$(GPUD_CUDA_SRC))
+$(BUILD)/obj/gpud/%.o: CFLAGS += -DSLOTPROVE_CUDA -Igpud/cuda
+$(BUILD)/obj/tests/%.o: CFLAGS += -DSLOTPROVE_CUDA -Igpud/cuda
+$(BUILD)/obj/run/%.o: CFLAGS += -DSLOTPROVE_CUDA_BUILT
+GPUD_LINK := $(LIBGPU) $(CUDA_LDLIBS)
+$(BUILD)/gpud $(BUILD)/unit: $(LIBGPU)
+GPUD_CONFIG := cuda
+else
+GPUD_LINK :=
+GPUD_CONFIG := cpu
 endif
+$(shell mkdir -p $(BUILD); test "$$(cat $(BUILD)/gpud-config 2>/dev/null)" = "$(GPUD_CONFIG)" || echo $(GPUD_CONFIG) > $(BUILD)/gpud-config)
+$(call obj,gpud/main.c $(GPUD_SRC) $(GPUD_CUDA_SRC) $(TEST_SRC) run/main.c $(RUN_SRC)): $(BUILD)/gpud-config
 
 $(BUILD)/cuda/%.o: %.cu
 	@mkdir -p $(dir $@)

@@ -58,6 +58,8 @@ int child_args_parse(struct child_args *a, int argc, char **argv, struct sp_err 
             a->threads = (unsigned)v;
         else if (strcmp(k, "--backend") == 0)
             a->backend = val;
+        else if (strcmp(k, "--gpu") == 0)
+            a->gpu = val;
         else if (strcmp(k, "--doorbells") == 0 && parse_uint(val, CHILD_MAX_DOORBELLS, &v) == 0 && v)
             a->ndoorbells = (unsigned)v;
         else if (strcmp(k, "--gpud-index") == 0 && parse_uint(val, CHILD_MAX_DOORBELLS - 1, &v) == 0)

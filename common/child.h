@@ -30,6 +30,7 @@ struct child_args {
     pid_t supervisor;
     unsigned threads;      /* 0 = all online CPUs */
     const char *backend;   /* gpud only */
+    const char *gpu;       /* gpud only: --gpu, its CUDA device, or NULL */
     unsigned ndoorbells;   /* synthd: doorbells at doorbell_fd + 0 .. ndoorbells-1 */
     unsigned gpud_index;   /* gpud: its ticket ring */
 };

@@ -38,6 +38,8 @@ enum ctl_type {
     CTL_PROGRESS,    /* gpud → sup: stage `stage` of (job, partition) finished
                         after times.ns[stage] ns */
     CTL_KEY_DROP,    /* sup → child: forget key_id (evicted from the cache) */
+    CTL_BACKEND,     /* gpud → sup: text = its backend's state for `status`
+                        (device, memory in use, resident keys) */
 };
 
 struct ctl_msg {

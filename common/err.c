@@ -30,6 +30,7 @@ const char *sp_code_name(int code)
     case SP_EINTERNAL: return "internal error";
     case SP_EUSAGE: return "usage error";
     case SP_EVERIFY: return "verification failed";
+    case SP_EDEVICE: return "device failure";
     default: return strerror(code);
     }
 }

@@ -21,6 +21,7 @@ enum {
     SP_EINTERNAL,       /* a broken invariant inside slotprove */
     SP_EUSAGE,          /* arguments that contradict each other (exit 2) */
     SP_EVERIFY,         /* a proof that fails verification */
+    SP_EDEVICE,         /* the GPU failed this attempt (not the input's fault): retry */
 };
 
 #define SP_ERR_MSG 512

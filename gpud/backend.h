@@ -29,12 +29,26 @@ struct prove_input {
 struct backend;
 struct backend_ops {
     const char *name;
+    unsigned workers; /* proofs gpud runs at once on this backend (0: 1) */
     int (*open)(struct backend *be, struct sp_err *e);
     int (*prove_start)(struct backend *be, const struct zkey *zk,
                        const struct prove_input *in, void **job, struct sp_err *e);
+    /* On failure the job is freed. On success it is freed too, unless the
+     * backend has job_done: then the caller checks the proof and calls
+     * reprove_cpu (a proof that failed the check) and/or job_done. */
     int (*prove_finish)(struct backend *be, const struct zkey *zk, void *job,
                         struct groth16_proof *out, struct stage_times *t,
                         struct sp_err *e);
+    void (*job_done)(struct backend *be, void *job);
+    int (*reprove_cpu)(struct backend *be, const struct zkey *zk, void *job,
+                       struct groth16_proof *out, struct stage_times *t, struct sp_err *e);
+    /* optional: forget what the backend holds for zk (before it is unmapped) */
+    void (*key_drop)(struct backend *be, const struct zkey *zk);
+    /* optional: the memory prove_input views will point into (the slot
+     * pool's payload mapping), for the backend to register for fast copies */
+    void (*host_memory)(struct backend *be, void *p, size_t len);
+    /* optional: one line for `slotprove status` (device memory, resident keys) */
+    int (*status)(struct backend *be, char *buf, size_t len);
     void (*close)(struct backend *be);
 };
 
@@ -44,12 +58,24 @@ struct backend {
     void *priv;
     stage_progress_fn progress; /* optional: called as each stage finishes */
     void *progress_arg;
+    char description[200];      /* for the start-up line: "cuda: NVIDIA H200, …" */
 };
 
-/* Opens a backend by name: "cpu", or "auto" (CUDA when built in and a device
- * is present, else CPU). -ENOENT with a message for an unknown name. */
+/* Opens a backend by name: "cpu", "cuda" (-ENODEV naming the reason when
+ * this gpud has no CUDA backend or no device is visible), or "auto" (CUDA
+ * when built in and a device is present, with partitions the GPU cannot
+ * take proved on the CPU; else CPU). -ENOENT for an unknown name. */
 int backend_open(struct backend *be, const char *name, unsigned nthreads, struct sp_err *e);
 
+/* 1 when this gpud was built with the CUDA backend. */
+int backend_cuda_built(void);
+
 extern const struct backend_ops cpu_backend_ops;
+#ifdef SLOTPROVE_CUDA
+extern const struct backend_ops cuda_backend_ops;
+void cuda_backend_set_fallback(struct backend *be, int on);
+/* 1 once the CUDA context is lost (a sticky error): gpud must exit. */
+int cuda_backend_lost(void);
+#endif
 
 #endif

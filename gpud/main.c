@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <liburing.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,10 +47,21 @@ static struct child_key keys[CTL_MAX_KEYS];
 static struct io_uring ring;
 static uint64_t doorbell_value;
 
+/* Workers and the main thread send: one message at a time on the socket,
+ * each built in its thread's own buffer. */
+static pthread_mutex_t send_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void send_locked(const struct ctl_msg *m)
+{
+    pthread_mutex_lock(&send_lock);
+    child_send(&args, m);
+    pthread_mutex_unlock(&send_lock);
+}
+
 static void send_msg(uint32_t type, uint64_t job, uint32_t part, uint32_t key_id, int status,
                      const struct stage_times *t, const char *text)
 {
-    static struct ctl_msg m;
+    static __thread struct ctl_msg m;
     ctl_init(&m, type);
     m.job_id = job;
     m.partition = part;
@@ -58,7 +70,7 @@ static void send_msg(uint32_t type, uint64_t job, uint32_t part, uint32_t key_id
     if (t)
         m.times = *t;
     ctl_text(&m, "%s", text ? text : "");
-    child_send(&args, &m);
+    send_locked(&m);
 }
 
 
@@ -97,18 +109,24 @@ struct progress_ctx {
     uint64_t job;
     uint32_t partition;
 };
+/* the partition this worker thread proves, for send_progress */
+static __thread struct progress_ctx *worker_pc;
 
-/* Each finished stage goes to the supervisor: progress for long proofs. */
+/* Each finished stage goes to the supervisor: progress for long proofs.
+ * The backend is shared by the workers; the partition is the calling
+ * thread's. */
 static void send_progress(void *arg, enum stage s, uint64_t ns)
 {
-    struct progress_ctx *p = arg;
-    static struct ctl_msg m;
+    struct progress_ctx *p = worker_pc ? worker_pc : arg;
+    static __thread struct ctl_msg m;
+    if (!p)
+        return;
     ctl_init(&m, CTL_PROGRESS);
     m.job_id = p->job;
     m.partition = p->partition;
     m.stage = (uint32_t)s;
     m.times.ns[s] = ns;
-    child_send(&args, &m);
+    send_locked(&m);
 }
 
 /* Every proof is checked (proof_self_check) before it leaves gpud, unless
@@ -116,35 +134,46 @@ static void send_progress(void *arg, enum stage s, uint64_t ns)
  * SLOTPROVE_NO_VERIFY=1 for its children. */
 static int self_verify = 1;
 
-static void prove_slot(uint32_t slot, uint32_t gen)
+/* Keys are loaded and dropped by the main thread while workers prove with
+ * them: a worker holds the read side for a whole proof, a KEY_LOAD or
+ * KEY_DROP the write side (writers first, so a stream of proofs cannot
+ * starve a key load). */
+static pthread_rwlock_t keys_lock;
+
+/* A taken slot, handed from the main thread to a worker. */
+struct work {
+    uint32_t slot, gen;
+    struct slot_header h;
+};
+
+#define MAX_WORKERS 4
+static pthread_mutex_t work_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t work_cond = PTHREAD_COND_INITIALIZER;
+static struct work queue[MAX_WORKERS];
+static unsigned queued, busy, nworkers, workers_quit;
+static volatile int context_lost; /* the GPU's context is gone: exit, be restarted */
+
+/* A backend's error as the supervisor should read it: a GPU backend's
+ * failures are the device's (the partition is proved again), never the
+ * input's; the CPU backend's are reported as they are. */
+static int device_status(int rc)
+{
+    return strcmp(backend.ops->name, "cpu") == 0 ? rc : -SP_EDEVICE;
+}
+
+/* One partition, on a worker thread: the data off the slot (prove_start),
+ * the early release, the proof, its check, the result. */
+static void prove_work(const struct work *w)
 {
     struct sp_err e = { "" };
-    struct slot_header h;
     struct stage_times t;
+    const struct slot_header *hp = &w->h;
+    struct slot_header h = *hp;
+    uint32_t slot = w->slot, gen = w->gen;
     uint64_t t0 = now_ns();
     int rc;
 
-    /* A restarted gpud finds the READY slots its predecessor left before the
-     * supervisor's KEY_LOADs (sent after HELLO) arrive: leave a slot whose
-     * key is not loaded yet READY; the scan after the next wake takes it. */
-    if (slot_read_header(&pool, slot, &h) == 0 && h.gen == gen && h.key_id < CTL_MAX_KEYS &&
-        !child_key_get(keys, h.key_id))
-        return;
-    if (slot_take(&pool, slot, gen, args.incarnation) < 0)
-        return; /* stale ticket: the slot moved on */
-    pool_trace_buffers(&pool, "gpud", args.incarnation, "take");
-    fault_delay();
     memset(&t, 0, sizeof(t));
-    if ((rc = slot_read_header(&pool, slot, &h)) < 0 || (rc = check_header(&h, gen, &e)) < 0) {
-        if (!e.msg[0])
-            snprintf(e.msg, sizeof(e.msg), "slot %u: unreadable header", slot);
-        slot_invalidate(&pool, slot, gen, args.incarnation);
-        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
-        return;
-    }
-    /* tell the supervisor who holds this partition now: if gpud dies after
-     * the early release below, only it knows the partition must be redone */
-    send_msg(CTL_TAKEN, h.job_id, h.partition, h.key_id, 0, NULL, NULL);
     const struct zkey *zk = &keys[h.key_id].zk;
     const uint8_t *p = pool_payload(&pool, slot);
     struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
@@ -161,40 +190,150 @@ static void prove_slot(uint32_t slot, uint32_t gen)
     fault_delay();
     if (rc < 0) {
         free(pub);
-        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
+        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, device_status(rc), NULL, e.msg);
         return;
     }
     struct groth16_proof proof;
     struct progress_ctx pc = { h.job_id, h.partition };
-    backend.progress = send_progress;
-    backend.progress_arg = &pc;
+    worker_pc = &pc;
     rc = backend.ops->prove_finish(&backend, zk, job, &proof, &t, &e);
-    backend.progress = NULL;
     if (rc < 0) {
+        worker_pc = NULL;
         free(pub);
-        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
+        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, device_status(rc), NULL, e.msg);
         return;
     }
     t.ns[STAGE_PROVE] = now_ns() - t0;
     if (self_verify) {
         rc = pub ? proof_self_check(zk, pub, &proof, &t.ns[STAGE_VERIFY], &e)
                  : sp_fail(&e, -ENOMEM, "gpud: out of memory for the public signals");
+        if (rc == -SP_EVERIFY && backend.ops->reprove_cpu) {
+            /* a GPU fault fails the check as an unsatisfied witness does:
+             * prove once more on the CPU before saying which it was */
+            fprintf(stderr, "gpud: the %s proof of job %llu partition %u failed its check; "
+                    "proving it again on the CPU\n", backend.ops->name,
+                    (unsigned long long)h.job_id, h.partition);
+            e.msg[0] = 0;
+            rc = backend.ops->reprove_cpu(&backend, zk, job, &proof, &t, &e);
+            if (rc == 0)
+                rc = proof_self_check(zk, pub, &proof, &t.ns[STAGE_VERIFY], &e);
+        }
         send_progress(&pc, STAGE_VERIFY, t.ns[STAGE_VERIFY]);
     }
+    worker_pc = NULL;
+    if (backend.ops->job_done)
+        backend.ops->job_done(&backend, job);
     free(pub);
     if (rc < 0) { /* a proof that fails is never sent */
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
         return;
     }
     /* the proof travels in binary; the supervisor formats it, once */
-    static struct ctl_msg m;
+    static __thread struct ctl_msg m;
     ctl_init(&m, CTL_PROVED);
     m.job_id = h.job_id;
     m.partition = h.partition;
     m.key_id = h.key_id;
     m.times = t;
     ctl_bytes(&m, &proof, sizeof(proof));
-    child_send(&args, &m);
+    send_locked(&m);
+}
+
+static void *worker_main(void *arg)
+{
+    (void)arg;
+    backend.progress = send_progress;
+    for (;;) {
+        pthread_mutex_lock(&work_lock);
+        while (!queued && !workers_quit)
+            pthread_cond_wait(&work_cond, &work_lock);
+        if (!queued) {
+            pthread_mutex_unlock(&work_lock);
+            return NULL;
+        }
+        struct work w = queue[0];
+        memmove(queue, queue + 1, (--queued) * sizeof(queue[0]));
+        pthread_mutex_unlock(&work_lock);
+
+        pthread_rwlock_rdlock(&keys_lock);
+        prove_work(&w);
+        pthread_rwlock_unlock(&keys_lock);
+#ifdef SLOTPROVE_CUDA
+        if (cuda_backend_lost())
+            context_lost = 1;
+#endif
+        pthread_mutex_lock(&work_lock);
+        busy--;
+        pthread_cond_broadcast(&work_cond);
+        pthread_mutex_unlock(&work_lock);
+    }
+}
+
+/* Waits up to 100 ms for a free worker; 1 when there is one. */
+static int worker_free(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 100000000;
+    if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+    }
+    pthread_mutex_lock(&work_lock);
+    while (busy >= nworkers)
+        if (pthread_cond_timedwait(&work_cond, &work_lock, &ts) == ETIMEDOUT)
+            break;
+    int ok = busy < nworkers;
+    pthread_mutex_unlock(&work_lock);
+    return ok;
+}
+
+/* Takes one READY slot and hands it to a free worker (the caller made sure
+ * there is one). */
+static void prove_slot(uint32_t slot, uint32_t gen)
+{
+    struct sp_err e = { "" };
+    struct slot_header h;
+    int rc;
+
+    /* A restarted gpud finds the READY slots its predecessor left before the
+     * supervisor's KEY_LOADs (sent after HELLO) arrive: leave a slot whose
+     * key is not loaded yet READY; the scan after the next wake takes it. */
+    if (slot_read_header(&pool, slot, &h) == 0 && h.gen == gen && h.key_id < CTL_MAX_KEYS &&
+        !child_key_get(keys, h.key_id))
+        return;
+    if (slot_take(&pool, slot, gen, args.incarnation) < 0)
+        return; /* stale ticket: the slot moved on */
+    pool_trace_buffers(&pool, "gpud", args.incarnation, "take");
+    fault_delay();
+    if ((rc = slot_read_header(&pool, slot, &h)) < 0 || (rc = check_header(&h, gen, &e)) < 0) {
+        if (!e.msg[0])
+            snprintf(e.msg, sizeof(e.msg), "slot %u: unreadable header", slot);
+        slot_invalidate(&pool, slot, gen, args.incarnation);
+        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
+        return;
+    }
+    /* tell the supervisor who holds this partition now: if gpud dies after
+     * the early release, only it knows the partition must be redone */
+    send_msg(CTL_TAKEN, h.job_id, h.partition, h.key_id, 0, NULL, NULL);
+    pthread_mutex_lock(&work_lock);
+    queue[queued++] = (struct work){ slot, gen, h };
+    busy++;
+    pthread_cond_broadcast(&work_cond);
+    pthread_mutex_unlock(&work_lock);
+}
+
+/* The backend's line for `status`, sent when it changed. */
+static void send_backend_status(void)
+{
+    static char last[CTL_TEXT_MAX];
+    char buf[512];
+    if (!backend.ops->status || backend.ops->status(&backend, buf, sizeof(buf)) < 0)
+        return;
+    if (strcmp(buf, last) == 0)
+        return;
+    snprintf(last, sizeof(last), "%s", buf);
+    send_msg(CTL_BACKEND, 0, 0, 0, 0, NULL, buf);
 }
 
 static int handle_ctl(void);
@@ -207,7 +346,17 @@ static int between_proofs(void)
 {
     if (!quit_requested && handle_ctl())
         quit_requested = 1;
-    return quit_requested;
+    return quit_requested || context_lost;
+}
+
+/* Between proofs, while every worker is busy: keeps handling the
+ * supervisor's messages until one is free. 1 to stop. */
+static int wait_worker(void)
+{
+    while (!worker_free())
+        if (between_proofs() || !child_supervisor_alive(&args))
+            return 1;
+    return quit_requested || context_lost;
 }
 
 /* Proves every READY slot: ring order first, then the table scan. */
@@ -216,6 +365,8 @@ static void drain_ready(void)
     static uint64_t hole_since;
     struct ring_ticket tk;
     for (;;) {
+        if (ring_pending(&pool) && wait_worker())
+            return;
         if (ring_pop(&pool, &tk) == 0) {
             hole_since = 0;
             prove_slot(tk.slot, tk.gen);
@@ -238,6 +389,8 @@ static void drain_ready(void)
     }
     uint32_t slot, gen;
     while (pool_oldest_ready(&pool, &slot, &gen) == 0) {
+        if (wait_worker())
+            return;
         uint64_t before = slot_word(&pool, slot);
         prove_slot(slot, gen);
         if (slot_word(&pool, slot) == before || between_proofs())
@@ -245,9 +398,19 @@ static void drain_ready(void)
     }
 }
 
+static void key_drop(uint32_t id)
+{
+    const struct child_key *k = child_key_get(keys, id);
+    if (k && backend.ops->key_drop)
+        backend.ops->key_drop(&backend, &k->zk);
+    child_key_drop(keys, id);
+}
+
 static void key_load(const struct ctl_msg *req, int fd)
 {
     struct sp_err e = { "" };
+    if (req->key_id < CTL_MAX_KEYS)
+        key_drop(req->key_id); /* a reload replaces it */
     int rc = child_key_load(keys, req, fd, &e);
     if (rc < 0) {
         send_msg(CTL_KEY_ERR, 0, 0, req->key_id, rc, NULL, e.msg);
@@ -270,10 +433,15 @@ static int handle_ctl(void)
         if (rc <= 0)
             return 1; /* EOF: the supervisor is gone or closed us */
         int quit = 0;
-        if (m.type == CTL_KEY_LOAD && nfds == 1)
+        if (m.type == CTL_KEY_LOAD && nfds == 1) {
+            pthread_rwlock_wrlock(&keys_lock);
             key_load(&m, fds[0]);
-        else if (m.type == CTL_KEY_DROP)
-            child_key_drop(keys, m.key_id);
+            pthread_rwlock_unlock(&keys_lock);
+        } else if (m.type == CTL_KEY_DROP) {
+            pthread_rwlock_wrlock(&keys_lock);
+            key_drop(m.key_id);
+            pthread_rwlock_unlock(&keys_lock);
+        }
         else if (m.type == CTL_SHUTDOWN)
             quit = 1;
         for (int i = 0; i < nfds; i++)
@@ -309,6 +477,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpud: the pool has no ticket ring %u\n", args.gpud_index);
         return 2;
     }
+    /* --gpu: this gpud's one device, before anything touches CUDA */
+    if (args.gpu && setenv("CUDA_VISIBLE_DEVICES", args.gpu, 1) < 0) {
+        fprintf(stderr, "gpud: cannot select GPU %s\n", args.gpu);
+        return 2;
+    }
     if ((rc = backend_open(&backend, args.backend,
                            args.threads ? args.threads : parallel_threads(), &e)) < 0) {
         fprintf(stderr, "gpud: %s\n", e.msg);
@@ -323,13 +496,34 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpud: cannot submit io_uring requests\n");
         return 2;
     }
-    send_msg(CTL_HELLO, 0, 0, 0, 0, NULL, backend.ops->name);
+    if (backend.ops->host_memory)
+        backend.ops->host_memory(&backend, pool.payload, (size_t)pool.payload_bytes);
+    nworkers = backend.ops->workers ? backend.ops->workers : 1;
+    const char *ws = getenv("SLOTPROVE_GPUD_WORKERS"); /* benchmarks: 1 against 2 */
+    if (ws && atoi(ws) >= 1 && atoi(ws) <= MAX_WORKERS)
+        nworkers = (unsigned)atoi(ws);
+    pthread_rwlockattr_t ra;
+    pthread_rwlockattr_init(&ra);
+    pthread_rwlockattr_setkind_np(&ra, PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP);
+    pthread_rwlock_init(&keys_lock, &ra);
+    pthread_t workers[MAX_WORKERS];
+    for (unsigned i = 0; i < nworkers; i++)
+        if (pthread_create(&workers[i], NULL, worker_main, NULL) != 0) {
+            fprintf(stderr, "gpud: cannot start worker threads\n");
+            return 2;
+        }
+    char hello[CTL_TEXT_MAX];
+    snprintf(hello, sizeof(hello), "%s, %u worker%s", backend.description, nworkers,
+             nworkers == 1 ? "" : "s");
+    send_msg(CTL_HELLO, 0, 0, 0, 0, NULL, hello);
+    send_backend_status();
 
     for (;;) {
         struct io_uring_cqe *cqe;
         struct __kernel_timespec ts = { .tv_sec = 1 };
         drain_ready();
-        if (quit_requested)
+        send_backend_status();
+        if (quit_requested || context_lost)
             break;
         rc = io_uring_wait_cqe_timeout(&ring, &cqe, &ts);
         if (!child_supervisor_alive(&args))
@@ -357,7 +551,20 @@ int main(int argc, char **argv)
         if (quit)
             break;
     }
+    /* the partitions in the workers' hands finish (SHUTDOWN: "finish and
+     * exit"); a lost GPU context ends them with errors at once */
+    pthread_mutex_lock(&work_lock);
+    workers_quit = 1;
+    pthread_cond_broadcast(&work_cond);
+    pthread_mutex_unlock(&work_lock);
+    for (unsigned i = 0; i < nworkers; i++)
+        pthread_join(workers[i], NULL);
     io_uring_queue_exit(&ring);
+    if (context_lost) {
+        fprintf(stderr, "gpud: the GPU's context was lost; exiting so a fresh gpud takes the GPU\n");
+        pool_detach(&pool);
+        return 1;
+    }
     backend.ops->close(&backend);
     pool_detach(&pool);
     return 0;

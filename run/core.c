@@ -59,6 +59,7 @@ int core_start(struct core *c, struct sp_err *e)
         t->doorbell_fds[g] = c->doorbells[g];
     t->threads = c->o.threads;
     t->backend = c->o.backend;
+    t->gpus = c->o.gpus;
     t->synth_rss_max = c->o.synth_rss_max;
     return kids_start(t, e);
 }
@@ -225,6 +226,7 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
         return;
     }
     c->c.proofs++;
+    k->proofs++;
     c->done_ns[c->done_head++ % (sizeof(c->done_ns) / sizeof(c->done_ns[0]))] = now_ns();
     if (o == DSP_JOB_DONE)
         end_job(c, j, JOB_DONE, NULL);
@@ -240,6 +242,7 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
     case CTL_HELLO:
         kids_hello(k);
         if (k->role == ROLE_GPUD) {
+            sup_log(LOG_NOTE, "gpud %u: backend %.200s", k->index, m->text);
             dispatch_gpud_up(&c->dsp, k->index);
             for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
                 if (c->keys.keys[i].used && !c->keys.keys[i].failed)
@@ -247,6 +250,9 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
         }
         if (c->hooks.hello)
             c->hooks.hello(c->hooks.ctx, k, m->text);
+        break;
+    case CTL_BACKEND:
+        snprintf(k->backend, sizeof(k->backend), "%.511s", m->text);
         break;
     case CTL_KEY_OK:
         if (m->key_id < CTL_MAX_KEYS) {
@@ -305,7 +311,22 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
         on_proved(c, k, m);
         break;
     case CTL_PROVE_ERR:
-        if ((j = running_job(c, m->job_id, m->partition))) {
+        if ((j = running_job(c, m->job_id, m->partition)) && m->status == -SP_EDEVICE) {
+            /* the device failed, not the input: the partition goes back to
+             * the queue, counted like a crash toward --max-attempts */
+            struct dsp_event ev = { .type = DSP_EV_GPUD_DIED, .who = k->index,
+                                    .cause = DSP_CAUSE_CRASH, .now_ns = now_ns() };
+            enum dsp_outcome o = dispatch_apply(&c->dsp, &j->d, m->partition, &ev);
+            if (o == DSP_POISONED)
+                core_fail_job(c, j, "partition %u (%s) failed after %u attempts; last: %s",
+                              m->partition, j->parts[m->partition].wname,
+                              j->d.parts[m->partition].attempts, m->text);
+            else if (o == DSP_REQUEUED) {
+                c->c.resynthesized++;
+                sup_log(LOG_WARN, "job %s partition %u: %s; proving it again", j->id,
+                        m->partition, m->text);
+            }
+        } else if (j) {
             apply(c, j, m->partition, DSP_EV_FAILED, k->index);
             if (m->status == -SP_EVERIFY) /* "w.wtns: the witness does not satisfy the circuit" */
                 core_fail_job(c, j, "%s: %s", j->parts[m->partition].wname, m->text);

@@ -62,6 +62,7 @@ static int spawn(struct kid_table *t, struct kid *k)
         .incarnation = t->next_incarnation,
         .threads = t->threads,
         .backend = k->role == ROLE_GPUD ? t->backend : NULL,
+        .gpu = k->role == ROLE_GPUD && t->gpus ? t->gpus[k->index] : NULL,
     };
     t->next_incarnation = t->next_incarnation % 0xfffffe + 1; /* 24 bits, never 0 */
     int rc = proc_spawn(&k->p, kid_role_name(k->role), &o, &e);

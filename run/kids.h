@@ -69,6 +69,8 @@ struct kid {
     unsigned stalls;           /* stall kills so far */
     uint64_t stopped_since_ns; /* seen in state T (stopped) since; 0 if running */
     uint64_t deadline_ns;      /* the core's progress deadline while it holds work; 0: none */
+    char backend[512];         /* gpud: its last CTL_BACKEND line */
+    uint64_t proofs;           /* gpud: proofs it returned, all incarnations */
     uint64_t keys_loaded;      /* bit per key id: KEY_OK seen */
     uint64_t keys_sent;        /* bit per key id: KEY_LOAD sent */
     int holding;               /* synthd: a partition (job_num, part) is handed to it */
@@ -93,6 +95,7 @@ struct kid_table {
     int doorbell_fds[MAX_GPUDS]; /* gpud i's eventfd */
     unsigned threads;
     const char *backend;
+    const char *const *gpus;   /* gpud i's CUDA device gpus[i], or NULL: no choice */
     uint64_t synth_rss_max;    /* bytes of RssAnon; 0 = no limit */
     uint64_t oom_kills;        /* /proc/vmstat oom_kill at the last sample */
     uint64_t last_rss_ns;

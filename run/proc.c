@@ -82,6 +82,10 @@ static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const cha
         argv[k++] = "--backend";
         argv[k++] = (char *)o->backend;
     }
+    if (o->gpu) {
+        argv[k++] = "--gpu";
+        argv[k++] = (char *)o->gpu;
+    }
     argv[k] = NULL;
     execv(o->exe, argv);
     _exit(127);

@@ -35,6 +35,7 @@ struct spawn_opts {
     uint32_t incarnation;
     unsigned threads;     /* 0 = all CPUs */
     const char *backend;  /* gpud only, else NULL */
+    const char *gpu;      /* gpud only: its CUDA device (an index or UUID), or NULL */
 };
 
 /* Forks and execs one child. -errno with a message on failure. */

@@ -33,7 +33,7 @@ struct prove_run {
     int quiet;
     const struct zkey *zk;
     pid_t synthd_pid, gpud_pid;
-    char backend[64];
+    char backend[200];
     int announced;
     int ended;
     uint64_t key_check_ns, key_points; /* zkey_check_points at key load */
@@ -49,8 +49,9 @@ static void usage(FILE *f)
             "writes snarkjs-format proof and public-signal files.\n"
             "\n"
             "options:\n"
-            "  --backend auto|cpu       prover backend for gpud (default auto; this build has\n"
-            "                           only the CPU backend, CUDA comes later)\n"
+            "  --backend auto|cpu|cuda  prover backend for gpud (default auto: CUDA on the\n"
+            "                           first visible GPU where this build has it, else the\n"
+            "                           CPU; cuda fails when no GPU can be used)\n"
             "  --threads N              worker threads per process, 0..1024 (default 0: all CPUs)\n"
             "  -q, --quiet              no progress or timings on stderr\n"
             "  --no-verify              skip the pairing check of the proof before it is\n"
@@ -77,14 +78,14 @@ static void on_hello(void *ctx, const struct kid *k, const char *text)
     struct prove_run *r = ctx;
     if (k->role == ROLE_GPUD) {
         r->gpud_pid = k->p.pid;
-        snprintf(r->backend, sizeof(r->backend), "%s", text);
+        snprintf(r->backend, sizeof(r->backend), "%.199s", text);
     } else {
         r->synthd_pid = k->p.pid;
     }
     if (!r->announced && r->synthd_pid && r->gpud_pid) {
         r->announced = 1;
         if (!r->quiet)
-            fprintf(stderr, "slotprove: synthd pid %d, gpud pid %d (%s backend)\n",
+            fprintf(stderr, "slotprove: synthd pid %d, gpud pid %d, backend %s\n",
                     (int)r->synthd_pid, (int)r->gpud_pid, r->backend);
     }
 }
@@ -168,12 +169,16 @@ int cmd_prove(int argc, char **argv)
         switch (c) {
         case 'b':
             backend = optarg;
+#ifndef SLOTPROVE_CUDA_BUILT
             if (strcmp(backend, "cuda") == 0) {
-                fprintf(stderr, "slotprove prove: --backend cuda: this build has no CUDA backend yet\n");
+                fprintf(stderr, "slotprove prove: --backend cuda: this build has no CUDA backend "
+                                "(nvcc was not found when it was built)\n");
                 return 2;
             }
-            if (strcmp(backend, "auto") != 0 && strcmp(backend, "cpu") != 0) {
-                fprintf(stderr, "slotprove prove: --backend must be auto or cpu\n");
+#endif
+            if (strcmp(backend, "auto") != 0 && strcmp(backend, "cpu") != 0 &&
+                strcmp(backend, "cuda") != 0) {
+                fprintf(stderr, "slotprove prove: --backend must be auto, cpu or cuda\n");
                 return 2;
             }
             break;

@@ -49,15 +49,20 @@ static void usage(FILE *f)
         "                         must belong to this user with mode 0700 (0750 with\n"
         "                         --allow-gid); it is created if missing\n"
         "  --synth N              synthesizer processes (default 2, max %d)\n"
-        "  --gpuds G              prover processes (default 1, max %d; with the CPU\n"
-        "                         backend a test option: they share the CPUs)\n"
+        "  --gpuds G              prover processes (default: one per GPU, see --gpus;\n"
+        "                         1 without a GPU; max %d; with the CPU backend more\n"
+        "                         than 1 is a test option: they share the CPUs)\n"
         "  --slots M              shared-memory slots: proofs in flight at most (default 4)\n"
         "  --slot-bytes SIZE|auto bytes per slot, e.g. 512M, 4G; auto (default) sizes\n"
         "                         them for the largest --key (so auto needs a --key);\n"
         "                         keys submitted later must fit\n"
         "  --synth-rss-max SIZE   kill and restart a synthd whose RssAnon passes SIZE\n"
-        "  --backend auto|cpu     gpud's prover backend (default auto; this build has only\n"
-        "                         the CPU backend, CUDA comes later)\n"
+        "  --backend auto|cpu|cuda gpud's prover backend (default auto: CUDA where this\n"
+        "                         build has it and a GPU is visible, partitions the GPU\n"
+        "                         cannot take proved on the CPU; else the CPU)\n"
+        "  --gpus LIST            GPUs to prove on, one gpud each, e.g. 0,1 (indices or\n"
+        "                         UUIDs; default: every visible GPU, CUDA_VISIBLE_DEVICES\n"
+        "                         respected; with no GPU, one CPU gpud)\n"
         "  --key NAME=PATH.zkey   preload a key, submitted by NAME (repeatable)\n"
         "  --threads N            worker threads per process (default: all CPUs)\n"
         "  --max-attempts K       a partition whose own processing kills its process K\n"
@@ -104,6 +109,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         { "synth", required_argument, NULL, 'n' },
         { "slots", required_argument, NULL, 'm' },
         { "gpuds", required_argument, NULL, 'G' },
+        { "gpus", required_argument, NULL, 'P' },
         { "slot-bytes", required_argument, NULL, 'B' },
         { "synth-rss-max", required_argument, NULL, 'R' },
         { "backend", required_argument, NULL, 'b' },
@@ -126,7 +132,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
     };
     struct core_opts *o = &d->core.o;
     struct server_opts *so = &d->o;
-    int c;
+    int c, gpuds_given = 0, gpus_given = 0;
     so->socket_path = default_socket_path();
     o->gpuds = 1;
     o->synthds = 2;
@@ -156,7 +162,17 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
             if (parse_count(optarg, 1, MAX_GPUDS, &v) < 0)
                 return bad_opt("--gpuds", optarg, "1..16");
             o->gpuds = v;
+            gpuds_given = 1;
             break;
+        case 'P': {
+            struct sp_err e;
+            if (gpus_parse(&d->gpus, optarg, &e) < 0) {
+                fprintf(stderr, "slotprove serve: --gpus %s: %s\n", optarg, e.msg);
+                return 2;
+            }
+            gpus_given = 1;
+            break;
+        }
         case 'm':
             if (parse_count(optarg, 1, POOL_MAX_SLOTS, &v) < 0)
                 return bad_opt("--slots", optarg, "1..256");
@@ -233,12 +249,35 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         fprintf(stderr, "slotprove serve: unexpected argument %s\n", argv[optind]);
         return 2;
     }
+    if (strcmp(o->backend, "auto") && strcmp(o->backend, "cpu") && strcmp(o->backend, "cuda"))
+        return bad_opt("--backend", o->backend, "auto, cpu or cuda");
+#ifndef SLOTPROVE_CUDA_BUILT
     if (strcmp(o->backend, "cuda") == 0) {
-        fprintf(stderr, "slotprove serve: --backend cuda: this build has no CUDA backend yet\n");
+        fprintf(stderr, "slotprove serve: --backend cuda: this build has no CUDA backend "
+                        "(nvcc was not found when it was built)\n");
         return 2;
     }
-    if (strcmp(o->backend, "auto") && strcmp(o->backend, "cpu"))
-        return bad_opt("--backend", o->backend, "auto or cpu");
+#endif
+    /* one gpud per GPU: --gpus, else every visible GPU unless --gpuds says */
+    if (gpus_given && strcmp(o->backend, "cpu") == 0) {
+        fprintf(stderr, "slotprove serve: --gpus needs --backend cuda or auto\n");
+        return 2;
+    }
+    if (gpus_given && gpuds_given && o->gpuds != d->gpus.n) {
+        fprintf(stderr, "slotprove serve: --gpuds %u but --gpus names %u GPUs\n", o->gpuds,
+                d->gpus.n);
+        return 2;
+    }
+#ifdef SLOTPROVE_CUDA_BUILT
+    if (!gpus_given && !gpuds_given && strcmp(o->backend, "cpu") != 0) {
+        gpus_visible(&d->gpus);
+        gpus_given = d->gpus.n > 0;
+    }
+#endif
+    if (gpus_given) {
+        o->gpuds = d->gpus.n;
+        o->gpus = d->gpus.ptr;
+    }
     return 0;
 }
 

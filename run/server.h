@@ -15,6 +15,7 @@
 
 #include "core.h"
 #include "ctl.h"
+#include "gpus.h"
 #include "request.h"
 
 #define MAX_CONNS 256
@@ -49,6 +50,7 @@ struct server_opts {
 
 struct server {
     struct core core;
+    struct gpu_list gpus;      /* --gpus, or the visible GPUs */
     struct server_opts o;
     int listen_fd;
     int spare_fd;              /* released to accept-and-close on EMFILE */

@@ -52,6 +52,10 @@ static json_t *processes(struct core *d, uid_t viewer, long *group_pss)
         json_object_set_new(o, "index", json_integer(k->index));
         json_object_set_new(o, "stalls", json_integer(k->stalls));
         json_object_set_new(o, "incarnation", json_integer(k->p.incarnation));
+        if (k->role == ROLE_GPUD)
+            json_object_set_new(o, "proofs", json_integer((json_int_t)k->proofs));
+        if (k->role == ROLE_GPUD && k->backend[0])
+            json_object_set_new(o, "backend", json_string(k->backend));
         if (k->last_exit[0]) /* a child that never exited has none */
             json_object_set_new(o, "last_exit", json_string(k->last_exit));
         if (k->state == KID_STOPPED)

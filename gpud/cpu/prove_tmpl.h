@@ -65,54 +65,16 @@ static int P_(rand_fr)(P_(fr_t) *std, struct sp_err *e)
     return 0;
 }
 
-int P_(cpu_prove)(const struct zkey *zk, P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
-                  const uint8_t *witness, const struct PC_CAT(PC, ntt_domain) *dom,
-                  unsigned nthreads, stage_progress_fn progress, void *progress_arg,
-                  struct groth16_proof *out, struct stage_times *t, struct sp_err *e)
+/* The proof from the five MSMs' results: blinding with fresh r, s and the
+ * key's α1, β1, β2, δ1, δ2 (the formulas at the top of this file). */
+int P_(groth16_assemble)(const struct zkey *zk, const P_(g1_jac_t) *pi_a_,
+                         const P_(g1_jac_t) *pi_b1_, const P_(g2_jac_t) *pi_b_,
+                         const P_(g1_jac_t) *pi_c_, const P_(g1_jac_t) *pi_h_,
+                         struct groth16_proof *out, struct sp_err *e)
 {
-#define STAGE_DONE(st) \
-    do { \
-        if (progress) \
-            progress(progress_arg, (st), t->ns[st]); \
-    } while (0)
-    uint64_t t0 = now_ns(), t1;
-    size_t n = zk->domain_size, nv = zk->n_vars, np = zk->n_public;
+    P_(g1_jac_t) pi_a = *pi_a_, pi_b1 = *pi_b1_, pi_c = *pi_c_, pi_h = *pi_h_;
+    P_(g2_jac_t) pi_b = *pi_b_;
     int rc;
-
-    PC_CAT(PC, ntt_coset_lde)(a, dom, nthreads);
-    PC_CAT(PC, ntt_coset_lde)(b, dom, nthreads);
-    PC_CAT(PC, ntt_coset_lde)(c, dom, nthreads);
-    struct P_(h_ctx) hx = { a, b, c };
-    parallel_for(n, 1 << 14, nthreads, P_(h_pass), &hx);
-    t1 = now_ns();
-    t->ns[STAGE_NTT] = t1 - t0;
-    STAGE_DONE(STAGE_NTT);
-
-    P_(g1_jac_t) pi_a, pi_b1, pi_c, pi_h;
-    P_(g2_jac_t) pi_b;
-    uint64_t s0 = now_ns();
-    rc = P_(g1_msm)(&pi_a, zk->a, witness, nv, nthreads);
-    t->ns[STAGE_MSM_A] = now_ns() - s0, s0 = now_ns();
-    STAGE_DONE(STAGE_MSM_A);
-    if (rc == 0)
-        rc = P_(g1_msm)(&pi_b1, zk->b1, witness, nv, nthreads);
-    t->ns[STAGE_MSM_B1] = now_ns() - s0, s0 = now_ns();
-    STAGE_DONE(STAGE_MSM_B1);
-    if (rc == 0)
-        rc = P_(g2_msm)(&pi_b, zk->b2, witness, nv, nthreads);
-    t->ns[STAGE_MSM_B2] = now_ns() - s0, s0 = now_ns();
-    STAGE_DONE(STAGE_MSM_B2);
-    if (rc == 0)
-        rc = P_(g1_msm)(&pi_c, zk->c, witness + 32 * (np + 1), nv - np - 1, nthreads);
-    t->ns[STAGE_MSM_C] = now_ns() - s0, s0 = now_ns();
-    STAGE_DONE(STAGE_MSM_C);
-    if (rc == 0)
-        rc = P_(g1_msm)(&pi_h, zk->h, a, n, nthreads);
-    t->ns[STAGE_MSM_H] = now_ns() - s0;
-    STAGE_DONE(STAGE_MSM_H);
-    if (rc < 0)
-        return sp_fail(e, rc, "MSM: out of memory");
-
     /* blinding */
     P_(fr_t) r, s, rs, rm, sm;
     if ((rc = P_(rand_fr)(&r, e)) < 0 || (rc = P_(rand_fr)(&s, e)) < 0)
@@ -172,6 +134,57 @@ int P_(cpu_prove)(const struct zkey *zk, P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
     P_(export_fp)(out->c[0], &Ca.x);
     P_(export_fp)(out->c[1], &Ca.y);
     return 0;
+}
+
+int P_(cpu_prove)(const struct zkey *zk, P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
+                  const uint8_t *witness, const struct PC_CAT(PC, ntt_domain) *dom,
+                  unsigned nthreads, stage_progress_fn progress, void *progress_arg,
+                  struct groth16_proof *out, struct stage_times *t, struct sp_err *e)
+{
+#define STAGE_DONE(st) \
+    do { \
+        if (progress) \
+            progress(progress_arg, (st), t->ns[st]); \
+    } while (0)
+    uint64_t t0 = now_ns(), t1;
+    size_t n = zk->domain_size, nv = zk->n_vars, np = zk->n_public;
+    int rc;
+
+    PC_CAT(PC, ntt_coset_lde)(a, dom, nthreads);
+    PC_CAT(PC, ntt_coset_lde)(b, dom, nthreads);
+    PC_CAT(PC, ntt_coset_lde)(c, dom, nthreads);
+    struct P_(h_ctx) hx = { a, b, c };
+    parallel_for(n, 1 << 14, nthreads, P_(h_pass), &hx);
+    t1 = now_ns();
+    t->ns[STAGE_NTT] = t1 - t0;
+    STAGE_DONE(STAGE_NTT);
+
+    P_(g1_jac_t) pi_a, pi_b1, pi_c, pi_h;
+    P_(g2_jac_t) pi_b;
+    uint64_t s0 = now_ns();
+    rc = P_(g1_msm)(&pi_a, zk->a, witness, nv, nthreads);
+    t->ns[STAGE_MSM_A] = now_ns() - s0, s0 = now_ns();
+    STAGE_DONE(STAGE_MSM_A);
+    if (rc == 0)
+        rc = P_(g1_msm)(&pi_b1, zk->b1, witness, nv, nthreads);
+    t->ns[STAGE_MSM_B1] = now_ns() - s0, s0 = now_ns();
+    STAGE_DONE(STAGE_MSM_B1);
+    if (rc == 0)
+        rc = P_(g2_msm)(&pi_b, zk->b2, witness, nv, nthreads);
+    t->ns[STAGE_MSM_B2] = now_ns() - s0, s0 = now_ns();
+    STAGE_DONE(STAGE_MSM_B2);
+    if (rc == 0)
+        rc = P_(g1_msm)(&pi_c, zk->c, witness + 32 * (np + 1), nv - np - 1, nthreads);
+    t->ns[STAGE_MSM_C] = now_ns() - s0, s0 = now_ns();
+    STAGE_DONE(STAGE_MSM_C);
+    if (rc == 0)
+        rc = P_(g1_msm)(&pi_h, zk->h, a, n, nthreads);
+    t->ns[STAGE_MSM_H] = now_ns() - s0;
+    STAGE_DONE(STAGE_MSM_H);
+    if (rc < 0)
+        return sp_fail(e, rc, "MSM: out of memory");
+
+    return P_(groth16_assemble)(zk, &pi_a, &pi_b1, &pi_b, &pi_c, &pi_h, out, e);
 #undef STAGE_DONE
 }
 

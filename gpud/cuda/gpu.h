@@ -53,6 +53,17 @@ void gpu_msm_free(struct gpu_msm *m);
  * window_bits 0 chooses the window size from n. */
 int gpu_msm_run(struct gpu_msm *m, void *ret, const void *scalars, size_t n,
                 unsigned window_bits, struct sp_err *e);
+/* The same with k point arrays uploaded back to back (a key's A, B1, C and H
+ * points: one upload, one set of working buffers sized for the largest
+ * array); counts[i] points in arrays[i]. */
+int gpu_msm_create_arrays(struct gpu_msm **ret, enum gpu_group g, const void *const *arrays,
+                          const size_t *counts, unsigned k, struct sp_err *e);
+/* ret = Σ_{i<n} k_i·P_{at+i} over the resident points from index at (the
+ * concatenation of gpu_msm_create_arrays' arrays), n at most the largest
+ * array's count; scalars in host or device memory (n × 32 B, standard
+ * form); the window size chosen from n. */
+int gpu_msm_run_at(struct gpu_msm *m, void *ret, size_t at, const void *scalars, size_t n,
+                   struct sp_err *e);
 /* The window size gpu_msm_run would choose for n points of group g. */
 unsigned gpu_msm_window_bits(enum gpu_group g, size_t n);
 
@@ -66,6 +77,43 @@ enum gpu_field_opcode { GPU_OP_MUL, GPU_OP_ADD, GPU_OP_SUB, GPU_OP_SQR };
  * n elements in host memory, in the CPU code's layout. */
 int gpu_field_op(enum gpu_field f, enum gpu_field_opcode op, void *out, const void *a,
                  const void *b, size_t n, struct sp_err *e);
+
+/* ---- what the CUDA backend needs besides (gpu_prove.cu) ----
+ * Calls queue on the calling thread's default stream (the kernels are built
+ * with --default-stream per-thread, so two threads' work overlaps). */
+/* Device memory: -ENOMEM "out of device memory" when it does not fit. */
+int gpu_alloc(void **ret, size_t bytes, struct sp_err *e);
+void gpu_free(void *p);
+/* Copies bytes of host memory to the device and waits for the copy. */
+int gpu_upload(void *dev, const void *host, size_t bytes, struct sp_err *e);
+/* Copies bytes of device memory to the host and waits for the copy. */
+int gpu_download(void *host, const void *dev, size_t bytes, struct sp_err *e);
+/* Queues a device-to-device copy of bytes. */
+int gpu_copy(void *dst, const void *src, size_t bytes, struct sp_err *e);
+/* Waits for the calling thread's queued work; its first error, if any. */
+int gpu_sync(struct sp_err *e);
+/* The device's free and total memory, in bytes. */
+int gpu_mem_info(size_t *free_bytes, size_t *total_bytes, struct sp_err *e);
+/* Page-locks read-only host memory (gpud's mapping of the slot pool), so
+ * uploads from it are direct DMA, not staged through a pinned buffer. */
+int gpu_host_register(void *p, size_t bytes, struct sp_err *e);
+void gpu_host_unregister(void *p);
+/* out[i] = a[i]·b[i] (Montgomery product; device vectors of n Fr; out may
+ * be a or b). */
+int gpu_fr_mul(enum gpu_curve curve, void *out, const void *a, const void *b, size_t n,
+               struct sp_err *e);
+/* out[i] = a[i]·b[i] − c[i] out of Montgomery form (device vectors of n Fr;
+ * b NULL: a[i] is already the product): the H MSM's scalars (snarkjs
+ * groth16_prove.js: (A·B − C) on the coset). */
+int gpu_h_scalars(enum gpu_curve curve, void *out, const void *a, const void *b, const void *c,
+                  size_t n, struct sp_err *e);
+/* Fault tests: a kernel that fails at launch (sticky 0: the context stays
+ * usable) or traps (sticky 1: the context is lost, as after a real crash).
+ * Returns the -EIO of the failure. */
+int gpu_inject_fault(int sticky, struct sp_err *e);
+/* 1 when the CUDA context can no longer be used (a sticky error): the
+ * process must exit so a fresh one takes the GPU. */
+int gpu_context_lost(void);
 
 /* ---- device (gpu_device.cu) ---- */
 /* Describes device 0 into buf ("NVIDIA H200, 139.8 GiB, sm_90, 132 SMs");

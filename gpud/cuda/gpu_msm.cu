@@ -2,10 +2,13 @@
  * the per-group instances of msm.cuh. */
 #include "msm.cuh"
 
-msm_engine_base *gpu_msm_new_bn254_g1(const void *, size_t, struct sp_err *, int *);
-msm_engine_base *gpu_msm_new_bn254_g2(const void *, size_t, struct sp_err *, int *);
-msm_engine_base *gpu_msm_new_bls12381_g1(const void *, size_t, struct sp_err *, int *);
-msm_engine_base *gpu_msm_new_bls12381_g2(const void *, size_t, struct sp_err *, int *);
+#define MSM_FACTORY(GROUP)                                                                 \
+    msm_engine_base *gpu_msm_new_##GROUP(const void *const *, const size_t *, unsigned,    \
+                                         struct sp_err *, int *);
+MSM_FACTORY(bn254_g1)
+MSM_FACTORY(bn254_g2)
+MSM_FACTORY(bls12381_g1)
+MSM_FACTORY(bls12381_g2)
 
 struct gpu_msm {
     msm_engine_base *eng;
@@ -14,16 +17,26 @@ struct gpu_msm {
 extern "C" int gpu_msm_create(struct gpu_msm **ret, enum gpu_group g, const void *points,
                               size_t n_max, struct sp_err *e)
 {
+    return gpu_msm_create_arrays(ret, g, &points, &n_max, 1, e);
+}
+
+extern "C" int gpu_msm_create_arrays(struct gpu_msm **ret, enum gpu_group g,
+                                     const void *const *arrays, const size_t *counts, unsigned k,
+                                     struct sp_err *e)
+{
     int rc = 0;
     msm_engine_base *eng;
+    size_t n = 0;
     *ret = nullptr;
-    if (n_max == 0 || n_max > ((size_t)1 << 28))
-        return sp_fail(e, -EINVAL, "gpu msm: %zu points (1 to 2^28)", n_max);
+    for (unsigned i = 0; i < k; i++)
+        n += counts[i];
+    if (k == 0 || n == 0 || n > ((size_t)1 << 30))
+        return sp_fail(e, -EINVAL, "gpu msm: %zu points in %u arrays (1 to 2^30)", n, k);
     switch (g) {
-    case GPU_BN254_G1: eng = gpu_msm_new_bn254_g1(points, n_max, e, &rc); break;
-    case GPU_BN254_G2: eng = gpu_msm_new_bn254_g2(points, n_max, e, &rc); break;
-    case GPU_BLS12381_G1: eng = gpu_msm_new_bls12381_g1(points, n_max, e, &rc); break;
-    case GPU_BLS12381_G2: eng = gpu_msm_new_bls12381_g2(points, n_max, e, &rc); break;
+    case GPU_BN254_G1: eng = gpu_msm_new_bn254_g1(arrays, counts, k, e, &rc); break;
+    case GPU_BN254_G2: eng = gpu_msm_new_bn254_g2(arrays, counts, k, e, &rc); break;
+    case GPU_BLS12381_G1: eng = gpu_msm_new_bls12381_g1(arrays, counts, k, e, &rc); break;
+    case GPU_BLS12381_G2: eng = gpu_msm_new_bls12381_g2(arrays, counts, k, e, &rc); break;
     default: return sp_fail(e, -EINVAL, "gpu msm: unknown group %d", (int)g);
     }
     if (!eng)
@@ -47,7 +60,13 @@ extern "C" void gpu_msm_free(struct gpu_msm *m)
 extern "C" int gpu_msm_run(struct gpu_msm *m, void *ret, const void *scalars, size_t n,
                            unsigned window_bits, struct sp_err *e)
 {
-    return m->eng->run(ret, scalars, n, window_bits, e);
+    return m->eng->run(ret, 0, scalars, n, window_bits, e);
+}
+
+extern "C" int gpu_msm_run_at(struct gpu_msm *m, void *ret, size_t at, const void *scalars,
+                              size_t n, struct sp_err *e)
+{
+    return m->eng->run(ret, at, scalars, n, 0, e);
 }
 
 extern "C" unsigned gpu_msm_window_bits(enum gpu_group g, size_t n)

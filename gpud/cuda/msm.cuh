@@ -55,13 +55,14 @@ static inline unsigned msm_choose_window(unsigned bits, size_t n)
 
 struct msm_engine_base {
     virtual ~msm_engine_base() {}
-    virtual int run(void *ret, const void *scalars, size_t n, unsigned c, struct sp_err *e) = 0;
+    virtual int run(void *ret, size_t first, const void *scalars, size_t n, unsigned c,
+                    struct sp_err *e) = 0;
     virtual unsigned window_bits(size_t n) = 0;
 };
 
 template <class G> struct msm_engine : msm_engine_base {
     typedef typename G::F F;
-    size_t n_max = 0;
+    size_t n_max = 0, cap_scalars = 0;
     affine<F> *points = nullptr;
     /* working buffers, sized for the largest (n, c) seen so far */
     size_t cap_np = 0, cap_chunks = 0, cap_list = 0, cap_buckets = 0, cap_part = 0, cap_temp = 0;
@@ -119,12 +120,23 @@ template <class G> struct msm_engine : msm_engine_base {
     static const uint32_t run_group = 16; /* K2 of msm_run_sum */
     static const uint32_t seg_len = 32;   /* L of msm_window_segments */
 
-    int create(const void *host_points, size_t n, struct sp_err *e)
+    /* Uploads k host point arrays back to back (counts[i] points each); the
+     * working buffers are sized for the largest single array. */
+    int create(const void *const *arrays, const size_t *counts, unsigned k, struct sp_err *e)
     {
+        size_t n = 0, largest = 0;
+        for (unsigned i = 0; i < k; i++) {
+            n += counts[i];
+            largest = counts[i] > largest ? counts[i] : largest;
+        }
         n_max = n;
         CU_TRY(cudaMalloc(&points, n * sizeof(affine<F>)), e, "points");
-        CU_TRY(cudaMemcpy(points, host_points, n * sizeof(affine<F>), cudaMemcpyHostToDevice), e,
-               "points upload");
+        for (unsigned i = 0, at = 0; i < k; at += counts[i], i++)
+            CU_TRY(cudaMemcpy(points + at, arrays[i], counts[i] * sizeof(affine<F>),
+                              cudaMemcpyHostToDevice),
+                   e, "points upload");
+        n = largest;
+        cap_scalars = n;
         CU_TRY(cudaMalloc(&scalars, n * 32), e, "scalars");
         CU_TRY(cudaMalloc(&counters, 2 * sizeof(unsigned long long)), e, "counters");
         CU_TRY(cudaMalloc(&win, 64 * sizeof(xyzz<F>)), e, "window sums");
@@ -201,10 +213,14 @@ template <class G> struct msm_engine : msm_engine_base {
 
     static unsigned blocks(size_t n, unsigned bs) { return (unsigned)((n + bs - 1) / bs); }
 
-    int run(void *ret, const void *host_scalars, size_t n, unsigned c, struct sp_err *e) override
+    /* ret = Σ_{i<n} k_i·points[at + i]; the scalars in host or device
+     * memory (the copies use cudaMemcpyDefault). */
+    int run(void *ret, size_t at, const void *host_scalars, size_t n, unsigned c,
+            struct sp_err *e) override
     {
-        if (n > n_max)
-            return sp_fail(e, -EINVAL, "gpu msm: %zu scalars for %zu resident points", n, n_max);
+        if (at > n_max || n > n_max - at || n > cap_scalars)
+            return sp_fail(e, -EINVAL, "gpu msm: %zu scalars at %zu for %zu resident points", n, at,
+                           n_max);
         if (c == 0)
             c = window_bits(n);
         if (c < 2 || c > 24)
@@ -231,7 +247,7 @@ template <class G> struct msm_engine : msm_engine_base {
         for (unsigned p = 0; p < MSM_UPLOAD_PIECES && p * piece < n; p++) {
             size_t first = p * piece, end = first + piece < n ? first + piece : n;
             CU_TRY(cudaMemcpyAsync(scalars + 8 * first, (const uint8_t *)host_scalars + 32 * first,
-                                   (end - first) * 32, cudaMemcpyHostToDevice, copy_stream),
+                                   (end - first) * 32, cudaMemcpyDefault, copy_stream),
                    e, "scalars upload");
             CU_TRY(cudaEventRecord(piece_done[p], copy_stream), e, "event");
         }
@@ -281,7 +297,7 @@ template <class G> struct msm_engine : msm_engine_base {
             CU_TRY(cub::DeviceScan::ExclusiveSum(temp, tb, cnt, off, (int)nchunks + 1), e, "scan");
             uint32_t S;
             CU_TRY(cudaMemcpy(&S, off + nchunks, 4, cudaMemcpyDeviceToHost), e, "partial count");
-            msm_chunk_sum<F><<<blocks(nchunks, 128), 128>>>(keys[1], vals[1], M, K, nchunks, off, points,
+            msm_chunk_sum<F><<<blocks(nchunks, 128), 128>>>(keys[1], vals[1], M, K, nchunks, off, points + at,
                                                             lkeys[0], list[0]);
             CU_TRY(cudaGetLastError(), e, "chunk sum kernel");
             if (profile && part == 0)
@@ -382,15 +398,15 @@ template <class G> struct msm_engine : msm_engine_base {
 
 /* Defines the factory gpu_msm_new_GROUP used by gpu_msm.cu. */
 #define MSM_INSTANCE(GROUP)                                                           \
-    msm_engine_base *gpu_msm_new_##GROUP(const void *points, size_t n, struct sp_err *e, \
-                                         int *rc)                                     \
+    msm_engine_base *gpu_msm_new_##GROUP(const void *const *arrays, const size_t *counts,  \
+                                         unsigned k, struct sp_err *e, int *rc)       \
     {                                                                                 \
         msm_engine<GROUP##_group> *m = new (std::nothrow) msm_engine<GROUP##_group>(); \
         if (!m) {                                                                     \
             *rc = sp_fail(e, -ENOMEM, "gpu msm: out of host memory");                  \
             return nullptr;                                                           \
         }                                                                             \
-        *rc = m->create(points, n, e);                                                \
+        *rc = m->create(arrays, counts, k, e);                                        \
         if (*rc) {                                                                    \
             delete m;                                                                 \
             return nullptr;                                                           \

@@ -1,0 +1,162 @@
+/*
+ * gpu_prove.cu — what the CUDA backend (gpud/cuda/cuda_backend.c) needs
+ * besides the NTT and MSM: device memory, copies, the H scalars of a proof,
+ * the device's free memory, and a kernel fault to inject for the fault
+ * tests (gpu.h).
+ */
+#include <stdio.h>
+
+#include "fields.cuh"
+#include "gpu.h"
+#include "gpu_util.cuh"
+
+extern "C" int gpu_alloc(void **ret, size_t bytes, struct sp_err *e)
+{
+    *ret = nullptr;
+    cudaError_t err = cudaMalloc(ret, bytes);
+    if (err == cudaErrorMemoryAllocation) {
+        cudaGetLastError(); /* not sticky: clear it */
+        *ret = nullptr;
+        return sp_fail(e, -ENOMEM, "gpu: out of device memory for %zu MiB", bytes >> 20);
+    }
+    CU_TRY(err, e, "device allocation");
+    return 0;
+}
+
+extern "C" void gpu_free(void *p)
+{
+    if (p)
+        cudaFree(p);
+}
+
+extern "C" int gpu_upload(void *dev, const void *host, size_t bytes, struct sp_err *e)
+{
+    CU_TRY(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, cudaStreamPerThread), e,
+           "upload");
+    CU_TRY(cudaStreamSynchronize(cudaStreamPerThread), e, "upload");
+    return 0;
+}
+
+extern "C" int gpu_download(void *host, const void *dev, size_t bytes, struct sp_err *e)
+{
+    CU_TRY(cudaMemcpyAsync(host, dev, bytes, cudaMemcpyDeviceToHost, cudaStreamPerThread), e,
+           "download");
+    CU_TRY(cudaStreamSynchronize(cudaStreamPerThread), e, "download");
+    return 0;
+}
+
+extern "C" int gpu_copy(void *dst, const void *src, size_t bytes, struct sp_err *e)
+{
+    CU_TRY(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, cudaStreamPerThread), e,
+           "device copy");
+    return 0;
+}
+
+extern "C" int gpu_sync(struct sp_err *e)
+{
+    CU_TRY(cudaStreamSynchronize(cudaStreamPerThread), e, "kernels");
+    CU_TRY(cudaGetLastError(), e, "kernels");
+    return 0;
+}
+
+extern "C" int gpu_mem_info(size_t *free_bytes, size_t *total_bytes, struct sp_err *e)
+{
+    CU_TRY(cudaMemGetInfo(free_bytes, total_bytes), e, "memory info");
+    return 0;
+}
+
+extern "C" int gpu_host_register(void *p, size_t bytes, struct sp_err *e)
+{
+    /* read-only: gpud maps the slot pool PROT_READ */
+    cudaError_t err = cudaHostRegister(p, bytes, cudaHostRegisterPortable | cudaHostRegisterReadOnly);
+    if (err != cudaSuccess)
+        cudaGetLastError(); /* not sticky */
+    CU_TRY(err, e, "cudaHostRegister of the slot pool");
+    return 0;
+}
+
+extern "C" void gpu_host_unregister(void *p)
+{
+    cudaHostUnregister(p);
+}
+
+/* h_i = (a_i·b_i − c_i)·R^−1 (b NULL: a already holds a·b): out of
+ * Montgomery form, the H MSM's scalars. */
+template <class F>
+__global__ void h_scalars(F *out, const F *a, const F *b, const F *c, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    F one_raw = F::zero();
+    one_raw.v[0] = 1; /* x·1·R^−1 = x/R: Montgomery form to standard */
+    F ab = b ? a[i] * b[i] : a[i];
+    out[i] = (ab - c[i]) * one_raw;
+}
+
+template <class F> __global__ void fr_mul(F *out, const F *a, const F *b, size_t n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n)
+        out[i] = a[i] * b[i];
+}
+
+extern "C" int gpu_fr_mul(enum gpu_curve curve, void *out, const void *a, const void *b, size_t n,
+                          struct sp_err *e)
+{
+    unsigned nb = (unsigned)((n + 255) / 256);
+    if (curve == GPU_BN254)
+        fr_mul<bn254_fr_d><<<nb, 256>>>((bn254_fr_d *)out, (const bn254_fr_d *)a,
+                                        (const bn254_fr_d *)b, n);
+    else
+        fr_mul<bls12381_fr_d><<<nb, 256>>>((bls12381_fr_d *)out, (const bls12381_fr_d *)a,
+                                           (const bls12381_fr_d *)b, n);
+    CU_TRY(cudaGetLastError(), e, "Fr multiply kernel");
+    return 0;
+}
+
+extern "C" int gpu_h_scalars(enum gpu_curve curve, void *out, const void *a, const void *b,
+                             const void *c, size_t n, struct sp_err *e)
+{
+    unsigned nb = (unsigned)((n + 255) / 256);
+    if (curve == GPU_BN254)
+        h_scalars<bn254_fr_d><<<nb, 256>>>((bn254_fr_d *)out, (const bn254_fr_d *)a,
+                                           (const bn254_fr_d *)b, (const bn254_fr_d *)c, n);
+    else
+        h_scalars<bls12381_fr_d><<<nb, 256>>>((bls12381_fr_d *)out, (const bls12381_fr_d *)a,
+                                              (const bls12381_fr_d *)b, (const bls12381_fr_d *)c, n);
+    CU_TRY(cudaGetLastError(), e, "H scalars kernel");
+    return 0;
+}
+
+__global__ void fault_trap(void)
+{
+    __trap();
+}
+
+extern "C" int gpu_inject_fault(int sticky, struct sp_err *e)
+{
+    if (sticky) {
+        /* an illegal instruction: the context is lost, as after a real
+         * kernel crash; every later call fails */
+        fault_trap<<<1, 1>>>();
+        CU_TRY(cudaStreamSynchronize(cudaStreamPerThread), e, "injected kernel trap");
+        return 0;
+    }
+    /* an impossible launch configuration: a kernel error that leaves the
+     * context usable */
+    fault_trap<<<1, 4096>>>();
+    CU_TRY(cudaGetLastError(), e, "injected kernel launch");
+    return 0;
+}
+
+extern "C" int gpu_context_lost(void)
+{
+    /* a plain error is cleared by reading it; a sticky one (the context is
+     * gone) is returned by every call after it */
+    cudaGetLastError();
+    if (cudaDeviceSynchronize() == cudaSuccess)
+        return 0;
+    cudaGetLastError();
+    return cudaDeviceSynchronize() != cudaSuccess;
+}

@@ -1,0 +1,213 @@
+#!/bin/bash
+# tests/gpu_prove.sh — the CUDA backend through the real pipeline, on a
+# machine with a GPU (make test-gpu-prove; tests/gpu.sh runs the kernels'
+# own checks). Needs no node: every proof is checked here with `slotprove
+# verify`, and copied under $OUT/proofs/ so snarkjs can check it on a
+# machine that has it (tests/gpu_prove_verify.sh).
+#
+#   1. every fixture proved with `prove --backend cuda`;
+#   2. `serve` (defaults: --backend auto, one gpud per visible GPU): jobs
+#      of both curves, `status` naming the GPU and the resident keys;
+#   3. GPU faults at the defaults (SLOTPROVE_FAULT, once each): a kernel
+#      launch error, a lost context (trap), a device allocation failure, a
+#      key too large for the GPU, a silently wrong result — each job still
+#      completes with a proof that verifies;
+#   4. with GPU_PROVE_LOGS="20 22" (sizes), keygen keys proved end to end
+#      on the CUDA backend and on the CPU backend (all cores), side by side.
+# Output: "ok - …" / "FAIL - …", figures as "# …", last "gpu_prove: N
+# passed, M failed". Binaries from $GPU_BIN (default build/).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+B=$ROOT/${GPU_BIN:-build}
+OUT=${GPU_PROVE_OUT:-$ROOT/build/gpu-prove}
+FIX=$ROOT/tests/fixtures
+mkdir -p "$OUT/proofs"
+TMP=$(mktemp -d)
+chmod 700 "$TMP"
+pass=0
+fail=0
+SERVE=""
+cleanup() {
+    [ -n "$SERVE" ] && kill "$SERVE" 2>/dev/null
+    wait 2>/dev/null
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && [ -f "$2" ] && tail -5 "$2" | sed 's/^/       /'; }
+now() { echo "${EPOCHREALTIME/./}"; } # µs
+ms() { echo $(( ($2 - $1) / 1000 )); }
+
+nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv,noheader 2>&1 | sed 's/^/# gpu: /'
+
+# ---- 1. fixtures, prove --backend cuda ------------------------------------
+for curve in bn128 bls12381; do
+    for c in chain nopub allpub; do
+        name=$curve-$c
+        if "$B/slotprove" prove --backend cuda "$FIX/$curve/$c.zkey" "$FIX/$curve/$c.wtns" \
+            "$OUT/proofs/$name.proof.json" "$OUT/proofs/$name.public.json" 2>"$TMP/err"; then
+            grep -q "backend cuda: " "$TMP/err" && ok "$name: proved on the CUDA backend ($(sed -n 's/.*backend cuda: \([^,]*\).*/\1/p' "$TMP/err" | head -1))" \
+                || bad "$name: the start-up line does not name the GPU" "$TMP/err"
+            cp "$FIX/$curve/$c.vk.json" "$OUT/proofs/$name.vk.json"
+            if "$B/slotprove" verify "$FIX/$curve/$c.vk.json" "$OUT/proofs/$name.public.json" \
+                "$OUT/proofs/$name.proof.json" >"$TMP/v" 2>&1; then ok "$name: slotprove verify accepts it"
+            else bad "$name: slotprove verify rejects it" "$TMP/v"; fi
+        else
+            bad "$name: prove --backend cuda failed" "$TMP/err"
+        fi
+    done
+done
+
+# ---- 2. serve at the defaults ---------------------------------------------
+# start_serve LOGNAME [serve options]: starts a daemon on $TMP/s/s.sock
+start_serve() {
+    local log=$1
+    shift
+    rm -rf "$TMP/s" && mkdir -m 700 "$TMP/s"
+    "$B/slotprove" serve --socket "$TMP/s/s.sock" "$@" 2>"$OUT/$log.log" &
+    SERVE=$!
+    for _ in $(seq 1 300); do
+        [ -S "$TMP/s/s.sock" ] && "$B/slotprove" status --socket "$TMP/s/s.sock" >/dev/null 2>&1 && return 0
+        kill -0 "$SERVE" 2>/dev/null || { SERVE=""; return 1; }
+        sleep 0.1
+    done
+    return 1
+}
+stop_serve() {
+    [ -n "$SERVE" ] || return
+    kill "$SERVE" 2>/dev/null
+    wait "$SERVE" 2>/dev/null
+    SERVE=""
+}
+# prove_job NAME CURVE CIRCUIT: submit --wait, verify; 0 when the proof verifies
+prove_job() {
+    local name=$1 curve=$2 c=$3
+    "$B/slotprove" submit --socket "$TMP/s/s.sock" --zkey "$FIX/$curve/$c.zkey" \
+        --witness "$FIX/$curve/$c.wtns" --wait --proof "$OUT/proofs/$name.proof.json" \
+        --public "$OUT/proofs/$name.public.json" >/dev/null 2>"$TMP/err" || return 1
+    cp "$FIX/$curve/$c.vk.json" "$OUT/proofs/$name.vk.json"
+    "$B/slotprove" verify "$FIX/$curve/$c.vk.json" "$OUT/proofs/$name.public.json" \
+        "$OUT/proofs/$name.proof.json" >"$TMP/v" 2>&1
+}
+
+if start_serve serve --slot-bytes 64M; then
+    ok "serve started at the defaults"
+    for curve in bn128 bls12381; do
+        if prove_job "serve-$curve-chain" "$curve" chain; then ok "serve: $curve/chain proved and verified"
+        else bad "serve: $curve/chain" "$TMP/err"; fi
+    done
+    "$B/slotprove" status --socket "$TMP/s/s.sock" --json >"$OUT/status.json" 2>&1
+    grep -q '"backend": *"NVIDIA\|"backend":"NVIDIA' "$OUT/status.json" && ok "status names the GPU" \
+        || bad "status does not name the GPU" "$OUT/status.json"
+    grep -q 'resident keys:[^"]*chain' "$OUT/status.json" && ok "status lists the resident keys" \
+        || bad "status does not list resident keys" "$OUT/status.json"
+    grep -o '"backend": *"[^"]*"' "$OUT/status.json" | sed 's/^/# /'
+    stop_serve
+else
+    bad "serve did not start" "$OUT/serve.log"
+fi
+
+# ---- 3. GPU faults, at the defaults ---------------------------------------
+for f in gpu-kernel gpu-trap gpu-oom gpu-key-large gpu-wrong; do
+    rm -f "$TMP/once"
+    export SLOTPROVE_FAULT=$f SLOTPROVE_FAULT_ONCE=$TMP/once
+    if ! start_serve "fault-$f" --slot-bytes 64M; then
+        bad "$f: serve did not start" "$OUT/fault-$f.log"
+        unset SLOTPROVE_FAULT SLOTPROVE_FAULT_ONCE
+        continue
+    fi
+    unset SLOTPROVE_FAULT SLOTPROVE_FAULT_ONCE
+    for curve in bn128 bls12381; do
+        if prove_job "fault-$f-$curve" "$curve" nopub; then ok "$f: the $curve job completes and its proof verifies"
+        else bad "$f: the $curve job" "$TMP/err"; fi
+    done
+    [ -f "$TMP/once" ] && ok "$f: the fault fired" || bad "$f: the fault never fired"
+    "$B/slotprove" status --socket "$TMP/s/s.sock" --json >"$TMP/st" 2>&1
+    echo "# $f: $(grep -o '"gpud_deaths": *[0-9]*' "$TMP/st") ; log: $(grep -c . "$OUT/fault-$f.log") lines"
+    grep -i "gpu\|cpu" "$OUT/fault-$f.log" | grep -v "^$" | head -4 | sed 's/^/#   /'
+    stop_serve
+done
+
+# ---- 4. keygen keys, CUDA against the CPU backend -------------------------
+for lg in ${GPU_PROVE_LOGS:-}; do
+    for curve in bn128 bls12381; do
+        d=$TMP/k$lg-$curve
+        mkdir -p "$d"
+        t0=$(now)
+        "$B/slotprove" keygen --curve "$curve" --constraints $(( (1 << lg) - 8 )) --public 4 --out "$d" >/dev/null 2>"$TMP/err" \
+            || { bad "keygen 2^$lg $curve" "$TMP/err"; continue; }
+        t1=$(now)
+        echo "# keygen 2^$lg $curve: $(ms "$t0" "$t1") ms"
+        zk=$(ls "$d"/*.zkey | head -1)
+        wt=$(ls "$d"/*.wtns | head -1)
+        for be in cuda cpu cuda; do
+            t0=$(now)
+            if "$B/slotprove" prove --backend $be "$zk" "$wt" "$OUT/proofs/k$lg-$curve-$be.proof.json" \
+                "$OUT/proofs/k$lg-$curve-$be.public.json" 2>"$TMP/err-$be"; then
+                t1=$(now)
+                echo "# prove 2^$lg $curve $be: $(ms "$t0" "$t1") ms wall; $(grep -o 'ntt.*' "$TMP/err-$be" | tail -1)"
+            else
+                bad "prove 2^$lg $curve $be" "$TMP/err-$be"
+            fi
+        done
+        cp "$d/vk.json" "$OUT/proofs/k$lg-$curve-cuda.vk.json" 2>/dev/null
+        cp "$d/vk.json" "$OUT/proofs/k$lg-$curve-cpu.vk.json" 2>/dev/null
+        for be in cuda cpu; do
+            "$B/slotprove" verify "$d/vk.json" "$OUT/proofs/k$lg-$curve-$be.public.json" \
+                "$OUT/proofs/k$lg-$curve-$be.proof.json" >"$TMP/v" 2>&1 \
+                && ok "2^$lg $curve: the $be proof verifies" || bad "2^$lg $curve: the $be proof" "$TMP/v"
+        done
+        rm -rf "$d"
+    done
+done
+
+# ---- 5. one gpud per GPU (with two or more GPUs) ---------------------------
+ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
+if [ "$ngpu" -ge 2 ]; then
+    lg=${GPU_MULTI_LOG:-18}
+    d=$TMP/multi
+    mkdir -p "$d"
+    "$B/slotprove" keygen --curve bls12381 --constraints $(( (1 << lg) - 8 )) --public 4 --out "$d" >/dev/null 2>"$TMP/err" \
+        || bad "keygen for the multi-GPU run" "$TMP/err"
+    zk=$(ls "$d"/*.zkey | head -1)
+    wt=$(ls "$d"/*.wtns | head -1)
+    if start_serve multi --key big="$zk" --synth 4 --slots 8; then
+        ngpud=$(grep -c 'gpud [0-9]*: backend cuda' "$OUT/multi.log")
+        [ "$ngpud" -eq "$ngpu" ] && ok "serve started one CUDA gpud per GPU ($ngpud)" \
+            || bad "serve started $ngpud CUDA gpuds for $ngpu GPUs" "$OUT/multi.log"
+        nvidia-smi --query-gpu=index,utilization.gpu --format=csv,noheader,nounits -lms 200 >"$OUT/multi-util.csv" 2>/dev/null &
+        SMI=$!
+        t0=$(now)
+        pids=""
+        for i in $(seq 1 24); do
+            "$B/slotprove" submit --socket "$TMP/s/s.sock" --key big --witness "$wt" --wait \
+                --proof "$TMP/multi-$i.proof.json" --public "$TMP/multi-$i.public.json" >/dev/null 2>"$TMP/merr-$i" &
+            pids="$pids $!"
+        done
+        okjobs=0
+        for p in $pids; do wait "$p" && okjobs=$((okjobs + 1)); done
+        t1=$(now)
+        kill "$SMI" 2>/dev/null
+        [ "$okjobs" -eq 24 ] && ok "24 jobs of 2^$lg on $ngpu GPUs completed" || bad "only $okjobs of 24 multi-GPU jobs completed" "$TMP/merr-1"
+        echo "# multi-GPU: 24 proofs of 2^$lg BLS12-381 in $(ms "$t0" "$t1") ms"
+        "$B/slotprove" status --socket "$TMP/s/s.sock" --json >"$OUT/multi-status.json" 2>&1
+        busy=$(grep -o '"proofs": *[0-9]*' "$OUT/multi-status.json" | sed 's/.*: *//' | awk '$1 > 0' | wc -l)
+        [ "$busy" -ge 2 ] && ok "every gpud proved partitions ($(grep -o '"proofs": *[0-9]*' "$OUT/multi-status.json" | tr '\n' ' '))" \
+            || bad "not every gpud proved partitions" "$OUT/multi-status.json"
+        for g in $(seq 0 $((ngpu - 1))); do
+            echo "# GPU $g utilization samples > 0: $(awk -F', ' -v g=$g '$1 == g && $2 > 0' "$OUT/multi-util.csv" | wc -l) of $(awk -F', ' -v g=$g '$1 == g' "$OUT/multi-util.csv" | wc -l)"
+        done
+        vok=0
+        for i in $(seq 1 24); do
+            "$B/slotprove" verify "$d/vk.json" "$TMP/multi-$i.public.json" "$TMP/multi-$i.proof.json" >/dev/null 2>&1 && vok=$((vok + 1))
+        done
+        [ "$vok" -eq 24 ] && ok "every multi-GPU proof verifies" || bad "$vok of 24 multi-GPU proofs verify"
+        stop_serve
+    else
+        bad "serve with $ngpu GPUs did not start" "$OUT/multi.log"
+    fi
+fi
+
+echo "gpu_prove: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
