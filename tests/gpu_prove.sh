@@ -141,16 +141,45 @@ for lg in ${GPU_PROVE_LOGS:-}; do
         echo "# keygen 2^$lg $curve: $(ms "$t0" "$t1") ms"
         zk=$(ls "$d"/*.zkey | head -1)
         wt=$(ls "$d"/*.wtns | head -1)
-        for be in cuda cpu cuda; do
+        # variants: the G2 MSM on a CPU thread, uploads staged (slot pool not page-locked)
+        for v in cuda cpu cuda cuda:g2cpu cuda:staged; do
+            be=${v%%:*}
+            case $v in *g2cpu) export SLOTPROVE_G2=cpu ;; *staged) export SLOTPROVE_NO_HOST_REGISTER=1 ;; esac
             t0=$(now)
             if "$B/slotprove" prove --backend $be "$zk" "$wt" "$OUT/proofs/k$lg-$curve-$be.proof.json" \
                 "$OUT/proofs/k$lg-$curve-$be.public.json" 2>"$TMP/err-$be"; then
                 t1=$(now)
-                echo "# prove 2^$lg $curve $be: $(ms "$t0" "$t1") ms wall; $(grep -o 'ntt.*' "$TMP/err-$be" | tail -1)"
+                echo "# prove 2^$lg $curve $v: $(ms "$t0" "$t1") ms wall;$(grep -E '^  (ntt|msm|prove|synthesis)' "$TMP/err-$be" | awk '{printf " %s %s", $1, $2}')"
             else
-                bad "prove 2^$lg $curve $be" "$TMP/err-$be"
+                bad "prove 2^$lg $curve $v" "$TMP/err-$be"
             fi
+            unset SLOTPROVE_G2 SLOTPROVE_NO_HOST_REGISTER
         done
+        # throughput through serve on one GPU: one worker against two
+        if [ "$lg" -ge "${GPU_THROUGHPUT_MIN_LOG:-22}" ]; then
+            for w in 1 2; do
+                export SLOTPROVE_GPUD_WORKERS=$w
+                if start_serve "tp-$lg-$curve-$w" --key big="$zk" --gpus 0 --synth 6 --slots 8; then
+                    unset SLOTPROVE_GPUD_WORKERS
+                    t0=$(now)
+                    pids=""
+                    for i in $(seq 1 12); do
+                        "$B/slotprove" submit --socket "$TMP/s/s.sock" --key big --witness "$wt" --wait \
+                            --proof "$TMP/tp-$i.proof.json" --public "$TMP/tp-$i.public.json" >/dev/null 2>&1 &
+                        pids="$pids $!"
+                    done
+                    n=0
+                    for p in $pids; do wait "$p" && n=$((n + 1)); done
+                    t1=$(now)
+                    echo "# serve 2^$lg $curve, 1 GPU, $w gpud worker(s), 6 synthds: $n of 12 proofs in $(ms "$t0" "$t1") ms"
+                    [ "$n" -eq 12 ] || bad "throughput run 2^$lg $curve with $w workers: $n of 12" "$OUT/tp-$lg-$curve-$w.log"
+                    stop_serve
+                else
+                    unset SLOTPROVE_GPUD_WORKERS
+                    bad "serve for the throughput run" "$OUT/tp-$lg-$curve-$w.log"
+                fi
+            done
+        fi
         cp "$d/vk.json" "$OUT/proofs/k$lg-$curve-cuda.vk.json" 2>/dev/null
         cp "$d/vk.json" "$OUT/proofs/k$lg-$curve-cpu.vk.json" 2>/dev/null
         for be in cuda cpu; do
