@@ -27,6 +27,9 @@
 #                 holds at most 64)
 #   PIPE_WARMUP   completions left out at the start of the steady-state
 #                 window (default 2)
+#   PIPE_SAMPLE_S seconds between status samples (default 0.2; each makes
+#                 the supervisor read every process's smaps_rollup, which
+#                 takes longer the more memory is mapped)
 #   PIPE_PUBLIC   public inputs of the generated keys (default 4)
 #   PIPE_KEYS     key cache (default $OUT/pipe-keys): keys are made once with
 #                 `slotprove keygen` (INSECURE test keys) and reused
@@ -54,10 +57,13 @@
 #   constraints/s/core = domain rows / synthd CPU seconds (all its threads).
 # - memory: VmHWM of every process (each counts the shared slots it touched),
 #   and the group's Pss (smaps_rollup, the pool once) sampled by status every
-#   0.2 s. The bound (DESIGN, faults s9): idle group Pss after the warm-up
-#   (which includes the prefaulted slots × slot_bytes) + gpuds × one proof's
-#   copied-off data ((3 × domain + nVars) × 32 B) + synthds × scratch (64 KiB
-#   of stack per thread and the witness header). Queued partitions hold a
+#   0.2 s. The bound (DESIGN, faults s9): baseline (the group's Pss at rest
+#   after the warm-up, less the slots) + slots × slot_bytes (prefaulted) +
+#   margins: gpuds × (2 × one proof's copied-off data ((3 × domain + nVars)
+#   × 32 B) + 4 MiB: the vectors, as much again for the backend's scratch,
+#   its MSM buckets and allocator slack) + synthds × scratch (64 KiB of stack a thread, the
+#   witness header) + 4 KiB a submitted partition in the supervisor (its job
+#   entry and the proofs kept for --result-ttl). Queued partitions hold a
 #   witness descriptor, never a buffer, so the peak must not grow with the
 #   queue: the table gives the queue beside the peak.
 set -u
@@ -73,6 +79,7 @@ GPUDS=${PIPE_GPUDS:-1}
 BACKEND=${PIPE_BACKEND:-auto}
 THREADS=${PIPE_THREADS:-0}
 WARMUP=${PIPE_WARMUP:-2}
+SAMPLE_S=${PIPE_SAMPLE_S:-0.2}
 PUBLIC=${PIPE_PUBLIC:-4}
 KEYS=${PIPE_KEYS:-$OUTDIR/pipe-keys}
 NCPU=$(nproc)
@@ -151,7 +158,7 @@ sampler() {
         fi
         [ -n "$mono" ] && [ -n "$pss" ] &&
             echo "$mono $pss $((total - free)) $queued $util $mem $(printf '%s\n' "$s" | role_pss)"
-        sleep 0.2
+        sleep "$SAMPLE_S"
     done
 }
 
@@ -235,9 +242,9 @@ run_one() { # curve spec
     done
     s=$(status)
     slot_bytes=$(printf '%s\n' "$s" | jget slot_bytes)
-    # one proof's working set in gpud, from the warm-up: VmHWM − VmRSS now
-    # (its private peak over its private memory at rest; the slots it maps
-    # count in both)
+    # for reference (the TSV's gpud_proof_kib): one proof's working set in
+    # gpud during the warm-up, VmHWM − VmRSS at rest (its private peak over
+    # its private memory now; the slots it maps count in both)
     local gpud_proof=0 role pid w
     while read -r role pid; do
         [ "$role" = gpud ] || continue
@@ -344,7 +351,7 @@ run_one() { # curve spec
             if (f[6] != "-" && f[6] + 0 > memmax) memmax = f[6] + 0
         }
         copied = int(((3 * domain + nvars) * 32 + 1023) / 1024)
-        proof = gpud_proof > copied ? gpud_proof : copied
+        proof = 2 * copied + 4096
         scratch = int((synthds * (65536 * threads + 4096) + 1023) / 1024)
         supm = 4 * parts
         slots_kib = int(slots * slot_bytes / 1024)
@@ -375,38 +382,43 @@ done
 # The tables: the rows of this run, columns picked by name.
 {
     echo "slotprove bench-pipeline, $(date -u '+%F %H:%M') UTC, $MACHINE, backend $BACKEND, $SYNTHDS synthds, $SLOTS slots, $GPUDS gpud(s), threads ${THREADS/#0/all}"
-    echo "(steady state: from the ${WARMUP}th completion of a batch submitted at once to its last; times per partition)"
+    echo "(steady state: from completion no. $WARMUP of a batch submitted at once to its last; times per partition)"
     echo
     printf '%s\n' "$COLS" | tr ' ' '\t' | cat - "$D/rows" | awk -F'\t' '
     NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
     { row[NR] = $0 }
     END {
-        fmt = "| %-8s | %4s | %5s | %7s | %8s | %8s | %6s | %5s | %9s | %9s | %9s | %8s | %8s | %9s |\n"
-        printf fmt, "curve", "2^k", "parts", "proofs/s", "lat p50", "lat p95", "busy%", "GPU%", "queue p50", "slot p50", "slot max", "synth", "synth cpu", "Mcons/s/core"
-        print "|----------|------|-------|----------|----------|----------|--------|-------|-----------|-----------|-----------|----------|----------|-----------|"
+        fmt = "| %-8s | %4s | %5s | %8s | %8s | %8s | %8s | %6s | %5s | %9s | %9s | %9s | %8s | %9s | %12s |\n"
+        printf fmt, "curve", "2^k", "parts", "proofs/s", "ms/proof", "lat p50", "lat p95", "busy%", "GPU%", "queue p50", "slot p50", "slot max", "synth", "synth cpu", "Mcons/s/core"
+        print "|----------|------|-------|----------|----------|----------|----------|--------|-------|-----------|-----------|-----------|----------|-----------|--------------|"
         for (r = 2; r <= NR; r++) {
             split(row[r], f, "\t")
             printf fmt, f[c["curve"]], f[c["log_domain"]], f[c["parts"]], f[c["proofs_per_s"]],
-                f[c["latency_p50_ms"]], f[c["latency_p95_ms"]], f[c["prover_busy_pct"]], f[c["gpu_util_pct"]],
+                sprintf("%.1f", 1000 / f[c["proofs_per_s"]]), f[c["latency_p50_ms"]], f[c["latency_p95_ms"]], f[c["prover_busy_pct"]], f[c["gpu_util_pct"]],
                 f[c["queue_wait_p50_ms"]], f[c["slot_wait_p50_ms"]], f[c["slot_wait_max_ms"]],
                 f[c["synth_p50_ms"]], f[c["synth_cpu_p50_ms"]], sprintf("%.2f", f[c["synth_constraints_per_s_core"]] / 1e6)
         }
-        print "(times in ms; lat = synthd start to proof; busy = prover busy over the window; slot = synthd waiting for a free slot; queue = waiting for a synthd, no buffer held)"
+        print "(times in ms, medians unless p95/max; ms/proof = 1000 / proofs/s in steady state; lat = synthd start to proof;"
+        print " busy = prover busy over the window; GPU = nvidia-smi utilization; queue = waiting for a synthd, no buffer held;"
+        print " slot = synthd holding a partition, waiting for a free slot; synth = witness read + a, b, c (wall, CPU of all"
+        print " threads); Mcons/s/core = domain rows / synthd CPU seconds, in millions)"
         print ""
-        fmt = "| %-8s | %4s | %6s | %9s | %9s | %9s | %9s | %9s | %5s | %9s | %9s | %9s | %9s | %s\n"
-        printf fmt, "curve", "2^k", "queued", "slots", "baseline", "margins", "bound", "peak Pss", "busy", "sup HWM", "synthd HWM", "gpud HWM", "sum HWM", "device MiB"
-        print "|----------|------|--------|-----------|-----------|-----------|-----------|-----------|-------|-----------|-----------|-----------|-----------|-----------"
+        fmt = "| %-8s | %4s | %6s | %9s | %9s | %9s | %9s | %9s | %10s | %5s | %9s | %10s | %9s | %9s | %s\n"
+        printf fmt, "curve", "2^k", "queued", "slots", "baseline", "margins", "bound", "peak Pss", "above rest", "busy", "sup HWM", "synthd HWM", "gpud HWM", "sum HWM", "device MiB"
+        print "|----------|------|--------|-----------|-----------|-----------|-----------|-----------|------------|-------|-----------|------------|-----------|-----------|-----------"
         for (r = 2; r <= NR; r++) {
             split(row[r], f, "\t")
             printf fmt, f[c["curve"]], f[c["log_domain"]], f[c["queued_max"]], f[c["slots_kib"]],
-                f[c["baseline_kib"]], f[c["margins_kib"]], f[c["bound_kib"]], f[c["peak_pss_kib"]], f[c["slots_in_use_max"]],
+                f[c["baseline_kib"]], f[c["margins_kib"]], f[c["bound_kib"]], f[c["peak_pss_kib"]],
+                f[c["peak_pss_kib"]] - f[c["idle_pss_kib"]], f[c["slots_in_use_max"]],
                 f[c["rss_supervisor_kib"]], f[c["rss_synthd_max_kib"]], f[c["rss_gpud_max_kib"]], f[c["rss_sum_kib"]], f[c["device_mem_mib"]]
         }
         print "(KiB. queued: most partitions waiting at once; slots: slots x slot_bytes; baseline: the group at rest after the warm-up"
-        print " without the slots; margins: gpuds x one proof in gpud (its warm-up working set, at least the copied-off"
-        print " (3 x domain + nVars) x 32 B) + synthds x scratch (64 KiB stack a thread, the witness header) + 4 KiB a submitted"
-        print " partition in the supervisor; bound = baseline + slots + margins; peak Pss: the group (the slots once), sampled"
-        print " every 0.2 s; busy: most slots not FREE; HWM: VmHWM, which counts the slots each process touched)"
+        print " without the slots; margins: gpuds x (2 x the copied-off data (3 x domain + nVars) x 32 B + 4 MiB: the vectors,"
+        print " as much again for backend scratch, MSM buckets and allocator slack) + synthds x scratch (64 KiB stack a thread,"
+        print " the witness header) + 4 KiB a submitted partition in the supervisor; bound = baseline + slots + margins; peak"
+        print " Pss: the group (the slots once), sampled every 0.2 s; above rest: peak - baseline - slots; busy: most slots"
+        print " not FREE; HWM: VmHWM, which counts the slots each process touched)"
     }'
 } | tee "$TXT"
 echo "bench_pipeline: wrote $TXT and $TSV (one row per run, appended)" >&2
