@@ -27,9 +27,10 @@
 #                 holds at most 64)
 #   PIPE_WARMUP   completions left out at the start of the steady-state
 #                 window (default 2)
-#   PIPE_SAMPLE_S seconds between status samples (default 0.2; each makes
-#                 the supervisor read every process's smaps_rollup, which
-#                 takes longer the more memory is mapped)
+#   PIPE_SAMPLE_S seconds between memory samples (default 0.2; read from
+#                 /proc here; status, for the slots in use, is asked every
+#                 0.2 s up to 2^18 and proportionally less often above, as
+#                 it has the supervisor read every process's smaps_rollup)
 #   PIPE_PUBLIC   public inputs of the generated keys (default 4)
 #   PIPE_KEYS     key cache (default $OUT/pipe-keys): keys are made once with
 #                 `slotprove keygen` (INSECURE test keys) and reused
@@ -50,7 +51,8 @@
 #   queue full this includes the wait for a slot and for the prover.
 # - prover busy: the union of gpud's busy intervals (slot taken to checked
 #   proof) over the window, / (window × gpuds). GPU util: nvidia-smi's
-#   utilization.gpu averaged over the window.
+#   utilization.gpu averaged over the window and the GPUs; device memory:
+#   the most memory.used of all GPUs together, and before the batch.
 # - slot wait: a synthd, holding a partition, waiting for a FREE slot; queue
 #   wait: a partition waiting for an idle synthd (no buffer is held then).
 # - synthesis: witness read plus a = A·w, b = B·w, c = a∘b into the slot;
@@ -138,26 +140,51 @@ role_pss() { awk '$1 == "\"role\":" { gsub(/[",]/, "", $2); r = $2 } $1 == "\"ps
 # "role pid" of each process, from status --json
 role_pids() { awk '$1 == "\"role\":" { gsub(/[",]/, "", $2); r = $2 } $1 == "\"pid\":" { v = $2; sub(/,$/, "", v); print r, v }'; }
 
-# Background: every 0.2 s one line "mono_ns group_pss_kib slots_in_use queued
-# gpu_util_pct gpu_mem_mib sup_pss synthds_pss gpuds_pss" (util and mem "-"
-# without nvidia-smi).
+# Pss of the group's processes ("role pid" lines on stdin), read here from
+# /proc rather than through status: status has the supervisor read every
+# smaps_rollup itself, which with GiBs of slots mapped in every process takes
+# long enough to hold up its loop. Prints "total supervisor synthds gpuds".
+group_pss() {
+    local role pid v tot=0 sup=0 syn=0 gpu=0
+    while read -r role pid; do
+        v=$(awk '/^Pss:/ { print $2; exit }' "/proc/$pid/smaps_rollup" 2>/dev/null)
+        v=${v:-0}
+        tot=$((tot + v))
+        case $role in
+        supervisor) sup=$((sup + v)) ;;
+        synthd) syn=$((syn + v)) ;;
+        gpud) gpu=$((gpu + v)) ;;
+        esac
+    done
+    echo "$tot $sup $syn $gpu"
+}
+
+# ns from $EPOCHREALTIME
+rt_ns() { local t=$EPOCHREALTIME; echo $((${t%.*}${t#*.} * 1000)); }
+
+# Background: every $SAMPLE_S s one line "mono_ns group_pss_kib slots_in_use
+# - gpu_util_pct gpu_mem_mib sup_pss synthds_pss gpuds_pss"; slots_in_use
+# from status every $1 samples ("-" between), util and mem "-" without
+# nvidia-smi. mono_ns is CLOCK_MONOTONIC (the TIMES lines' clock): realtime
+# plus $2, the offset status's now_ns gave.
 sampler() {
-    local s mono pss free total queued util mem smi
+    local every=$1 off=$2 i=0 s free total inuse util mem smi
     while [ ! -e "$D/stop" ]; do
-        s=$(status) || { sleep 0.2; continue; }
-        mono=$(printf '%s\n' "$s" | jget now_ns)
-        pss=$(printf '%s\n' "$s" | jget group_pss_kib)
-        free=$(printf '%s\n' "$s" | jslots FREE)
-        total=$(printf '%s\n' "$s" | jget total)
-        queued=$(printf '%s\n' "$s" | jget partitions_queued)
+        inuse=-
+        if [ $((i % every)) = 0 ] && s=$(status); then
+            free=$(printf '%s\n' "$s" | jslots FREE)
+            total=$(printf '%s\n' "$s" | jget total)
+            [ -n "$free" ] && [ -n "$total" ] && inuse=$((total - free))
+        fi
         util=- mem=-
         if [ $HAVE_SMI = 1 ]; then
             smi=$(nvidia-smi --query-gpu=utilization.gpu,memory.used --format=csv,noheader,nounits 2>/dev/null |
-                awk -F', *' 'NR == 1 { print $1, $2 }')
+                awk -F', *' '{ u += $1; m += $2 } END { if (NR) printf "%.0f %d\n", u / NR, m }')
             [ -n "$smi" ] && set -- $smi && util=$1 mem=$2
         fi
-        [ -n "$mono" ] && [ -n "$pss" ] &&
-            echo "$mono $pss $((total - free)) $queued $util $mem $(printf '%s\n' "$s" | role_pss)"
+        set -- $(group_pss <"$D/pids")
+        echo "$(($(rt_ns) + off)) $1 $inuse - $util $mem $2 $3 $4"
+        i=$((i + 1))
         sleep "$SAMPLE_S"
     done
 }
@@ -228,12 +255,21 @@ run_one() { # curve spec
         [ $((SECONDS - t0)) -lt 600 ] || { echo "bench_pipeline: serve did not start" >&2; stop_serve; return 1; }
         sleep 0.1
     done
+    # nVars and the domain: keygen's shape (nVars = 1 + K + N; domain ≥ N + K + 1)
+    local nvars domain n=${spec#*:}
+    [ "$spec" = "$k" ] && n=$(((1 << k) - PUBLIC - 1))
+    nvars=$((1 + PUBLIC + n))
+    domain=1
+    while [ "$domain" -lt $((n + PUBLIC + 1)) ]; do domain=$((domain * 2)); done
+    local logd=0
+    while [ $((1 << logd)) -lt "$domain" ]; do logd=$((logd + 1)); done
+
     # warm-up: one partition per synthd (every idle synthd gets one), so each
     # process has loaded the key, built its index, touched its buffers once
     submit_batch k "$dir/circuit.wtns" "$SYNTHDS" 1 && wait_batch ||
         { echo "bench_pipeline: warm-up failed: $(tail -3 "$D/serve.log")" >&2; stop_serve; return 1; }
     sleep 0.5
-    local s idle=0 idle_roles p i slot_bytes nvars domain
+    local s idle=0 idle_roles p i slot_bytes
     for i in 1 2 3; do # the largest of three idle samples
         s=$(status)
         p=$(printf '%s\n' "$s" | jget group_pss_kib)
@@ -252,11 +288,19 @@ run_one() { # curve spec
         [ "${w:-0}" -gt "$gpud_proof" ] && gpud_proof=$w
     done < <(printf '%s\n' "$s" | role_pids)
     local smi_base=-
-    [ $HAVE_SMI = 1 ] && smi_base=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | head -1)
+    [ $HAVE_SMI = 1 ] && smi_base=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | awk '{ m += $1 } END { print m }')
     local warm_lines
     warm_lines=$(grep -c ' TIMES ' "$D/serve.log")
 
-    sampler >"$D/samples" &
+    # the group's pids, and CLOCK_MONOTONIC - realtime from one status call
+    local t1 t2 mono every
+    printf '%s\n' "$s" | role_pids >"$D/pids"
+    t1=$(rt_ns)
+    mono=$(status | jget now_ns)
+    t2=$(rt_ns)
+    # status (slots in use) every 0.2 s at 2^18 and below, more rarely above
+    every=$(awk -v d="$domain" -v s="$SAMPLE_S" 'BEGIN { e = 0.2 * d / 262144 / s; print e < 1 ? 1 : int(e) }')
+    sampler "$every" $((mono - (t1 + t2) / 2)) >"$D/samples" &
     SAMPLER_PID=$!
     local tw0
     tw0=$(now_ms)
@@ -280,15 +324,6 @@ run_one() { # curve spec
     done < <(printf '%s\n' "$s" | role_pids)
     stop_serve
     grep ' TIMES ' "$D/serve.log" | tail -n +$((warm_lines + 1)) >"$D/times"
-    # nVars and the domain: keygen's shape (nVars = 1 + K + N; domain ≥ N + K + 1)
-    local n=${spec#*:}
-    [ "$spec" = "$k" ] && n=$(((1 << k) - PUBLIC - 1))
-    nvars=$((1 + PUBLIC + n))
-    domain=1
-    while [ "$domain" -lt $((n + PUBLIC + 1)) ]; do domain=$((domain * 2)); done
-    local logd=0
-    while [ $((1 << logd)) -lt "$domain" ]; do logd=$((logd + 1)); done
-
     awk -v warm="$WARMUP" -v gpuds="$GPUDS" -v nvars="$nvars" -v domain="$domain" \
         -v idle="$idle" -v slots="$SLOTS" -v slot_bytes="$slot_bytes" -v synthds="$SYNTHDS" \
         -v threads="$([ "$THREADS" = 0 ] && echo "$NCPU" || echo "$THREADS")" \
@@ -340,13 +375,19 @@ run_one() { # curve spec
             }
             if (cb >= 0) busy += ce - cb
         }
+        # most partitions queued at once: each waited from done - latency -
+        # queue (dispatchable) to done - latency (SYNTH sent; no retries here)
+        for (i = 1; i <= n; i++) { ev[2 * i - 1] = (done[i] - lat[i] - qw[i]) " 1"; ev[2 * i] = (done[i] - lat[i]) " -1" }
+        ne = 2 * n
+        for (x = 2; x <= ne; x++) { t = ev[x]; split(t, tv, " "); for (y = x - 1; y >= 1; y--) { split(ev[y], yv, " "); if (yv[1] + 0 < tv[1] + 0 || (yv[1] + 0 == tv[1] + 0 && yv[2] + 0 <= tv[2] + 0)) break; ev[y + 1] = ev[y] } ev[y + 1] = t }
+        q = 0; qmax = 0
+        for (x = 1; x <= ne; x++) { split(ev[x], tv, " "); q += tv[2]; if (q > qmax) qmax = q }
         # samples: peak group Pss, slots in use, queue, GPU figures in the window
-        qmax = 0; peak = 0; inuse = 0; umax = 0; usum = 0; un = 0; memmax = -1
+        peak = 0; inuse = 0; umax = 0; usum = 0; un = 0; memmax = -1
         while ((getline line < samples) > 0) {
             split(line, f, " ")
             if (f[2] + 0 > peak) { peak = f[2] + 0; peak_roles = f[7] "/" f[8] "/" f[9] }
-            if (f[3] + 0 > inuse) inuse = f[3] + 0
-            if (f[4] + 0 > qmax) qmax = f[4] + 0
+            if (f[3] != "-" && f[3] + 0 > inuse) inuse = f[3] + 0
             if (f[5] != "-" && f[1] >= w0 && f[1] <= w1) { usum += f[5]; un++ }
             if (f[6] != "-" && f[6] + 0 > memmax) memmax = f[6] + 0
         }
