@@ -227,7 +227,7 @@ wait_batch() {
 
 vmhwm() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 
-COLS="date machine backend curve log_domain constraints n_vars synthds slots gpuds threads parts queued_max proofs_per_s window_s latency_p50_ms latency_p95_ms prover_busy_pct gpu_util_pct queue_wait_p50_ms queue_wait_p95_ms slot_wait_p50_ms slot_wait_p95_ms slot_wait_max_ms slot_waits ready_wait_p50_ms synth_p50_ms synth_cpu_p50_ms synth_constraints_per_s_core prove_p50_ms rss_supervisor_kib rss_synthd_max_kib rss_gpud_max_kib rss_sum_kib idle_pss_kib peak_pss_kib idle_pss_roles_kib peak_pss_roles_kib baseline_kib slots_kib margins_kib bound_kib copied_off_kib gpud_proof_kib synthd_scratch_kib supervisor_margin_kib slots_in_use_max device_mem_mib"
+COLS="date machine backend curve log_domain constraints n_vars synthds slots gpuds threads parts queued_max proofs_per_s window_s latency_p50_ms latency_p95_ms prover_busy_pct gpu_util_pct queue_wait_p50_ms queue_wait_p95_ms slot_wait_p50_ms slot_wait_p95_ms slot_wait_max_ms slot_waits ready_wait_p50_ms synth_p50_ms synth_cpu_p50_ms synth_constraints_per_s_core prove_p50_ms rss_supervisor_kib rss_synthd_max_kib rss_gpud_max_kib rss_sum_kib rss_each_kib idle_pss_kib peak_pss_kib idle_pss_roles_kib peak_pss_roles_kib baseline_kib slots_kib margins_kib bound_kib copied_off_kib gpud_proof_kib synthd_scratch_kib supervisor_margin_kib slots_in_use_max device_mem_mib"
 [ -s "$TSV" ] && [ "$(head -1 "$TSV")" = "$(echo $COLS | tr ' ' '\t')" ] || echo $COLS | tr ' ' '\t' >"$TSV"
 : >"$D/rows"
 
@@ -312,10 +312,11 @@ run_one() { # curve spec
     SAMPLER_PID=
     # peak RSS of each process, read before it exits
     s=$(status)
-    local rsup rsyn=0 rgpu=0 rsum=0 r
+    local rsup rsyn=0 rgpu=0 rsum=0 r each=
     while read -r role pid; do
         r=$(vmhwm "$pid")
         rsum=$((rsum + r))
+        each="$each${each:+,}$role:$r"
         case $role in
         supervisor) rsup=$r ;;
         synthd) [ "$r" -gt "$rsyn" ] && rsyn=$r ;;
@@ -330,7 +331,7 @@ run_one() { # curve spec
         -v smi_base="$smi_base" -v samples="$D/samples" -v idle_roles="$idle_roles" \
         -v gpud_proof="$gpud_proof" -v parts="$parts" \
         -v pre="$(date -u +%F)	$MACHINE	$BACKEND	$curve	$logd	$n	$nvars	$SYNTHDS	$SLOTS	$GPUDS	$THREADS	$parts" \
-        -v rss="$rsup	$rsyn	$rgpu	$rsum" '
+        -v rss="$rsup	$rsyn	$rgpu	$rsum	$each" '
     function field(name,   i) { for (i = 1; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2) + 0; return 0 }
     function pct(a, n, q,   i, j, t, idx) { # q-quantile of a[1..n] (nearest rank)
         for (i = 2; i <= n; i++) { t = a[i]; for (j = i - 1; j >= 1 && a[j] > t; j--) a[j + 1] = a[j]; a[j + 1] = t }
