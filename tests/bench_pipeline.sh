@@ -6,7 +6,7 @@
 # against the memory bound, device memory, slot and queue waits, and
 # synthesis speed per core. `make bench-pipeline` runs it.
 #
-# Needs bash (for $EPOCHREALTIME), awk, sort and the three binaries; no node,
+# Needs bash (for $EPOCHREALTIME), awk and the three binaries; no node,
 # no jq, no bc, so it runs as is on a bare GPU host with binaries built
 # elsewhere. nvidia-smi, when present, adds GPU utilization and memory.
 #
@@ -43,9 +43,10 @@
 # What each figure is (all from the supervisor's own reports: serve
 # --trace-times writes one TIMES line per proved partition, status's
 # "pipeline" counters sum them; clocks are CLOCK_MONOTONIC):
-# - steady state: from the PIPE_WARMUP-th completion of the measured batch to
-#   its last, while every partition was submitted before the first completed
-#   (one warm-up job per synthd first loads the key everywhere).
+# - steady state: from completion no. PIPE_WARMUP of the measured batch to
+#   its last; the batch's jobs are submitted one after another without
+#   waiting, then waited for (a warm-up job of one partition per synthd has
+#   loaded the key everywhere before).
 # - proofs/s: completions in the window / its length.
 # - latency: a partition's synthd start (SYNTH sent) to its proof; with the
 #   queue full this includes the wait for a slot and for the prover.
@@ -58,16 +59,17 @@
 # - synthesis: witness read plus a = A·w, b = B·w, c = a∘b into the slot;
 #   constraints/s/core = domain rows / synthd CPU seconds (all its threads).
 # - memory: VmHWM of every process (each counts the shared slots it touched),
-#   and the group's Pss (smaps_rollup, the pool once) sampled by status every
-#   0.2 s. The bound (DESIGN, faults s9): baseline (the group's Pss at rest
-#   after the warm-up, less the slots) + slots × slot_bytes (prefaulted) +
-#   margins: gpuds × (2 × one proof's copied-off data ((3 × domain + nVars)
-#   × 32 B) + 4 MiB: the vectors, as much again for the backend's scratch,
-#   its MSM buckets and allocator slack) + synthds × scratch (64 KiB of stack a thread, the
-#   witness header) + 4 KiB a submitted partition in the supervisor (its job
-#   entry and the proofs kept for --result-ttl). Queued partitions hold a
-#   witness descriptor, never a buffer, so the peak must not grow with the
-#   queue: the table gives the queue beside the peak.
+#   and the group's Pss (smaps_rollup, the pool once) read every
+#   PIPE_SAMPLE_S. The bound (DESIGN, faults s9): baseline (the group's Pss
+#   at rest after the warm-up, less the slots) + slots × slot_bytes
+#   (prefaulted) + margins: gpuds × (2 × one proof's copied-off data ((3 ×
+#   domain + nVars) × 32 B) + 4 MiB: the vectors, as much again for the
+#   backend's scratch, its MSM buckets and allocator slack) + synthds ×
+#   scratch (64 KiB of stack a thread, the witness header) + 4 KiB a
+#   submitted partition in the supervisor (its job entry and the proofs kept
+#   for --result-ttl). Queued partitions hold a witness descriptor, never a
+#   buffer, so the peak must not grow with the queue: the table gives the
+#   most queued (from the TIMES lines) beside the peak.
 set -u
 
 BIN=${BIN:-build/slotprove}
@@ -110,7 +112,9 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-now_ms() { local t=$EPOCHREALTIME; echo $((${t%.*}${t#*.} / 1000)); }
+# $EPOCHREALTIME in µs (its decimal mark follows the locale: dropped)
+now_us() { local t=$EPOCHREALTIME; echo "${t//[!0-9]/}"; }
+now_ms() { echo $(($(now_us) / 1000)); }
 
 # The first "KEY": value of an indented JSON text (status --json) on stdin.
 jget() { awk -v k="\"$1\":" '$1 == k { v = $2; sub(/,$/, "", v); print v; exit }'; }
@@ -159,8 +163,8 @@ group_pss() {
     echo "$tot $sup $syn $gpu"
 }
 
-# ns from $EPOCHREALTIME
-rt_ns() { local t=$EPOCHREALTIME; echo $((${t%.*}${t#*.} * 1000)); }
+# realtime in ns, from $EPOCHREALTIME
+rt_ns() { echo $(($(now_us) * 1000)); }
 
 # Background: every $SAMPLE_S s one line "mono_ns group_pss_kib slots_in_use
 # - gpu_util_pct gpu_mem_mib sup_pss synthds_pss gpuds_pss"; slots_in_use
