@@ -30,7 +30,7 @@ LIBGPUD   := $(BUILD)/libgpud.a
 LIBRUN    := $(BUILD)/librun.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e edges verify demo bench bench-cpu clean test-keygen
+.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline clean test-keygen test-pipeline
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -82,7 +82,11 @@ verify: $(BINS)
 test-keygen: $(BINS)
 	@sh tests/keygen.sh
 
-test: deps all unit e2e edges verify test-keygen faults
+# the pipeline figures (serve --trace-times, status "pipeline") against each other
+test-pipeline: $(BINS)
+	@sh tests/pipeline.sh
+
+test: deps all unit e2e edges verify test-keygen test-pipeline faults
 
 demo: deps all
 	@sh tests/demo.sh
@@ -101,6 +105,11 @@ $(BUILD)/bench_cpu: $(call obj,tests/bench_cpu.c) $(LIBCOMMON)
 
 bench-cpu: $(BUILD)/bench_cpu
 	@sh tests/bench_cpu.sh
+
+# The daemon under load (tests/bench_pipeline.sh: PIPE_SIZES, PIPE_CURVES,
+# PIPE_SYNTHDS, PIPE_SLOTS, PIPE_BACKEND, ...); tables in build/bench_pipeline.txt
+bench-pipeline: $(BINS)
+	@bash tests/bench_pipeline.sh
 
 # ---- fuzzing (clang + libFuzzer; Debian: clang, libclang-rt-14-dev) --------
 # `make fuzz` builds build/fuzz/fuzz_{zkey,wtns,request,verify} from tests/fuzz/ and

@@ -28,7 +28,8 @@ enum ctl_type {
     CTL_KEY_OK,      /* child → sup */
     CTL_KEY_ERR,     /* child → sup: text = reason */
     CTL_SYNTH,       /* sup → synthd: fd[0] = .wtns, text = its name; job, partition, key_id, gpud */
-    CTL_SYNTH_DONE,  /* synthd → sup: slot, gen published; times[STAGE_SYNTH] */
+    CTL_SYNTH_DONE,  /* synthd → sup: slot, gen published; times[STAGE_SYNTH] (claimed
+                        slot to publish), slot_wait_ns, cpu_ns */
     CTL_SYNTH_ERR,   /* synthd → sup: text = reason (bad witness …) */
     CTL_PROVED,      /* gpud → sup: text = the proof, a struct groth16_proof in binary
                         (proof.h; same build on both ends); times */
@@ -53,6 +54,8 @@ struct ctl_msg {
     uint32_t stage;      /* PROGRESS: the enum stage that finished */
     int32_t status;      /* 0 or a negative error code */
     struct stage_times times;
+    uint64_t slot_wait_ns; /* SYNTH_DONE: time synthd waited for a FREE slot */
+    uint64_t cpu_ns;       /* SYNTH_DONE: synthd's CPU time on the partition, all threads */
     struct wtns_pin pin; /* SYNTH: the witness as it was at submit (wtns_pin.h) */
     uint32_t text_len;   /* bytes of text, not NUL-terminated on the wire */
     char text[CTL_TEXT_MAX + 1]; /* NUL-terminated after ctl_recv */

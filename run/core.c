@@ -227,6 +227,7 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
     }
     c->c.proofs++;
     k->proofs++;
+    core_note_proved(c, j, m->partition, k->index, &m->times);
     c->done_ns[c->done_head++ % (sizeof(c->done_ns) / sizeof(c->done_ns[0]))] = now_ns();
     if (o == DSP_JOB_DONE)
         end_job(c, j, JOB_DONE, NULL);
@@ -274,7 +275,7 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
     case CTL_SYNTH_DONE:
         if (k->holding && k->job_num == m->job_id && k->part == m->partition &&
             (j = running_job(c, m->job_id, m->partition))) {
-            j->parts[m->partition].synth_ns = m->times.ns[STAGE_SYNTH];
+            core_note_synthesized(c, j, &j->parts[m->partition], m);
             /* TAKEN may have come first (another socket): the report is
              * still this synthd's own, about the partition it holds */
             apply(c, j, m->partition, DSP_EV_SYNTH_DONE, k->p.incarnation);
@@ -493,6 +494,7 @@ static void dispatch_idle(struct core *c, uint64_t now)
         if (ctl_send(k->p.ctl, &m, &j->parts[p].wfd, 1) < 0)
             continue;
         apply(c, j, p, DSP_EV_SYNTH_START, k->p.incarnation);
+        core_note_synth_start(c, &j->parts[p], now);
         k->state = KID_BUSY;
         k->holding = 1;
         k->job_num = dj->num;

@@ -27,6 +27,7 @@
 #include <sys/types.h>
 
 #include "dispatch.h"
+#include "ctl.h"
 #include "err.h"
 #include "intake.h"
 #include "jobs.h"
@@ -51,6 +52,7 @@ struct core_opts {
     unsigned max_queued;       /* partitions submitted and not yet proved, all jobs */
     uint64_t key_cache_max;    /* bytes: all client-attached keys held together */
     int trace_buffers;
+    int trace_times;           /* a TIMES line per proved partition (serve --trace-times) */
 };
 
 struct counters {
@@ -58,6 +60,19 @@ struct counters {
     uint64_t reproved_from_shm;  /* slots proved again after a gpud death, no re-synthesis */
     uint64_t resynthesized;      /* partitions synthesized again after a gpud death */
     uint64_t synthd_deaths, gpud_deaths, duplicate_results;
+};
+
+/* Where the time goes, summed since start (status "pipeline"); a rate is
+ * the difference of two status samples over the time between them. */
+struct pipeline_counters {
+    uint64_t prover_busy_ns;    /* Σ gpud take-to-checked-proof (prove + verify) */
+    uint64_t synth_partitions;  /* SYNTH_DONE reports */
+    uint64_t synth_rows;        /* Σ domain_size of those: constraint rows */
+    uint64_t synth_ns;          /* Σ synthd wall time, claimed slot to publish */
+    uint64_t synth_cpu_ns;      /* Σ synthd CPU time (all its threads) */
+    uint64_t slot_wait_ns, slot_wait_max_ns; /* synthds waiting for a FREE slot */
+    uint64_t slot_waits;        /* partitions whose synthd waited over 1 ms */
+    uint64_t queue_wait_ns, queue_wait_max_ns; /* dispatchable to first SYNTH */
 };
 
 /* What the core tells its user; any may be NULL. */
@@ -81,6 +96,7 @@ struct core {
     struct dispatcher dsp;
     struct intake intake;      /* client files, read on helper threads */
     struct counters c;
+    struct pipeline_counters pc;
     struct core_hooks hooks;
     uint64_t done_ns[4096];    /* ring of proof completion times, for proofs/s */
     unsigned done_head;
@@ -138,6 +154,18 @@ void core_intake_done(struct core *c, struct intake_task *t);
 /* Jobs whose files were not read by their deadline fail; the threads stuck
  * on them are left to finish (or not) on their own. */
 void core_intake_deadlines(struct core *c, uint64_t now);
+
+/* Pipeline figures (pipeline.c): a partition's first and latest SYNTH, its
+ * SYNTH_DONE report (slot wait, synthesis wall and CPU time), its PROVED
+ * (gpud's busy time; with o.trace_times a TIMES line on stderr). */
+void core_note_synth_start(struct core *c, struct job_part *jp, uint64_t now);
+void core_note_synthesized(struct core *c, const struct job *j, struct job_part *jp,
+                           const struct ctl_msg *m);
+void core_note_proved(struct core *c, const struct job *j, uint32_t part, uint32_t gpud,
+                      const struct stage_times *t);
+/* The counters as a jansson object (json_t *, new reference), with now_ns,
+ * the time of the sample: status's "pipeline". */
+void *core_pipeline_json(const struct core *c);
 
 /* Stops the children (SHUTDOWN, reap) and releases the pool. */
 void core_shutdown(struct core *c);

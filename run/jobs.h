@@ -33,6 +33,14 @@ struct job_part {
     struct wtns_pin pin;       /* checked by synthd against what it reads */
     uint64_t synth_ns;
     struct stage_times times;
+    /* pipeline timings (CLOCK_MONOTONIC ns; 0 = not yet): status counters
+     * and serve --trace-times */
+    uint64_t t_queued_ns;      /* its files were read: dispatchable */
+    uint64_t t_first_synth_ns; /* first SYNTH sent to a synthd */
+    uint64_t t_synth_ns;       /* latest SYNTH sent (a retry restarts it) */
+    uint64_t t_published_ns;   /* SYNTH_DONE received */
+    uint64_t slot_wait_ns;     /* synthd's wait for a FREE slot (latest attempt) */
+    uint64_t synth_cpu_ns;     /* synthd's CPU time (latest attempt) */
 };
 
 struct job {

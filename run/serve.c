@@ -86,6 +86,8 @@ static void usage(FILE *f)
         "                         be in the --allow-gid group\n"
         "  --allow-gid GID        group allowed to connect (socket dir becomes 0750)\n"
         "  --trace-buffers        log BUFFERS[event] slot counts on every transition\n"
+        "  --trace-times          log a TIMES line per proved partition: queue and slot\n"
+        "                         waits, synthesis wall and CPU time, proving (ns)\n"
         "  --no-verify            gpud skips the pairing check of each proof before it is\n"
         "                         returned (for measuring raw proving speed only; by\n"
         "                         default a proof that fails is never returned and its\n"
@@ -126,6 +128,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         { "allow-gid", required_argument, NULL, 'g' },
         { "max-job-key", required_argument, NULL, 'K' },
         { "trace-buffers", no_argument, NULL, 'x' },
+        { "trace-times", no_argument, NULL, 'X' },
         { "no-verify", no_argument, NULL, 'V' },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
@@ -238,6 +241,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
                 return bad_opt("--max-client-conns", optarg, "1..256");
             break;
         case 'x': o->trace_buffers = 1; break;
+        case 'X': o->trace_times = 1; break;
         case 'V': setenv("SLOTPROVE_NO_VERIFY", "1", 1); break; /* read by gpud */
         case 'h': usage(stdout); return -1; /* done: exit 0 */
         default:

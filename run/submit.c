@@ -72,7 +72,9 @@ void core_intake_done(struct core *c, struct intake_task *t)
         return;
     }
     j->d.key_id = key_id;
+    uint64_t now = now_ns();
     for (uint32_t i = 0; i < t->n; i++) {
+        j->parts[i].t_queued_ns = now;
         j->parts[i].public_json = t->public_json[i];
         j->parts[i].pin = t->pin[i];
         t->public_json[i] = NULL;

@@ -27,6 +27,7 @@
 #include "publish.h"
 #include "slot.h"
 #include "synth.h"
+#include "witness_read.h"
 #include "wtns.h"
 #include "zkey.h"
 
@@ -106,12 +107,22 @@ static void bloat_if_asked(const char *wname)
     free(p);
 }
 
+/* CPU time of this process, all threads (CLOCK_PROCESS_CPUTIME_ID), in ns:
+ * synthd works on one partition at a time, so a difference around one
+ * partition is that partition's cost in core-seconds. */
+static uint64_t cpu_ns(void)
+{
+    struct timespec ts;
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) != 0)
+        return 0;
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void synthesize(const struct ctl_msg *req, int wfd)
 {
     struct sp_err e = { "" };
     struct wtns w;
     char wname[256];
-    uint64_t t0 = now_ns();
     int rc;
 
     snprintf(wname, sizeof(wname), "%.255s", req->text);
@@ -136,17 +147,20 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     }
 
     uint32_t slot, gen;
+    uint64_t t_wait = now_ns();
     if ((rc = claim_slot(&slot, &gen)) < 0) {
         reply(req, CTL_SYNTH_ERR, rc, "synthd: cannot claim a slot");
         return;
     }
+    /* the wait for a slot is backpressure, not synthesis: reported apart */
+    uint64_t t_claimed = now_ns(), cpu0 = cpu_ns();
     pool_trace_buffers(&pool, "synthd", args.incarnation, "claim");
     child_fault_kill("synthd-fill", wname);
     bloat_if_asked(wname);
     uint8_t *p = pool_payload(&pool, slot);
     uint8_t *a = p + pl.a, *b = p + pl.b, *c = p + pl.c, *wit = p + pl.witness;
     /* pread straight into the slot: no private copy of the witness */
-    if ((rc = wtns_read(&w, wfd, wit, 0, w.n_witness, &e)) < 0 ||
+    if ((rc = synth_read_witness(&w, wfd, wit, nthreads, &e)) < 0 ||
         (rc = wtns_pin_check(&req->pin, wfd, wit + 32, (size_t)zk->n_public * 32, wname, &e)) < 0) {
         slot_abandon(&pool, slot, gen, args.incarnation);
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
@@ -166,7 +180,7 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     h.domain_size = zk->domain_size;
     h.n_vars = zk->n_vars;
     h.payload_bytes = need;
-    h.t_claim_ns = t0;
+    h.t_claim_ns = t_claimed;
     slot_write_header(&pool, slot, &h);
     /* the ticket goes to the ring of the gpud the supervisor named (any
      * gpud may still take the slot: they also scan the table) */
@@ -188,7 +202,9 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     m.partition = req->partition;
     m.slot = slot;
     m.gen = gen;
-    m.times.ns[STAGE_SYNTH] = now_ns() - t0;
+    m.times.ns[STAGE_SYNTH] = now_ns() - t_claimed;
+    m.slot_wait_ns = t_claimed - t_wait;
+    m.cpu_ns = cpu_ns() - cpu0;
     child_send(&args, &m);
 }
 
