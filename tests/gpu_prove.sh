@@ -67,7 +67,7 @@ start_serve() {
     rm -rf "$TMP/s" && mkdir -m 700 "$TMP/s"
     "$B/slotprove" serve --socket "$TMP/s/s.sock" "$@" 2>"$OUT/$log.log" &
     SERVE=$!
-    for _ in $(seq 1 300); do
+    for _ in $(seq 1 1800); do # 3 minutes: a large --key is hashed and checked first
         [ -S "$TMP/s/s.sock" ] && "$B/slotprove" status --socket "$TMP/s/s.sock" >/dev/null 2>&1 && return 0
         kill -0 "$SERVE" 2>/dev/null || { SERVE=""; return 1; }
         sleep 0.1
@@ -202,9 +202,6 @@ if [ "$ngpu" -ge 2 ]; then
     zk=$(ls "$d"/*.zkey | head -1)
     wt=$(ls "$d"/*.wtns | head -1)
     if start_serve multi --key big="$zk" --synth 4 --slots 8; then
-        ngpud=$(grep -c 'gpud [0-9]*: backend cuda' "$OUT/multi.log")
-        [ "$ngpud" -eq "$ngpu" ] && ok "serve started one CUDA gpud per GPU ($ngpud)" \
-            || bad "serve started $ngpud CUDA gpuds for $ngpu GPUs" "$OUT/multi.log"
         nvidia-smi --query-gpu=index,utilization.gpu --format=csv,noheader,nounits -lms 200 >"$OUT/multi-util.csv" 2>/dev/null &
         SMI=$!
         t0=$(now)
@@ -221,7 +218,10 @@ if [ "$ngpu" -ge 2 ]; then
         [ "$okjobs" -eq 24 ] && ok "24 jobs of 2^$lg on $ngpu GPUs completed" || bad "only $okjobs of 24 multi-GPU jobs completed" "$TMP/merr-1"
         echo "# multi-GPU: 24 proofs of 2^$lg BLS12-381 in $(ms "$t0" "$t1") ms"
         "$B/slotprove" status --socket "$TMP/s/s.sock" --json >"$OUT/multi-status.json" 2>&1
-        busy=$(grep -o '"proofs": *[0-9]*' "$OUT/multi-status.json" | sed 's/.*: *//' | awk '$1 > 0' | wc -l)
+        ngpud=$(grep -c 'gpud [0-9]*: backend cuda' "$OUT/multi.log")
+        [ "$ngpud" -eq "$ngpu" ] && ok "serve started one CUDA gpud per GPU ($ngpud)" \
+            || bad "serve started $ngpud CUDA gpuds for $ngpu GPUs" "$OUT/multi.log"
+        busy=$(grep -o '"role": *"gpud"[^}]*"proofs": *[0-9]*' "$OUT/multi-status.json" | sed 's/.*: *//' | awk '$1 > 0' | wc -l)
         [ "$busy" -ge 2 ] && ok "every gpud proved partitions ($(grep -o '"proofs": *[0-9]*' "$OUT/multi-status.json" | tr '\n' ' '))" \
             || bad "not every gpud proved partitions" "$OUT/multi-status.json"
         for g in $(seq 0 $((ngpu - 1))); do
