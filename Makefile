@@ -206,6 +206,11 @@ $(BUILD)/gpu_%: $(call obj,tests/gpu_%.c tests/gpu_data.c) $(LIBGPU) $(LIBCOMMON
 
 $(call obj,tests/gpu_test.c tests/gpu_bench.c tests/gpu_data.c): CFLAGS += -Igpud/cuda -Itests -I$(CUDA_HOME)/include
 
+# the CUDA backend through the pipeline: fixtures, serve, GPU faults (needs a GPU)
+.PHONY: test-gpu-prove
+test-gpu-prove: $(BINS)
+	@bash tests/gpu_prove.sh
+
 .PHONY: test-gpu bench-gpu
 test-gpu: $(GPU_BINS)
 	$(BUILD)/gpu_test
