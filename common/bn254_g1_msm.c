@@ -1,4 +1,6 @@
-/* bn254_g1_msm.c — MSM over bn254 g1 (see msm.h, msm_tmpl.h). */
+/* bn254_g1_msm.c — MSM over bn254 g1 (see msm.h, msm_tmpl.h), with the GLV
+ * endomorphism (glv.h). */
+#include "glv.h"
 #include "msm.h"
 
 _Static_assert(sizeof(bn254_g1_affine_t) == 2 * sizeof(bn254_fp_t),
@@ -7,4 +9,7 @@ _Static_assert(sizeof(bn254_g1_affine_t) == 2 * sizeof(bn254_fp_t),
 #define MSM_GROUP bn254_g1
 #define MSM_FIELD bn254_fp
 #define MSM_SCALAR_BITS 254
+#define MSM_GLV bn254_glv
+#define MSM_GLV_BETA bn254_glv_beta
+#define MSM_GLV_BITS BN254_GLV_BITS
 #include "msm_tmpl.h"

@@ -6,7 +6,10 @@
  *   points: n affine points laid out as in a snarkjs .zkey (x‖y, Montgomery
  *   form, all-zero = infinity; any alignment). scalars: n × 32 bytes, standard
  *   (non-Montgomery) form, little-endian, < r. nthreads 0 = parallel_threads().
- *   Scalars 0 and 1 cost no window work (see msm_tmpl.h).
+ *   Scalars 0 and 1 cost no window work (see msm_tmpl.h). The G1 MSMs split
+ *   the other scalars with the GLV endomorphism (glv.h; the result is the
+ *   same); SLOTPROVE_NO_GLV=1 in the environment turns that off (for
+ *   side-by-side benchmarks).
  *   Returns 0, -ENOMEM, or -EINVAL for n ≥ 2^32.
  */
 #ifndef SLOTPROVE_MSM_H
