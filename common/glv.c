@@ -150,3 +150,32 @@ int glv_split(const struct glv_curve *c, const uint64_t k_in[4], uint64_t m1[2],
     *neg = n1 | n2 << 1;
     return 0;
 }
+
+int bls12381_psi_split(const uint64_t k_in[4], uint64_t m[4][2], unsigned *neg)
+{
+    static const uint64_t r[4] = BLS12381_FR_P;
+    const uint64_t z = BLS12381_PARAM_ABS;
+    uint64_t k[4];
+    memcpy(k, k_in, sizeof(k));
+    while (ge4(k, r))
+        sub4(k, k, r);
+    /* base-|z| digits, least significant first: k = Σ d_j |z|^j, and as
+     * k < r < |z|^4 the last quotient is the fourth digit */
+    for (int j = 0; j < 3; j++) {
+        limb_u128 rem = 0;
+        for (int i = 4; i-- > 0;) {
+            limb_u128 cur = rem << 64 | k[i];
+            k[i] = (uint64_t)(cur / z);
+            rem = cur % z;
+        }
+        m[j][0] = (uint64_t)rem;
+        m[j][1] = 0;
+    }
+    if (k[1] | k[2] | k[3] || k[0] >= z)
+        return -1;
+    m[3][0] = k[0];
+    m[3][1] = 0;
+    /* |z|^j = (−z)^j = (−1)^j·z^j with z < 0: odd digits go on −ψ^j(Q) */
+    *neg = BLS12381_PARAM_NEG ? 0xa : 0;
+    return 0;
+}

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "bls12381.h"
+#include "bls12381_pairing.h"
 #include "bn254.h"
 #include "glv_constants.h"
 
@@ -43,5 +44,14 @@ static const uint64_t bls12381_glv_lambda[4] = BLS12381_GLV_LAMBDA;
  * bound; the MSM then falls back to unsplit scalars). */
 int glv_split(const struct glv_curve *c, const uint64_t k[4], uint64_t m1[2],
               uint64_t m2[2], unsigned *neg);
+
+/* ψ on BLS12-381 G2: ψ(x, y) = (conj(x)·cx, conj(y)·cy) (the constants of
+ * bls12381_pairing.h) is the multiplication by z (the curve parameter, z < 0,
+ * |z| < 2^64) on G2. r = z^4 − z^2 + 1 < |z|^4, so k mod r has four base-|z|
+ * digits d_j < 2^64 and k·Q = Σ_j (−1)^j·d_j·ψ^j(Q). Fills m[j] = (d_j, 0)
+ * and neg = 0b1010 (digits 1 and 3 negated); k is any value below 2^256.
+ * Returns 0 (or -1 on an internal error that cannot happen: the last digit
+ * is below |z|). */
+int bls12381_psi_split(const uint64_t k[4], uint64_t m[4][2], unsigned *neg);
 
 #endif

@@ -5,10 +5,13 @@
  *                    and functions)
  *   MSM_FIELD        its coordinate field prefix (bn254_fp, bn254_fp2, …)
  *   MSM_SCALAR_BITS  bits of the scalar field (254 BN254, 255 BLS12-381)
- * and, for G1 only (glv.h):
- *   MSM_GLV          the struct glv_curve of the curve (e.g. bn254_glv)
- *   MSM_GLV_BETA     β, the cube root of unity in Fq of φ(x, y) = (β·x, y)
- *   MSM_GLV_BITS     bound on the split halves' bits (X_GLV_BITS)
+ * and, for a group with an endomorphism (G1: GLV; BLS12-381 G2: ψ; glv.h):
+ *   MSM_ENDO_PARTS   parts a scalar splits into (2 GLV, 4 ψ)
+ *   MSM_ENDO_BITS    bound on the parts' bits (≤ 128)
+ *   MSM_ENDO_SPLIT(k, m, neg)  int; k: 4 limbs; fills m[PARTS][2] with the
+ *                    parts' magnitudes, neg with their signs (bit j: part j
+ *                    negative), so k·P = Σ_j ±m_j·E^j(P); 0 or < 0 on failure
+ *   MSM_ENDO_MAP(out, in)  out = E(in) on affine points (E(∞) = ∞)
  * then include. It defines MSM_GROUP##_msm, declared in msm.h.
  *
  * Method:
@@ -33,17 +36,20 @@
  * - The window size c and the number of point chunks come from a cost model
  *   of the point count and the thread count (see msm_plan).
  * - Work is split into (window, point-chunk) tasks handed out to threads.
- * - GLV (G1, with MSM_GLV): each scalar k ≥ 2 is split as k ≡ k1 + k2·λ with
- *   |k1|, |k2| < 2^127 (glv.h), and k·P = k1·P + k2·φ(P), φ(P) = (β·x, y):
- *   twice the points at half the scalar length. That keeps the number of
- *   point additions for a given window size and halves the windows, so the
- *   bucket sums halve and the cost model can afford a wider window.
- *   Negative halves negate their digits; zero halves (k < λ on BLS12-381,
- *   small k on both) and points at infinity are dropped before the windows.
- *   φ(P) is computed per call into a table (one Fq product per point with a
- *   scalar ≥ 2; measured below 1% of the MSM) rather than kept per key, and
- *   the work goes in slices of MSM_GLV_SLICE points so the table and the
- *   split scalars stay bounded (at most 48 MiB + 32 MiB on BLS12-381).
+ * - Endomorphisms (with MSM_ENDO_*): on G1, GLV splits each scalar k ≥ 2 as
+ *   k ≡ k1 + k2·λ with |k1|, |k2| < 2^127 (glv.h), and k·P = k1·P + k2·φ(P),
+ *   φ(P) = (β·x, y): twice the points at half the scalar length. On
+ *   BLS12-381 G2, ψ (ψ(Q) = z·Q) splits k into four base-|z| digits of 64
+ *   bits: four times the points at a quarter of the length. The number of
+ *   point additions for a given window size stays; the windows, and with
+ *   them the bucket sums, shrink, and the cost model affords wider windows.
+ *   Negative parts negate their digits; zero parts (small k) and points at
+ *   infinity are dropped before the windows. The images E^j(P) are computed
+ *   per call into a table (one Fq product per point and part on G1, two Fp2
+ *   products on G2; below 1% of the MSM) rather than kept per key, and the
+ *   work goes in slices of MSM_ENDO_SLICE points so the table and the parts
+ *   stay bounded (BLS12-381: at most 48 MiB + 32 MiB on G1, 288 MiB + 64 MiB
+ *   on G2; a proof's witness MSMs use a fraction of that).
  * (Techniques as in the literature on Pippenger/bucket MSM with batch-affine
  * accumulation, e.g. the ZPrize MSM write-ups; this code is our own.)
  */
@@ -437,80 +443,81 @@ static int MG(msm_run)(MJ *ret, struct MG(msm_ctx) *xp, unsigned nthreads)
     return 0;
 }
 
-#ifdef MSM_GLV
-#define MSM_GLV_SLICE ((size_t)1 << 19)
+#ifdef MSM_ENDO_PARTS
+#define MSM_ENDO_SLICE ((size_t)1 << 19)
+#define MSM_NP MSM_ENDO_PARTS
 
-struct MG(glv_ctx) {
+struct MG(endo_ctx) {
     const uint8_t *points, *scalars;
     const uint32_t *idx;     /* the slice's indices */
-    struct MG(glv_ent) *ent; /* 2 per index: k1·P, k2·φ(P) */
-    MA *phi;                 /* φ(P), one per index */
+    struct MG(glv_ent) *ent; /* MSM_NP per index: m_j·E^j(P) */
+    MA *img;                 /* E^j(P), j = 1 .. MSM_NP−1, per index */
     atomic_int failed;       /* a scalar did not split (never, see glv.h) */
 };
 
-static void MG(glv_task)(void *arg, size_t b, size_t e)
+static void MG(endo_task)(void *arg, size_t b, size_t e)
 {
-    struct MG(glv_ctx) *g = arg;
+    struct MG(endo_ctx) *g = arg;
     for (size_t i = b; i < e; i++) {
         size_t k = g->idx[i];
-        uint64_t s[4];
+        uint64_t s[4], m[MSM_NP][2];
         unsigned neg;
-        struct MG(glv_ent) *e0 = &g->ent[2 * i], *e1 = e0 + 1;
+        struct MG(glv_ent) *en = &g->ent[MSM_NP * i];
+        MA *img = &g->img[(MSM_NP - 1) * i];
         memcpy(s, g->scalars + 32 * k, 32);
-        if (glv_split(&MSM_GLV, s, e0->k, e1->k, &neg) < 0) {
+        if (MSM_ENDO_SPLIT(s, m, &neg) < 0) {
             atomic_store(&g->failed, 1);
             return;
         }
-        e0->neg = neg & 1;
-        e1->neg = neg >> 1;
-        e0->pt = g->points + k * sizeof(MA);
-        e1->pt = (const uint8_t *)&g->phi[i];
         MA p;
-        memcpy(&p, e0->pt, sizeof(MA));
-        if (MG(affine_is_inf)(&p)) {
-            e0->k[0] = e0->k[1] = e1->k[0] = e1->k[1] = 0;
-            continue;
+        memcpy(&p, g->points + k * sizeof(MA), sizeof(MA));
+        int inf = MG(affine_is_inf)(&p);
+        for (unsigned j = 0; j < MSM_NP; j++) {
+            en[j].k[0] = inf ? 0 : m[j][0];
+            en[j].k[1] = inf ? 0 : m[j][1];
+            en[j].neg = (neg >> j) & 1;
+            en[j].pt = j == 0 ? g->points + k * sizeof(MA) : (const uint8_t *)&img[j - 1];
+            if (j > 0 && !inf)
+                MSM_ENDO_MAP(&img[j - 1], j == 1 ? &p : &img[j - 2]);
         }
-        MF(mul)(&g->phi[i].x, &p.x, &MSM_GLV_BETA);
-        g->phi[i].y = p.y;
     }
 }
 
 /* Σ k_i·P_i over the n indices idx (scalars ≥ 2) with the scalars split
- * (k·P = k1·P + k2·φ(P)). Returns 1 if a scalar did not split (the caller
+ * (k·P = Σ_j ±m_j·E^j(P)). Returns 1 if a scalar did not split (the caller
  * then takes the plain path), 0, or -ENOMEM. */
-static int MG(msm_glv)(MJ *ret, const void *points, const void *scalars,
-                       const uint32_t *idx, size_t n, unsigned nthreads)
+static int MG(msm_endo)(MJ *ret, const void *points, const void *scalars,
+                        const uint32_t *idx, size_t n, unsigned nthreads)
 {
     MG(set_inf)(ret);
-    size_t cap = n < MSM_GLV_SLICE ? n : MSM_GLV_SLICE;
-    struct MG(glv_ctx) g = { .points = points, .scalars = scalars };
-    g.ent = malloc(2 * cap * sizeof(*g.ent));
-    g.phi = malloc(cap * sizeof(MA));
+    size_t cap = n < MSM_ENDO_SLICE ? n : MSM_ENDO_SLICE;
+    struct MG(endo_ctx) g = { .points = points, .scalars = scalars };
+    g.ent = malloc(MSM_NP * cap * sizeof(*g.ent));
+    g.img = malloc((MSM_NP - 1) * cap * sizeof(MA));
     int rc = 0;
-    if (!g.ent || !g.phi)
+    if (!g.ent || !g.img)
         rc = -12; /* -ENOMEM */
     for (size_t s0 = 0; rc == 0 && s0 < n; s0 += cap) {
         size_t m = n - s0 < cap ? n - s0 : cap;
         g.idx = idx + s0;
         atomic_init(&g.failed, 0);
-        parallel_for(m, 1024, nthreads, MG(glv_task), &g);
+        parallel_for(m, 1024, nthreads, MG(endo_task), &g);
         if (atomic_load(&g.failed)) {
             rc = 1;
             break;
         }
-        size_t ne = 0; /* drop zero halves (and points at infinity) */
-        for (size_t i = 0; i < 2 * m; i++)
+        size_t ne = 0; /* drop zero parts (and points at infinity) */
+        for (size_t i = 0; i < MSM_NP * m; i++)
             if (g.ent[i].k[0] | g.ent[i].k[1])
                 g.ent[ne++] = g.ent[i];
-        struct MG(msm_ctx) x = { .ent = g.ent, .n = ne, .bits = MSM_GLV_BITS };
+        struct MG(msm_ctx) x = { .ent = g.ent, .n = ne, .bits = MSM_ENDO_BITS };
         MJ part;
         rc = MG(msm_run)(&part, &x, nthreads);
         if (rc == 0)
             MG(add)(ret, ret, &part);
     }
     free(g.ent);
-    free(g.phi);
+    free(g.img);
     return rc;
 }
 #endif
@@ -519,9 +526,9 @@ static int MG(msm_glv)(MJ *ret, const void *points, const void *scalars,
 static int MG(msm_windows)(MJ *ret, const void *points, const void *scalars,
                            const uint32_t *idx, size_t n, unsigned nthreads)
 {
-#ifdef MSM_GLV
+#ifdef MSM_ENDO_PARTS
     if (!getenv("SLOTPROVE_NO_GLV")) {
-        int rc = MG(msm_glv)(ret, points, scalars, idx, n, nthreads);
+        int rc = MG(msm_endo)(ret, points, scalars, idx, n, nthreads);
         if (rc <= 0)
             return rc;
     }
@@ -605,7 +612,9 @@ int MG(msm)(MJ *ret, const void *points, const void *scalars, size_t n, unsigned
 #undef MSM_GROUP
 #undef MSM_FIELD
 #undef MSM_SCALAR_BITS
-#undef MSM_GLV
-#undef MSM_GLV_BETA
-#undef MSM_GLV_BITS
-#undef MSM_GLV_SLICE
+#undef MSM_ENDO_PARTS
+#undef MSM_ENDO_BITS
+#undef MSM_ENDO_SPLIT
+#undef MSM_ENDO_MAP
+#undef MSM_ENDO_SLICE
+#undef MSM_NP

@@ -14,6 +14,14 @@
  *                scalars whose k1, k2 or both are negative, k = r−1 for all,
  *                all scalars equal, λ and its neighbours, scalars ≥ r, and
  *                points at infinity, repeated and negated, 1 and 2 threads
+ * and for ψ on BLS12-381 G2 (suite psi_bls12381):
+ *   psi_z        ψ(Q) = (conj(x)·cx, conj(y)·cy) equals z·Q on the generator
+ *                and 16 random points
+ *   split        Σ_j (−1)^j·d_j·z^j ≡ k (mod r) with GMP, d_j < 2^64, for
+ *                edge scalars (|z|^j ± 1, r−1, r, 2^256−1, …) and random ones
+ *   msm_edges    the G2 MSM against the naive sum: r−1 for all, all equal,
+ *                |z|^j neighbours (zero digits), scalars ≥ r, infinities,
+ *                repeated and negated points, 1 and 2 threads
  * Randomness: fixed-seed xorshift64*.
  */
 #ifndef GT_P /* ====================== first pass: common part and tests */
@@ -105,6 +113,165 @@ static unsigned gt_check_split(const struct glv_curve *c, const uint64_t k[4],
 
 GT_TESTS(bn254)
 GT_TESTS(bls12381)
+
+/* ------------------------------------------------ ψ on BLS12-381 G2 */
+
+static void gt_g2_rand(bls12381_g2_affine_t *p)
+{
+    uint64_t k[4] = { gt_rand64(), gt_rand64(), gt_rand64(), gt_rand64() >> 4 };
+    bls12381_g2_jac_t j;
+    bls12381_g2_mul_scalar_affine(&j, &bls12381_g2_generator, k, 4);
+    bls12381_g2_to_affine(p, &j);
+}
+
+Test(psi_bls12381, psi_z, .timeout = 60)
+{
+    static const bls12381_fp2_t cx = BLS12381_PSI_CX, cy = BLS12381_PSI_CY;
+    for (int i = 0; i < 17; i++) {
+        bls12381_g2_affine_t q, ps;
+        if (i == 0)
+            q = bls12381_g2_generator;
+        else
+            gt_g2_rand(&q);
+        bls12381_fp2_conj(&ps.x, &q.x);
+        bls12381_fp2_mul(&ps.x, &ps.x, &cx);
+        bls12381_fp2_conj(&ps.y, &q.y);
+        bls12381_fp2_mul(&ps.y, &ps.y, &cy);
+        uint64_t z[1] = { BLS12381_PARAM_ABS };
+        bls12381_g2_jac_t zq, pj;
+        bls12381_g2_mul_scalar_affine(&zq, &q, z, 1);
+        bls12381_g2_neg(&zq, &zq); /* z < 0 */
+        bls12381_g2_from_affine(&pj, &ps);
+        cr_assert(bls12381_g2_eq(&zq, &pj), "psi(Q) != z*Q (point %d)", i);
+    }
+}
+
+static void gt_psi_check(const uint64_t k[4])
+{
+    uint64_t m[4][2];
+    unsigned neg;
+    cr_assert_eq(bls12381_psi_split(k, m, &neg), 0);
+    static const uint64_t r[4] = BLS12381_FR_P;
+    mpz_t zr, zz, zk, acc, pw, t;
+    mpz_inits(zr, zz, zk, acc, pw, t, NULL);
+    gt_to_mpz(zr, r, 4);
+    gt_to_mpz(zk, k, 4);
+    mpz_set_ui(zz, BLS12381_PARAM_ABS);
+    mpz_neg(zz, zz);                       /* z < 0 */
+    mpz_set_ui(pw, 1);
+    for (int j = 0; j < 4; j++) {
+        cr_assert_eq(m[j][1], 0, "digit above 2^64");
+        mpz_set_ui(t, m[j][0]);
+        if ((neg >> j) & 1)
+            mpz_neg(t, t);
+        mpz_addmul(acc, t, pw);
+        mpz_mul(pw, pw, zz);
+    }
+    mpz_sub(acc, acc, zk);
+    mpz_mod(acc, acc, zr);
+    cr_assert_eq(mpz_sgn(acc), 0, "psi split does not sum to k mod r");
+    mpz_clears(zr, zz, zk, acc, pw, t, NULL);
+}
+
+/* edge scalar number e (0 ..), or -1 past the last */
+static int gt_psi_edge(uint64_t k[4], int e)
+{
+    static const uint64_t r[4] = BLS12381_FR_P;
+    mpz_t t, zr;
+    mpz_inits(t, zr, NULL);
+    gt_to_mpz(zr, r, 4);
+    int j = e / 3, o = e % 3 - 1; /* |z|^j + o, j = 0..4 */
+    if (j <= 4) {
+        mpz_ui_pow_ui(t, BLS12381_PARAM_ABS, (unsigned long)j);
+        if (o < 0)
+            mpz_sub_ui(t, t, 1);
+        else
+            mpz_add_ui(t, t, (unsigned long)o);
+        if (j == 4)
+            mpz_mod(t, t, zr);
+    } else if (e == 15) {
+        mpz_sub_ui(t, zr, 1);      /* r − 1 */
+    } else if (e < 18) {
+        mpz_add_ui(t, zr, (unsigned long)(e - 16)); /* r, r + 1 */
+    } else if (e == 18) {
+        mpz_ui_pow_ui(t, 2, 256);
+        mpz_sub_ui(t, t, 1);
+    } else {
+        mpz_clears(t, zr, NULL);
+        return -1;
+    }
+    gt_from_mpz(k, t);
+    mpz_clears(t, zr, NULL);
+    return 0;
+}
+
+Test(psi_bls12381, split, .timeout = 60)
+{
+    uint64_t k[4];
+    for (int e = 0; gt_psi_edge(k, e) == 0; e++)
+        gt_psi_check(k);
+    for (int i = 0; i < 4000; i++) {
+        for (int j = 0; j < 4; j++)
+            k[j] = gt_rand64();
+        gt_psi_check(k);
+    }
+}
+
+Test(psi_bls12381, msm_edges, .timeout = 120)
+{
+    enum { N = 120 };
+    bls12381_g2_affine_t *p = malloc(N * sizeof(*p));
+    uint64_t(*k)[4] = malloc(N * 32);
+    cr_assert(p && k);
+    for (size_t i = 0; i < N; i++)
+        gt_g2_rand(&p[i]);
+    memset(&p[5], 0, sizeof(*p));
+    p[30] = p[31];
+    bls12381_g2_affine_neg(&p[32], &p[33]);
+    static const uint64_t r[4] = BLS12381_FR_P;
+    for (int kase = 0; kase < 4; kase++) {
+        for (size_t i = 0; i < N; i++) {
+            switch (kase) {
+            case 0: /* r − 1 */
+                memcpy(k[i], r, 32);
+                k[i][0] -= 1;
+                break;
+            case 1: /* all equal */
+                if (i == 0)
+                    for (int j = 0; j < 4; j++)
+                        k[0][j] = gt_rand64() >> (j == 3 ? 2 : 0);
+                else
+                    memcpy(k[i], k[0], 32);
+                break;
+            case 2: /* edges, cycling (zero digits, ≥ r) */
+                if (gt_psi_edge(k[i], (int)(i % 19)) < 0)
+                    cr_assert_fail("edge %zu", i % 19);
+                break;
+            default: /* any 256-bit value */
+                for (int j = 0; j < 4; j++)
+                    k[i][j] = gt_rand64();
+                break;
+            }
+        }
+        memset(k[11], 0, 32);
+        memset(k[12], 0, 32), k[12][0] = 1;
+        bls12381_g2_jac_t want, got, t;
+        bls12381_g2_set_inf(&want);
+        for (size_t i = 0; i < N; i++) {
+            if (bls12381_g2_affine_is_inf(&p[i]))
+                continue;
+            bls12381_g2_mul_scalar_affine(&t, &p[i], k[i], 4);
+            bls12381_g2_add(&want, &want, &t);
+        }
+        for (unsigned th = 1; th <= 2; th++) {
+            cr_assert_eq(bls12381_g2_msm(&got, p, k, N, th), 0);
+            cr_assert(bls12381_g2_eq(&got, &want), "G2 MSM != naive (case %d, %u threads)",
+                      kase, th);
+        }
+    }
+    free(p);
+    free(k);
+}
 
 #else /* ================================== second pass: one curve, GT_P */
 
