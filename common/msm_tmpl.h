@@ -48,8 +48,7 @@
  *   per call into a table (one Fq product per point and part on G1, two Fp2
  *   products on G2; below 1% of the MSM) rather than kept per key, and the
  *   work goes in slices of MSM_ENDO_SLICE points so the table and the parts
- *   stay bounded (BLS12-381: at most 48 MiB + 32 MiB on G1, 288 MiB + 64 MiB
- *   on G2; a proof's witness MSMs use a fraction of that).
+ *   stay bounded (at most 24 MiB + 16 MiB per MSM call, freed after it).
  * (Techniques as in the literature on Pippenger/bucket MSM with batch-affine
  * accumulation, e.g. the ZPrize MSM write-ups; this code is our own.)
  */
@@ -444,8 +443,11 @@ static int MG(msm_run)(MJ *ret, struct MG(msm_ctx) *xp, unsigned nthreads)
 }
 
 #ifdef MSM_ENDO_PARTS
-#define MSM_ENDO_SLICE ((size_t)1 << 19)
 #define MSM_NP MSM_ENDO_PARTS
+/* points per slice: the image table stays within 24 MiB (2^18 points on
+ * BLS12-381 G1, 393216 on BN254 G1, 43690 on BLS12-381 G2), the parts
+ * within 16 MiB */
+#define MSM_ENDO_SLICE ((size_t)(24u << 20) / (sizeof(MA) * (MSM_NP - 1)))
 
 struct MG(endo_ctx) {
     const uint8_t *points, *scalars;
