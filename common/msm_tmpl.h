@@ -382,11 +382,17 @@ static void MG(ones_task)(void *arg, size_t b, size_t e)
 }
 
 /* Chooses the window size c and the point chunks per window for n points
- * on nthreads threads by minimising an estimated wall time, in field
- * multiplications: a task (one window over one chunk of m points) costs
- * about 8·m (one batch-affine addition, ~6 products plus the amortised
- * inversion, and the digit) plus 27·2^(c−1) (summing its buckets: one mixed
- * and one Jacobian addition each); tasks run ⌈tasks/threads⌉ deep. */
+ * with scalars of `bits` bits (⌊bits/c⌋ + 1 windows) on nthreads threads by
+ * minimising an estimated wall time, in field multiplications: a task (one
+ * window over one chunk of m points) costs about 8·m (one batch-affine
+ * addition, ~6 products plus the amortised inversion, and the digit) plus
+ * 27·2^(c−1) (summing its buckets: one mixed and one Jacobian addition
+ * each); tasks run ⌈tasks/threads⌉ deep. With an endomorphism, n counts the
+ * parts (up to 2 or 4 per point) and bits is the parts' bound (127, 64): at
+ * 2^15 dense G1 scalars on 2 threads that moves c from 11 (24 windows) to
+ * 13 (10 windows). The model assumes every point has a digit in every
+ * window; small scalars (which only reach the low windows) make it
+ * overestimate the additions. */
 static void MG(msm_plan)(size_t n, unsigned nthreads, unsigned bits, unsigned *c_out,
                          size_t *chunks_out)
 {
