@@ -46,9 +46,14 @@
  *   Negative parts negate their digits; zero parts (small k) and points at
  *   infinity are dropped before the windows. The images E^j(P) are computed
  *   per call into a table (one Fq product per point and part on G1, two Fp2
- *   products on G2; below 1% of the MSM) rather than kept per key, and the
- *   work goes in slices of MSM_ENDO_SLICE points so the table and the parts
- *   stay bounded (at most 24 MiB + 16 MiB per MSM call, freed after it).
+ *   products on G2; below 1% of the MSM) rather than kept per key.
+ *   Measured side by side on 2 cores (make bench-cpu), the split pays where
+ *   the bucket sums weigh: witness MSMs (a few thousand to ~20k scalars ≥ 2)
+ *   1.1–1.3× faster; with 2^15 or more dense scalars (the H MSM) it was level
+ *   at 2^15 and 4–9% slower at 2^16 (the wider windows' buckets outgrow the
+ *   L2 cache, and the split itself costs), so it is used below
+ *   MSM_ENDO_MAX_N scalars ≥ 2 only. That also bounds the table and the
+ *   parts: at most 6 MiB + 4 MiB (BLS12-381 G2), freed after the call.
  * (Techniques as in the literature on Pippenger/bucket MSM with batch-affine
  * accumulation, e.g. the ZPrize MSM write-ups; this code is our own.)
  */
@@ -450,14 +455,11 @@ static int MG(msm_run)(MJ *ret, struct MG(msm_ctx) *xp, unsigned nthreads)
 
 #ifdef MSM_ENDO_PARTS
 #define MSM_NP MSM_ENDO_PARTS
-/* points per slice: the image table stays within 24 MiB (2^18 points on
- * BLS12-381 G1, 393216 on BN254 G1, 43690 on BLS12-381 G2), the parts
- * within 16 MiB */
-#define MSM_ENDO_SLICE ((size_t)(24u << 20) / (sizeof(MA) * (MSM_NP - 1)))
+#define MSM_ENDO_MAX_N ((size_t)1 << 15)
 
 struct MG(endo_ctx) {
     const uint8_t *points, *scalars;
-    const uint32_t *idx;     /* the slice's indices */
+    const uint32_t *idx;     /* the indices */
     struct MG(glv_ent) *ent; /* MSM_NP per index: m_j·E^j(P) */
     MA *img;                 /* E^j(P), j = 1 .. MSM_NP−1, per index */
     atomic_int failed;       /* a scalar did not split (never, see glv.h) */
@@ -498,31 +500,25 @@ static int MG(msm_endo)(MJ *ret, const void *points, const void *scalars,
                         const uint32_t *idx, size_t n, unsigned nthreads)
 {
     MG(set_inf)(ret);
-    size_t cap = n < MSM_ENDO_SLICE ? n : MSM_ENDO_SLICE;
-    struct MG(endo_ctx) g = { .points = points, .scalars = scalars };
-    g.ent = malloc(MSM_NP * cap * sizeof(*g.ent));
-    g.img = malloc((MSM_NP - 1) * cap * sizeof(MA));
+    struct MG(endo_ctx) g = { .points = points, .scalars = scalars, .idx = idx };
+    g.ent = malloc(MSM_NP * n * sizeof(*g.ent) + 1);
+    g.img = malloc((MSM_NP - 1) * n * sizeof(MA) + 1);
     int rc = 0;
     if (!g.ent || !g.img)
         rc = -12; /* -ENOMEM */
-    for (size_t s0 = 0; rc == 0 && s0 < n; s0 += cap) {
-        size_t m = n - s0 < cap ? n - s0 : cap;
-        g.idx = idx + s0;
+    if (rc == 0) {
         atomic_init(&g.failed, 0);
-        parallel_for(m, 1024, nthreads, MG(endo_task), &g);
-        if (atomic_load(&g.failed)) {
+        parallel_for(n, 1024, nthreads, MG(endo_task), &g);
+        if (atomic_load(&g.failed))
             rc = 1;
-            break;
-        }
+    }
+    if (rc == 0) {
         size_t ne = 0; /* drop zero parts (and points at infinity) */
-        for (size_t i = 0; i < MSM_NP * m; i++)
+        for (size_t i = 0; i < MSM_NP * n; i++)
             if (g.ent[i].k[0] | g.ent[i].k[1])
                 g.ent[ne++] = g.ent[i];
         struct MG(msm_ctx) x = { .ent = g.ent, .n = ne, .bits = MSM_ENDO_BITS };
-        MJ part;
-        rc = MG(msm_run)(&part, &x, nthreads);
-        if (rc == 0)
-            MG(add)(ret, ret, &part);
+        rc = MG(msm_run)(ret, &x, nthreads);
     }
     free(g.ent);
     free(g.img);
@@ -535,7 +531,7 @@ static int MG(msm_windows)(MJ *ret, const void *points, const void *scalars,
                            const uint32_t *idx, size_t n, unsigned nthreads)
 {
 #ifdef MSM_ENDO_PARTS
-    if (!getenv("SLOTPROVE_NO_GLV")) {
+    if (n < MSM_ENDO_MAX_N && !getenv("SLOTPROVE_NO_GLV")) {
         int rc = MG(msm_endo)(ret, points, scalars, idx, n, nthreads);
         if (rc <= 0)
             return rc;
@@ -624,5 +620,5 @@ int MG(msm)(MJ *ret, const void *points, const void *scalars, size_t n, unsigned
 #undef MSM_ENDO_BITS
 #undef MSM_ENDO_SPLIT
 #undef MSM_ENDO_MAP
-#undef MSM_ENDO_SLICE
+#undef MSM_ENDO_MAX_N
 #undef MSM_NP
