@@ -1,4 +1,6 @@
-/* bls12381_g1_msm.c — MSM over bls12381 g1 (see msm.h, msm_tmpl.h). */
+/* bls12381_g1_msm.c — MSM over bls12381 g1 (see msm.h, msm_tmpl.h), with the GLV
+ * endomorphism (glv.h). */
+#include "glv.h"
 #include "msm.h"
 
 _Static_assert(sizeof(bls12381_g1_affine_t) == 2 * sizeof(bls12381_fp_t),
@@ -7,4 +9,10 @@ _Static_assert(sizeof(bls12381_g1_affine_t) == 2 * sizeof(bls12381_fp_t),
 #define MSM_GROUP bls12381_g1
 #define MSM_FIELD bls12381_fp
 #define MSM_SCALAR_BITS 255
+/* GLV: k = k1 + k2·λ, φ(x, y) = (β·x, y) */
+#define MSM_ENDO_PARTS 2
+#define MSM_ENDO_BITS BLS12381_GLV_BITS
+#define MSM_ENDO_SPLIT(k, m, neg) glv_split(&bls12381_glv, (k), (m)[0], (m)[1], (neg))
+#define MSM_ENDO_MAP(out, in) \
+    ((out)->y = (in)->y, bls12381_fp_mul(&(out)->x, &(in)->x, &bls12381_glv_beta))
 #include "msm_tmpl.h"

@@ -1,4 +1,6 @@
-/* bn254_g1_msm.c — MSM over bn254 g1 (see msm.h, msm_tmpl.h). */
+/* bn254_g1_msm.c — MSM over bn254 g1 (see msm.h, msm_tmpl.h), with the GLV
+ * endomorphism (glv.h). */
+#include "glv.h"
 #include "msm.h"
 
 _Static_assert(sizeof(bn254_g1_affine_t) == 2 * sizeof(bn254_fp_t),
@@ -7,4 +9,10 @@ _Static_assert(sizeof(bn254_g1_affine_t) == 2 * sizeof(bn254_fp_t),
 #define MSM_GROUP bn254_g1
 #define MSM_FIELD bn254_fp
 #define MSM_SCALAR_BITS 254
+/* GLV: k = k1 + k2·λ, φ(x, y) = (β·x, y) */
+#define MSM_ENDO_PARTS 2
+#define MSM_ENDO_BITS BN254_GLV_BITS
+#define MSM_ENDO_SPLIT(k, m, neg) glv_split(&bn254_glv, (k), (m)[0], (m)[1], (neg))
+#define MSM_ENDO_MAP(out, in) \
+    ((out)->y = (in)->y, bn254_fp_mul(&(out)->x, &(in)->x, &bn254_glv_beta))
 #include "msm_tmpl.h"

@@ -6,7 +6,11 @@
  *   points: n affine points laid out as in a snarkjs .zkey (x‖y, Montgomery
  *   form, all-zero = infinity; any alignment). scalars: n × 32 bytes, standard
  *   (non-Montgomery) form, little-endian, < r. nthreads 0 = parallel_threads().
- *   Scalars 0 and 1 cost no window work (see msm_tmpl.h).
+ *   Scalars 0 and 1 cost no window work (see msm_tmpl.h). When fewer than
+ *   2^15 scalars are ≥ 2, the G1 MSMs split them with the GLV endomorphism
+ *   and the BLS12-381 G2 MSM with ψ (glv.h; the result is the same, for
+ *   points in the order-r subgroup); SLOTPROVE_NO_GLV=1 in the environment
+ *   turns that off (for side-by-side benchmarks).
  *   Returns 0, -ENOMEM, or -EINVAL for n ≥ 2^32.
  */
 #ifndef SLOTPROVE_MSM_H
