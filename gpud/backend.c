@@ -37,8 +37,11 @@ int backend_open(struct backend *be, const char *name, unsigned nthreads, struct
             cuda_backend_set_fallback(be, strcmp(name, "auto") == 0);
             return 0;
         }
-        if (strcmp(name, "cuda") == 0)
-            return sp_fail(e, -ENODEV, "backend cuda: %s", e->msg);
+        if (strcmp(name, "cuda") == 0) {
+            char why[SP_ERR_MSG];
+            snprintf(why, sizeof(why), "%s", e->msg); /* not formatted into itself */
+            return sp_fail(e, -ENODEV, "backend cuda: %.400s", why);
+        }
         memset(be, 0, sizeof(*be));
         be->nthreads = nthreads;
 #else

@@ -22,7 +22,8 @@ struct gpu_list {
 int gpus_parse(struct gpu_list *g, const char *list, struct sp_err *e);
 
 /* The GPUs this process may use: $CUDA_VISIBLE_DEVICES's items when it is
- * set (an empty value: none), else one per NVIDIA device the driver lists
+ * set, up to the first invalid or repeated one as CUDA reads it (an empty
+ * value: none), else one per NVIDIA device the driver lists
  * in /proc/driver/nvidia/gpus (0 when there is no driver). */
 void gpus_visible(struct gpu_list *g);
 

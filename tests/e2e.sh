@@ -114,5 +114,26 @@ else bad "supervisor SIGKILLed: children '$kids' still alive: '$alive'"; fi
 $BIN prove --help | grep -q 'usage: slotprove prove' && ok "prove --help" || bad "prove --help"
 $BIN prove a b 2>/dev/null; [ $? -eq 2 ] && ok "usage error exits 2" || bad "usage error exit code"
 
+# --backend cuda where no GPU can be used (CI has none): a clear refusal,
+# never a CPU proof under the CUDA name. A build without CUDA refuses it as
+# a usage error (2); a CUDA build finds no device and fails (1).
+if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    echo "# a GPU is visible: --backend cuda is tested by tests/gpu_prove.sh"
+else
+    $BIN prove --backend cuda "$FIX/bn128/chain.zkey" "$FIX/bn128/chain.wtns" "$TMP/cu.proof.json" "$TMP/cu.public.json" 2>"$TMP/err"
+    rc=$?
+    if [ $rc -ne 0 ] && grep -qi 'cuda' "$TMP/err" && [ ! -s "$TMP/cu.proof.json" ]; then ok "prove --backend cuda without a GPU: refused (exit $rc, names CUDA), nothing written"
+    else bad "prove --backend cuda without a GPU: exit $rc"; fi
+fi
+# serve's GPU flags, before anything starts: each usage error is exit 2 and names the flag
+for args in "--backend cpu --gpus 0|--gpus needs" "--gpus 0,0|named twice" "--gpus 0,x;y|expected a device index" "--gpuds 2 --gpus 0|names 1 GPUs" "--backend gpu|--backend"; do
+    a=${args%%|*}
+    want=${args#*|}
+    $BIN serve --socket "$TMP/nosock/s.sock" $a 2>"$TMP/err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "$want" "$TMP/err"; then ok "serve $a: usage error naming it"
+    else rm -f "$TMP/x"; bad "serve $a: exit $rc, expected 2 and \"$want\""; fi
+done
+
 echo "e2e: $pass passed, $fail failed"
 [ $fail -eq 0 ]
