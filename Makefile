@@ -215,5 +215,8 @@ test-gpu-prove: $(BINS)
 test-gpu: $(GPU_BINS)
 	$(BUILD)/gpu_test
 
-bench-gpu: $(GPU_BINS)
+# the kernels, then whole proofs of keygen keys on the CUDA and the CPU
+# backend side by side (GPU_PROVE_LOGS, default 20 22 24: the largest key)
+bench-gpu: $(GPU_BINS) $(BINS)
 	$(BUILD)/gpu_bench
+	@GPU_PROVE_SECTIONS=4 GPU_PROVE_LOGS="$${GPU_PROVE_LOGS:-20 22 24}" bash tests/gpu_prove.sh

@@ -12,7 +12,7 @@
 #      launch error, a lost context (trap), a device allocation failure, a
 #      key too large for the GPU, a silently wrong result — each job still
 #      completes with a proof that verifies;
-#   4. with GPU_PROVE_LOGS="20 22" (sizes), keygen keys proved end to end
+#   4. with GPU_PROVE_LOGS="20 22" (sizes; make bench-gpu: 20 22 24), keygen keys proved end to end
 #      on the CUDA backend and on the CPU backend (all cores), side by side.
 # Output: "ok - …" / "FAIL - …", figures as "# …", last "gpu_prove: N
 # passed, M failed". Binaries from $GPU_BIN (default build/).
@@ -41,8 +41,12 @@ ms() { echo $(( ($2 - $1) / 1000 )); }
 
 nvidia-smi --query-gpu=index,name,memory.total,driver_version --format=csv,noheader 2>&1 | sed 's/^/# gpu: /'
 
+# GPU_PROVE_SECTIONS="1 2 3 4 5" (default all) runs some sections only.
+SECTIONS=" ${GPU_PROVE_SECTIONS:-1 2 3 4 5} "
+want() { case "$SECTIONS" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+
 # ---- 1. fixtures, prove --backend cuda ------------------------------------
-for curve in bn128 bls12381; do
+want 1 && for curve in bn128 bls12381; do
     for c in chain nopub allpub; do
         name=$curve-$c
         if "$B/slotprove" prove --backend cuda "$FIX/$curve/$c.zkey" "$FIX/$curve/$c.wtns" \
@@ -91,7 +95,9 @@ prove_job() {
         "$OUT/proofs/$name.proof.json" >"$TMP/v" 2>&1
 }
 
-if start_serve serve --slot-bytes 64M; then
+if ! want 2; then
+    :
+elif start_serve serve --slot-bytes 64M; then
     ok "serve started at the defaults"
     for curve in bn128 bls12381; do
         if prove_job "serve-$curve-chain" "$curve" chain; then ok "serve: $curve/chain proved and verified"
@@ -109,7 +115,7 @@ else
 fi
 
 # ---- 3. GPU faults, at the defaults ---------------------------------------
-for f in gpu-kernel gpu-trap gpu-oom gpu-key-large gpu-wrong; do
+want 3 && for f in gpu-kernel gpu-trap gpu-oom gpu-key-large gpu-wrong; do
     rm -f "$TMP/once"
     export SLOTPROVE_FAULT=$f SLOTPROVE_FAULT_ONCE=$TMP/once
     if ! start_serve "fault-$f" --slot-bytes 64M; then
@@ -130,7 +136,7 @@ for f in gpu-kernel gpu-trap gpu-oom gpu-key-large gpu-wrong; do
 done
 
 # ---- 4. keygen keys, CUDA against the CPU backend -------------------------
-for lg in ${GPU_PROVE_LOGS:-}; do
+want 4 && for lg in ${GPU_PROVE_LOGS:-}; do
     for curve in bn128 bls12381; do
         d=$TMP/k$lg-$curve
         mkdir -p "$d"
@@ -193,7 +199,7 @@ done
 
 # ---- 5. one gpud per GPU (with two or more GPUs) ---------------------------
 ngpu=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')
-if [ "$ngpu" -ge 2 ]; then
+if want 5 && [ "$ngpu" -ge 2 ]; then
     lg=${GPU_MULTI_LOG:-18}
     d=$TMP/multi
     mkdir -p "$d"
