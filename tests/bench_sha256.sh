@@ -14,9 +14,11 @@
 # public signals) are checked against sha256sum of the message, and every
 # proof made by every prover is checked with `snarkjs groth16 verify`.
 #
-# Prints each prover's median, the ratios slotprove/rapidsnark and
-# snarkjs/slotprove, and the median of slotprove's stage times (where its
-# time goes). Absolute times are this machine's.
+# Prints each prover's median wall and CPU time (user + sys, all threads:
+# on a shared machine it moves much less than wall time), the ratios
+# slotprove/rapidsnark and snarkjs/slotprove (of the medians, and the median
+# of the per-round ratios), and the median of slotprove's stage times (where
+# its time goes). Absolute times are this machine's.
 #
 # env: BENCH_RUNS     runs per prover (default 5)
 #      RAPIDSNARK     iden3 rapidsnark's `prover` binary (built by you; left
@@ -159,14 +161,32 @@ check() {
     grep -q 'OK' "$TMP/verify.log" || { cat "$TMP/verify.log" >&2; die "$3: snarkjs groth16 verify did not say OK"; }
 }
 
-# timed RESULT_FILE CMD...: runs CMD, appends its wall time in ms
+# cpu_ms VAR: sets VAR to the children's CPU time so far (user + sys, ms),
+# from the shell's `times` (run in this shell: in a $(...) subshell it would
+# see no children)
+cpu_ms() {
+    times > "$TMP/times"
+    awk 'NR == 2 { t = 0
+        for (i = 1; i <= 2; i++) { split($i, p, "m"); t += p[1] * 60 + p[2] }
+        printf "%d\n", t * 1000 }' "$TMP/times" > "$TMP/cpu"
+    read -r "$1" < "$TMP/cpu"
+}
+# timed RESULT_FILE CMD...: runs CMD, appends its wall time in ms to
+# RESULT_FILE and its CPU time (all threads, user + sys) to RESULT_FILE.cpu
 timed() {
     f=$1
     shift
+    cpu_ms c0
     t0=$(date +%s%N)
     "$@" > "$TMP/run.log" 2>&1 || { cat "$TMP/run.log" >&2; die "$1 failed"; }
     t1=$(date +%s%N)
+    cpu_ms c1
     echo $(( (t1 - t0) / 1000000 )) >> "$f"
+    echo $(( c1 - c0 )) >> "$f.cpu"
+}
+# median of the per-round ratios of two result files (line i over line i)
+ratio_median() {
+    paste "$1" "$2" | awk '{ printf "%.4f\n", $1 / $2 }' | median
 }
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
@@ -195,6 +215,7 @@ echo "circuit: circomlib Sha256($BITS), $cons constraints, domain $dom, nVars $n
 check "$TMP/p.json" "$TMP/q.json" slotprove
 
 : > "$TMP/a"; : > "$TMP/b"; : > "$TMP/c"; : > "$TMP/stages"
+: > "$TMP/a.cpu"; : > "$TMP/b.cpu"; : > "$TMP/c.cpu"
 [ -n "$RS" ] || say "RAPIDSNARK is not set: rapidsnark left out (set it to iden3 rapidsnark's prover binary)"
 for i in $(seq "$N"); do
     timed "$TMP/a" build/slotprove prove "$W/$C.zkey" "$W/$C.wtns" "$TMP/a.proof.json" "$TMP/a.public.json"
@@ -215,20 +236,26 @@ done
 
 a=$(median < "$TMP/a")
 echo
-printf '%-28s %10s\n' prover "median ms"
-printf '%-28s %10s\n' "slotprove prove" "$a"
+printf '%-24s %10s %10s\n' prover "wall ms" "CPU ms"
+printf '%-24s %10s %10s\n' "slotprove prove" "$a" "$(median < "$TMP/a.cpu")"
 if [ -n "$RS" ]; then
     b=$(median < "$TMP/b")
-    printf '%-28s %10s\n' "rapidsnark prover" "$b"
+    printf '%-24s %10s %10s\n' "rapidsnark prover" "$b" "$(median < "$TMP/b.cpu")"
 fi
 if [ "$USE_SNARKJS" = 1 ]; then
     c=$(median < "$TMP/c")
-    printf '%-28s %10s\n' "snarkjs groth16 prove" "$c"
+    printf '%-24s %10s %10s\n' "snarkjs groth16 prove" "$c" "$(median < "$TMP/c.cpu")"
 fi
-[ -n "$RS" ] && printf 'slotprove / rapidsnark: %.2f   (issue 11 target: at most 0.90)\n' "$(echo "$a $b" | awk '{print $1/$2}')"
-[ "$USE_SNARKJS" = 1 ] && printf 'snarkjs / slotprove:    %.2f\n' "$(echo "$c $a" | awk '{print $1/$2}')"
-echo "(median of $N alternating runs each, wall clock per whole command: process start, key load,"
-echo " proof, output; every proof verified by snarkjs groth16 verify, outside the timed part)"
+echo "ratios: of the medians; in brackets the median of the per-round ratios, and CPU time's"
+[ -n "$RS" ] && printf 'slotprove / rapidsnark: %.2f  (%.2f; CPU %.2f)   issue 11 target: at most 0.90\n' \
+    "$(echo "$a $b" | awk '{print $1/$2}')" "$(ratio_median "$TMP/a" "$TMP/b")" \
+    "$(ratio_median "$TMP/a.cpu" "$TMP/b.cpu")"
+[ "$USE_SNARKJS" = 1 ] && printf 'snarkjs / slotprove:    %.2f  (%.2f; CPU %.2f)\n' \
+    "$(echo "$c $a" | awk '{print $1/$2}')" "$(ratio_median "$TMP/c" "$TMP/a")" \
+    "$(ratio_median "$TMP/c.cpu" "$TMP/a.cpu")"
+echo "(median of $N alternating runs each, whole commands: process start, key load, proof,"
+echo " output; CPU = user + sys of all threads; every proof verified by snarkjs groth16 verify,"
+echo " outside the timed part)"
 echo
 echo "slotprove stage medians (ms, from prove's stderr):"
 awk '{print $1}' "$TMP/stages" | awk '!seen[$0]++' | while read -r s; do
