@@ -111,6 +111,12 @@ bench-cpu: $(BUILD)/bench_cpu
 bench-pipeline: $(BINS)
 	@bash tests/bench_pipeline.sh
 
+# A circomlib SHA-256 circuit (BN254, 2^15) proved by slotprove, rapidsnark
+# ($$RAPIDSNARK, when set) and snarkjs side by side (tests/bench_sha256.sh).
+.PHONY: bench-sha256
+bench-sha256: deps all
+	@sh tests/bench_sha256.sh
+
 # ---- fuzzing (clang + libFuzzer; Debian: clang, libclang-rt-14-dev) --------
 # `make fuzz` builds build/fuzz/fuzz_{zkey,wtns,request,verify} from tests/fuzz/ and
 # the parser sources, then runs each for FUZZ_SECONDS (default 60) seconds,

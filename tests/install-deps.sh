@@ -8,7 +8,8 @@
 #         jq (fault suite), python3 (raw-socket tests), clang libclang-rt-14-dev (libFuzzer), and nodejs
 #         npm unless node >= 18 and npm are already on PATH (e.g. from
 #         NodeSource or nvm)
-#   npm:  `npm ci` in tests/ (snarkjs + circom2 pinned by tests/package-lock.json)
+#   npm:  `npm ci` in tests/ (snarkjs, circom2 and circomlib pinned by
+#         tests/package-lock.json)
 #         when tests/node_modules is missing or older than the lockfile
 
 set -u
@@ -84,7 +85,8 @@ if [ ! -f "$MARK" ]; then
     need_ci=1
 elif [ -n "$(find "$LOCK" -newer "$MARK" 2>/dev/null)" ]; then
     need_ci=1
-elif [ ! -x "$TESTS_DIR/node_modules/.bin/snarkjs" ] || [ ! -x "$TESTS_DIR/node_modules/.bin/circom2" ]; then
+elif [ ! -x "$TESTS_DIR/node_modules/.bin/snarkjs" ] || [ ! -x "$TESTS_DIR/node_modules/.bin/circom2" ] ||
+     [ ! -f "$TESTS_DIR/node_modules/circomlib/package.json" ]; then
     need_ci=1
 fi
 
