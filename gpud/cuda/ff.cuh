@@ -188,6 +188,7 @@ template <class P> FF_INLINE fp<P> operator*(const fp<P> &a, const fp<P> &b)
 template <class P> FF_INLINE fp<P> sqr(const fp<P> &a)
 {
     constexpr int N = P::N;
+    static_assert(P::p(N - 1) < 0x80000000u, "modulus needs a spare top bit");
     uint32_t w[2 * N], h[2 * N];
 #pragma unroll
     for (int i = 0; i < 2 * N; i++)

@@ -58,6 +58,14 @@ static inline unsigned msm_tune(const char *name, unsigned def, unsigned lo, uns
     return v;
 }
 
+/* Whether F is a G2 coordinate field (Fp2). */
+template <class F> struct msm_is_g2 {
+    static constexpr bool value = false;
+};
+template <class P> struct msm_is_g2<fp2<P>> {
+    static constexpr bool value = true;
+};
+
 /* The scalar upload goes in this many pieces, each piece's digits computed
  * while the next one is copied. */
 #define MSM_UPLOAD_PIECES 8
@@ -247,11 +255,15 @@ template <class G> struct msm_engine : msm_engine_base {
          * part's scalars cross PCIe while the first part's buckets are being
          * summed. The second part's partial sums cost a second round of
          * msm_run_sum and a full addition into every bucket, which outweighs
-         * the hidden copy from c = 18 on (BLS12-381 G1 at 2^24, c = 19, on
-         * an H200: 229 ms in one part, 243 ms in two); $SLOTPROVE_MSM_PARTS
-         * (1 or 2) overrides this for tuning runs. */
+         * the hidden copy for G1 from c = 18 on (BLS12-381 G1 at 2^24,
+         * c = 19, on an H200: 229 ms in one part, 243 ms in two; G2 was not
+         * measured in one part and keeps two); $SLOTPROVE_MSM_PARTS (1 or
+         * 2) overrides this for tuning runs. */
         static const unsigned forced_parts = msm_tune("SLOTPROVE_MSM_PARTS", 0, 1, 2, false);
-        unsigned parts = n < MSM_SPLIT_MIN ? 1 : forced_parts ? forced_parts : c <= 17 ? 2 : 1;
+        unsigned parts = n < MSM_SPLIT_MIN ? 1
+                         : forced_parts    ? forced_parts
+                         : c <= 17 || msm_is_g2<F>::value ? 2
+                                                          : 1;
         size_t part_n = (n + parts - 1) / parts;
         int rc = ensure(part_n, c, e);
         if (rc)
