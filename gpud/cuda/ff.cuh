@@ -178,9 +178,88 @@ template <class P> FF_INLINE fp<P> operator*(const fp<P> &a, const fp<P> &b)
     return fp_reduce_once<P>(t, 0);
 }
 
+/* a²·R^−1 mod p: the square's N(N−1)/2 distinct cross products once,
+ * doubled, plus the N diagonal ones (SOS, Koç et al. 1996), then Montgomery
+ * reduction of the 2N-limb square x: REDC(x) = (x_lo + M·p)/R + x_hi, where
+ * (x_lo + M·p)/R comes from N rows of the product's m·p half (t < R before
+ * each row, so a row's sum fits N+1 limbs). (x_lo + M·p)/R ≤ p and
+ * x_hi < p²/R < p/2 (spare top bit): one conditional subtraction ends it.
+ * About 22% fewer multiplications than a·a (a·b products appear twice). */
 template <class P> FF_INLINE fp<P> sqr(const fp<P> &a)
 {
-    return a * a;
+    constexpr int N = P::N;
+    static_assert(P::p(N - 1) < 0x80000000u, "modulus needs a spare top bit");
+    uint32_t w[2 * N], h[2 * N];
+#pragma unroll
+    for (int i = 0; i < 2 * N; i++)
+        w[i] = h[i] = 0;
+    /* cross products a_i·a_j, i < j: low halves into w at i+j, high halves
+     * into h at i+j+1; row i's carries land on limbs no earlier row wrote */
+#pragma unroll
+    for (int i = 0; i < N - 1; i++) {
+        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(w[2 * i + 1]) : "r"(a.v[i]), "r"(a.v[i + 1]));
+#pragma unroll
+        for (int j = i + 2; j < N; j++)
+            asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(w[i + j]) : "r"(a.v[i]), "r"(a.v[j]));
+        asm volatile("addc.u32 %0, 0, 0;" : "=r"(w[i + N]));
+        asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(h[2 * i + 2]) : "r"(a.v[i]), "r"(a.v[i + 1]));
+#pragma unroll
+        for (int j = i + 2; j < N; j++)
+            asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(h[i + j + 1]) : "r"(a.v[i]), "r"(a.v[j]));
+        if (i + N + 1 < 2 * N)
+            asm volatile("addc.u32 %0, 0, 0;" : "=r"(h[i + N + 1]));
+    }
+    /* x = 2(w + h) + Σ a_i²·2^(64i) */
+    uint32_t x[2 * N];
+    asm volatile("add.cc.u32 %0, %1, %2;" : "=r"(x[0]) : "r"(w[0]), "r"(h[0]));
+#pragma unroll
+    for (int k = 1; k < 2 * N - 1; k++)
+        asm volatile("addc.cc.u32 %0, %1, %2;" : "=r"(x[k]) : "r"(w[k]), "r"(h[k]));
+    asm volatile("addc.u32 %0, %1, %2;" : "=r"(x[2 * N - 1]) : "r"(w[2 * N - 1]), "r"(h[2 * N - 1]));
+#pragma unroll
+    for (int k = 2 * N - 1; k > 0; k--)
+        x[k] = __funnelshift_l(x[k - 1], x[k], 1);
+    x[0] <<= 1;
+    asm volatile("mad.lo.cc.u32 %0, %1, %1, %0;" : "+r"(x[0]) : "r"(a.v[0]));
+    asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(x[1]) : "r"(a.v[0]));
+#pragma unroll
+    for (int i = 1; i < N - 1; i++) {
+        asm volatile("madc.lo.cc.u32 %0, %1, %1, %0;" : "+r"(x[2 * i]) : "r"(a.v[i]));
+        asm volatile("madc.hi.cc.u32 %0, %1, %1, %0;" : "+r"(x[2 * i + 1]) : "r"(a.v[i]));
+    }
+    asm volatile("madc.lo.cc.u32 %0, %1, %1, %0;" : "+r"(x[2 * N - 2]) : "r"(a.v[N - 1]));
+    asm volatile("madc.hi.u32 %0, %1, %1, %0;" : "+r"(x[2 * N - 1]) : "r"(a.v[N - 1]));
+    /* t = (x_lo + M·p)/R, row by row as in the product (its m·p half) */
+    uint32_t t[N + 1];
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        t[i] = x[i];
+    t[N] = 0;
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        uint32_t m = t[0] * P::n0;
+        asm volatile("mad.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[0]) : "r"(m), "r"(P::p(0)));
+#pragma unroll
+        for (int j = 1; j < N; j++)
+            asm volatile("madc.lo.cc.u32 %0, %1, %2, %0;" : "+r"(t[j]) : "r"(m), "r"(P::p(j)));
+        asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N]));
+        asm volatile("mad.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[1]) : "r"(m), "r"(P::p(0)));
+#pragma unroll
+        for (int j = 1; j < N - 1; j++)
+            asm volatile("madc.hi.cc.u32 %0, %1, %2, %0;" : "+r"(t[j + 1]) : "r"(m), "r"(P::p(j)));
+        asm volatile("madc.hi.u32 %0, %1, %2, %0;" : "+r"(t[N]) : "r"(m), "r"(P::p(N - 1)));
+#pragma unroll
+        for (int j = 0; j < N; j++)
+            t[j] = t[j + 1];
+        t[N] = 0;
+    }
+    /* + x_hi */
+    asm volatile("add.cc.u32 %0, %0, %1;" : "+r"(t[0]) : "r"(x[N]));
+#pragma unroll
+    for (int j = 1; j < N; j++)
+        asm volatile("addc.cc.u32 %0, %0, %1;" : "+r"(t[j]) : "r"(x[N + j]));
+    asm volatile("addc.u32 %0, %0, 0;" : "+r"(t[N]));
+    return fp_reduce_once<P>(t, t[N]);
 }
 
 #endif

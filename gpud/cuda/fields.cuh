@@ -78,15 +78,17 @@ template <class P> FF_INLINE fp2<P> dbl(const fp2<P> &a)
 /* The Fp2 product and square are kept out of line: a G2 point addition
  * inlined to ~40 base-field products makes the compiler take many minutes
  * per architecture; as calls, the code is ~15× smaller and compiles in
- * seconds. Karatsuba: three base-field products. */
-template <class P> __device__ __noinline__ fp2<P> operator*(const fp2<P> &a, const fp2<P> &b)
+ * seconds. Operands go by value: in registers, where references made the
+ * caller keep them in local memory (7% faster BLS12-381 G2 MSMs on the
+ * H200). Karatsuba: three base-field products. */
+template <class P> __device__ __noinline__ fp2<P> operator*(const fp2<P> a, const fp2<P> b)
 {
     fp<P> v0 = a.c0 * b.c0, v1 = a.c1 * b.c1;
     fp<P> s = (a.c0 + a.c1) * (b.c0 + b.c1);
     return fp2<P>{ v0 - v1, s - v0 - v1 };
 }
 /* (c0 + c1 u)² = (c0 + c1)(c0 − c1) + 2 c0 c1 u: two base-field products. */
-template <class P> __device__ __noinline__ fp2<P> sqr(const fp2<P> &a)
+template <class P> __device__ __noinline__ fp2<P> sqr(const fp2<P> a)
 {
     fp<P> t = a.c0 * a.c1;
     return fp2<P>{ (a.c0 + a.c1) * (a.c0 - a.c1), dbl(t) };

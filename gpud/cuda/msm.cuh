@@ -47,6 +47,25 @@ static inline unsigned msm_choose_window(unsigned bits, size_t n)
     return best;
 }
 
+/* A tuning override from the environment: $name as a number in [lo, hi]
+ * (a power of two when pow2), else def. Read once per process. */
+static inline unsigned msm_tune(const char *name, unsigned def, unsigned lo, unsigned hi, bool pow2)
+{
+    const char *s = getenv(name);
+    unsigned v = s ? (unsigned)atoi(s) : def;
+    if (v < lo || v > hi || (pow2 && (v & (v - 1))))
+        return def;
+    return v;
+}
+
+/* Whether F is a G2 coordinate field (Fp2). */
+template <class F> struct msm_is_g2 {
+    static constexpr bool value = false;
+};
+template <class P> struct msm_is_g2<fp2<P>> {
+    static constexpr bool value = true;
+};
+
 /* The scalar upload goes in this many pieces, each piece's digits computed
  * while the next one is copied. */
 #define MSM_UPLOAD_PIECES 8
@@ -108,17 +127,34 @@ template <class G> struct msm_engine : msm_engine_base {
         cap_np = cap_chunks = cap_list = cap_buckets = cap_part = cap_temp = 0;
     }
 
-    unsigned window_bits(size_t n) override { return msm_choose_window(G::scalar_bits, n); }
+    /* $SLOTPROVE_MSM_WINDOW (2..24) overrides the model for tuning runs */
+    unsigned window_bits(size_t n) override
+    {
+        static const unsigned forced = msm_tune("SLOTPROVE_MSM_WINDOW", 0, 2, 24, false);
+        return forced ? forced : msm_choose_window(G::scalar_bits, n);
+    }
 
     static uint32_t chunk_size(size_t np)
     {
         /* enough chunks to fill the GPU (132 SMs × 2048 threads), at most 128
          * (longer chunks leave fewer partial sums for msm_run_sum) */
+        static const uint32_t cap = msm_tune("SLOTPROVE_MSM_CHUNK", 128, 4, 4096, false);
         size_t k = np / (132 * 2048);
-        return (uint32_t)(k < 4 ? 4 : k > 128 ? 128 : k);
+        return (uint32_t)(k < 4 ? 4 : k > cap ? cap : k);
     }
     static const uint32_t run_group = 16; /* K2 of msm_run_sum */
-    static const uint32_t seg_len = 32;   /* L of msm_window_segments */
+    /* A window-sum level with at most this many segments a window ends the
+     * levels (msm_window_shift): its threads are too few to hide another
+     * level's 2L-addition depth. */
+    static const uint32_t seg_levels_max = 2048;
+    /* L of msm_window_segments; $SLOTPROVE_MSM_SEG for tuning runs. 16:
+     * BLS12-381 G1 at 2^24 (c = 19) took 19.0 ms for the window sums on an
+     * H200 with L = 16, 22.4 ms with 32, 27.8 ms with 64. */
+    static uint32_t seg_len()
+    {
+        static const uint32_t L = msm_tune("SLOTPROVE_MSM_SEG", 16, 4, 1024, true);
+        return L;
+    }
 
     /* Uploads k host point arrays back to back (counts[i] points each); the
      * working buffers are sized for the largest single array. */
@@ -158,7 +194,7 @@ template <class G> struct msm_engine : msm_engine_base {
         size_t chunks = (np + chunk_size(np) - 1) / chunk_size(np) + 1;
         size_t lst = chunks + nwin * m + 1;
         size_t bk = nwin * m;
-        size_t prt = nwin * (m > seg_len ? m / seg_len : 1);
+        size_t prt = 2 * nwin * (m > seg_len() ? m / seg_len() : 1); /* all levels */
         size_t tmp = 0, t;
         if (np > 0x7fffffffu)
             return sp_fail(e, -EINVAL, "gpu msm: %zu points × %u windows is too many pairs", n, nwin);
@@ -233,8 +269,17 @@ template <class G> struct msm_engine : msm_engine_base {
         }
         /* Large inputs go in two parts with one bucket array: the second
          * part's scalars cross PCIe while the first part's buckets are being
-         * summed. */
-        unsigned parts = n >= MSM_SPLIT_MIN ? 2 : 1;
+         * summed. The second part's partial sums cost a second round of
+         * msm_run_sum and a full addition into every bucket, which outweighs
+         * the hidden copy for G1 from c = 18 on (BLS12-381 G1 at 2^24,
+         * c = 19, on an H200: 229 ms in one part, 243 ms in two; G2 was not
+         * measured in one part and keeps two); $SLOTPROVE_MSM_PARTS (1 or
+         * 2) overrides this for tuning runs. */
+        static const unsigned forced_parts = msm_tune("SLOTPROVE_MSM_PARTS", 0, 1, 2, false);
+        unsigned parts = n < MSM_SPLIT_MIN ? 1
+                         : forced_parts    ? forced_parts
+                         : c <= 17 || msm_is_g2<F>::value ? 2
+                                                          : 1;
         size_t part_n = (n + parts - 1) / parts;
         int rc = ensure(part_n, c, e);
         if (rc)
@@ -320,7 +365,9 @@ template <class G> struct msm_engine : msm_engine_base {
                 CU_TRY(cub::DeviceScan::ExclusiveSum(temp, tb, nch, co, (int)D + 1), e, "scan");
                 uint32_t C;
                 CU_TRY(cudaMemcpy(&C, co + D, 4, cudaMemcpyDeviceToHost), e, "group count");
-                msm_run_sum<F><<<blocks(C, 128), 128>>>(lkeys[cur], list[cur], S, starts, D, co, C,
+                /* seq is free until the next round: each group's run */
+                msm_group_runs<<<blocks(D, 256), 256>>>(co, D, seq);
+                msm_run_sum<F><<<blocks(C, 128), 128>>>(lkeys[cur], list[cur], S, starts, D, co, seq, C,
                                                         run_group, lkeys[cur ^ 1], list[cur ^ 1]);
                 CU_TRY(cudaGetLastError(), e, "run sum kernel");
                 cur ^= 1;
@@ -333,17 +380,40 @@ template <class G> struct msm_engine : msm_engine_base {
         }
         if (profile)
             cudaEventRecord(prof[4], 0);
-        /* 6. window sums */
-        uint32_t L = m < seg_len ? m : seg_len, T = m / L;
-        msm_window_segments<F><<<blocks((size_t)nwin * T, 128), 128>>>(buckets, m, nwin, L, part, seg);
-        CU_TRY(cudaGetLastError(), e, "window segment kernel");
-        msm_window_shift<F><<<blocks((size_t)nwin * T, 128), 128>>>(part, seg, T, nwin, L);
-        CU_TRY(cudaGetLastError(), e, "window shift kernel");
-        for (uint32_t h = T / 2; h >= 1; h /= 2) {
-            msm_tree_sum<F><<<blocks((size_t)nwin * h, 128), 128>>>(part, T, h, nwin);
-            CU_TRY(cudaGetLastError(), e, "tree sum kernel");
+        /* 6. window sums: segment levels (msm_window_segments), each
+         * level's part tree-summed, then msm_window_combine */
+        msm_levels lv = {};
+        const xyzz<F> *X = buckets;
+        size_t at = 0;
+        for (uint32_t len = m, b = 1;; b = 0) {
+            uint32_t L = len < seg_len() ? len : seg_len(), T = len / L;
+            if (lv.n == MSM_MAX_LEVELS)
+                return sp_fail(e, -EINVAL, "gpu msm: window sums need over %d levels", MSM_MAX_LEVELS);
+            xyzz<F> *pl = this->part + at, *sl = seg + at;
+            msm_window_segments<F><<<blocks((size_t)nwin * T, 128), 128>>>(X, len, nwin, L, b, pl, sl);
+            CU_TRY(cudaGetLastError(), e, "window segment kernel");
+            /* at most this many segments a window: the last level */
+            bool last = T <= seg_levels_max;
+            if (last && T > 1) {
+                msm_window_shift<F><<<blocks((size_t)nwin * T, 128), 128>>>(pl, sl, T, nwin, L);
+                CU_TRY(cudaGetLastError(), e, "window shift kernel");
+            }
+            for (uint32_t h = T / 2; h >= 1; h /= 2) {
+                msm_tree_sum<F><<<blocks((size_t)nwin * h, 128), 128>>>(pl, T, h, nwin);
+                CU_TRY(cudaGetLastError(), e, "tree sum kernel");
+            }
+            lv.part[lv.n] = pl;
+            lv.T[lv.n] = T;
+            lv.lb[lv.n] = 31 - __builtin_clz(L);
+            lv.n++;
+            if (last)
+                break;
+            X = sl;
+            at += (size_t)nwin * T;
+            len = T;
         }
-        msm_gather_windows<F><<<1, 64>>>(part, T, nwin, win);
+        msm_window_combine<F><<<1, 64>>>(lv, nwin, win);
+        CU_TRY(cudaGetLastError(), e, "window combine kernel");
         if (profile)
             cudaEventRecord(prof[5], 0);
         xyzz<F> host_win[64];

@@ -12,13 +12,16 @@
  *     partial sum per run of equal keys, in XYZZ coordinates. Equal chunks
  *     keep a warp's threads in step whatever the bucket sizes are.
  *  4. msm_run_sum, repeated: the partials of one key are summed in groups of
- *     K2 until each key has one sum (a bucket of any size takes a few rounds).
+ *     K2 until each key has one sum (a bucket of any size takes a few rounds);
+ *     msm_group_runs maps each group to its run (no search per thread).
  *  5. msm_scatter into the dense bucket array (others stay infinity).
  *  6. msm_window_segments: per window, buckets are split into segments of L;
  *     each thread forms Σ_k (k+1)·B_k over its segment with the running-sum
- *     trick, msm_window_shift adds (segment start)·(segment sum) (two
- *     kernels: fewer live points each, so more threads fit an SM), and
- *     msm_tree_sum adds the segments.
+ *     trick; the segments' plain sums are the next level's input (weights
+ *     0, 1, 2, ...) while there are many of them, the last level adds
+ *     (segment start)·(segment sum) by double-and-add (msm_window_shift);
+ *     msm_tree_sum adds each level's segments and msm_window_combine folds
+ *     the levels: S = R_1 + L·(R_2 + L·(...)).
  * The host then forms Σ_w 2^(w·c)·S_w (msm.cuh).
  */
 #ifndef SLOTPROVE_CUDA_MSM_KERNELS_CUH
@@ -142,26 +145,29 @@ static __global__ void msm_run_chunks(const uint32_t *starts, uint32_t D, uint32
     nch[r] = (len + K - 1) / K;
 }
 
-/* Output g (of C) = sum of the g-th group of ≤ K entries of its run. */
+/* grp[g] = r for the groups g of run r: co[r] ≤ g < co[r+1] (co has D+1
+ * entries). */
+static __global__ void msm_group_runs(const uint32_t *co, uint32_t D, uint32_t *grp)
+{
+    uint32_t r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= D)
+        return;
+    for (uint32_t g = co[r], e = co[r + 1]; g < e; g++)
+        grp[g] = r;
+}
+
+/* Output g (of C) = sum of the g-th group of ≤ K entries of its run
+ * r = grp[g]. */
 template <class F>
 __global__ void __launch_bounds__(128) msm_run_sum(const uint32_t *keys, const xyzz<F> *in,
                                                    uint32_t S, const uint32_t *starts, uint32_t D,
-                                                   const uint32_t *co, uint32_t C, uint32_t K,
-                                                   uint32_t *out_keys, xyzz<F> *out)
+                                                   const uint32_t *co, const uint32_t *grp, uint32_t C,
+                                                   uint32_t K, uint32_t *out_keys, xyzz<F> *out)
 {
     uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
     if (g >= C)
         return;
-    /* the run r with co[r] ≤ g < co[r+1] */
-    uint32_t lo = 0, hi = D;
-    while (hi - lo > 1) {
-        uint32_t mid = (lo + hi) / 2;
-        if (co[mid] <= g)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    uint32_t r = lo;
+    uint32_t r = grp[g];
     uint32_t run_end = r + 1 < D ? starts[r + 1] : S;
     uint32_t b = starts[r] + (g - co[r]) * K, e = min(b + K, run_end);
     xyzz<F> acc = in[b];
@@ -188,31 +194,43 @@ static __global__ void msm_scatter(const uint32_t *keys, const xyzz<F> *in, uint
         buckets[keys[i]] = add ? xyzz_add(buckets[keys[i]], in[i]) : in[i];
 }
 
-/* For segment s of L buckets of its window (g = w·T + s):
- *   part[g] = Σ_{k<L} (k+1)·B[w·m + sL + k]  (running sums from the top)
- *   seg[g]  = Σ_{k<L} B[w·m + sL + k]
- * msm_window_shift then adds sL·seg[g], giving each bucket its weight sL+k+1. */
+/* For segment s of L entries of its window's array X_w (len entries per
+ * window, T = len/L segments, g = w·T + s):
+ *   part[g] = Σ_{k<L} (k+b)·X_w[sL + k]  (running sums from the top)
+ *   seg[g]  = Σ_{k<L} X_w[sL + k]
+ * so Σ_j (j+b)·X_w[j] = Σ_s part[w·T + s] + L·Σ_s s·seg[w·T + s]. The
+ * bucket array is level 1 (b = 1: bucket j holds digit j+1); each level's
+ * seg is the next level's X with b = 0 while T is large; the last level adds
+ * its L·Σ_s s·seg_s term directly (msm_window_shift), and
+ * msm_window_combine folds the levels' sums. A level's serial depth is 2L
+ * additions, so the levels stop early (msm.cuh) where few threads would
+ * run them. */
 template <class F>
-__global__ void __launch_bounds__(128) msm_window_segments(const xyzz<F> *buckets, uint32_t m,
-                                                           uint32_t nwin, uint32_t L,
+__global__ void __launch_bounds__(128) msm_window_segments(const xyzz<F> *X, uint32_t len,
+                                                           uint32_t nwin, uint32_t L, int b,
                                                            xyzz<F> *part, xyzz<F> *seg)
 {
-    uint32_t T = m / L;
+    uint32_t T = len / L;
     uint32_t g = blockIdx.x * blockDim.x + threadIdx.x;
     if (g >= nwin * T)
         return;
     uint32_t w = g / T, s = g % T;
-    const xyzz<F> *bk = buckets + (size_t)w * m + (size_t)s * L;
+    const xyzz<F> *x = X + (size_t)w * len + (size_t)s * L;
     xyzz<F> acc = xyzz_inf<F>(), tot = xyzz_inf<F>();
     for (int k = L - 1; k >= 0; k--) {
-        acc = xyzz_add(acc, bk[k]);
-        tot = xyzz_add(tot, acc);
+        if (!b)
+            tot = xyzz_add(tot, acc);
+        acc = xyzz_add(acc, x[k]);
+        if (b)
+            tot = xyzz_add(tot, acc);
     }
     part[g] = tot;
     seg[g] = acc;
 }
 
-/* part[g] += (s·L)·seg[g] for segment s = g mod T (double-and-add). */
+/* part[g] += (s·L)·seg[g] for segment s = g mod T (double-and-add): ends
+ * the levels when few segments are left (then Σ_s part[w·T + s] is the
+ * level's whole sum). */
 template <class F>
 __global__ void __launch_bounds__(128) msm_window_shift(xyzz<F> *part, const xyzz<F> *seg,
                                                         uint32_t T, uint32_t nwin, uint32_t L)
@@ -232,6 +250,30 @@ __global__ void __launch_bounds__(128) msm_window_shift(xyzz<F> *part, const xyz
     part[g] = xyzz_add(part[g], x);
 }
 
+/* One thread per window: win[w] = R_1 + L_1·(R_2 + L_2·(R_3 + ...)), R_l =
+ * lvl[l][w·T_l] (each level's part array, tree-summed), L_l = 2^lb[l]. */
+#define MSM_MAX_LEVELS 8
+struct msm_levels {
+    void *part[MSM_MAX_LEVELS];
+    uint32_t T[MSM_MAX_LEVELS], lb[MSM_MAX_LEVELS];
+    int n;
+};
+template <class F>
+__global__ void msm_window_combine(msm_levels lv, uint32_t nwin, xyzz<F> *win)
+{
+    uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
+    if (w >= nwin)
+        return;
+    int top = lv.n - 1;
+    xyzz<F> acc = ((const xyzz<F> *)lv.part[top])[(size_t)w * lv.T[top]];
+    for (int l = top - 1; l >= 0; l--) {
+        for (uint32_t i = 0; i < lv.lb[l]; i++)
+            acc = xyzz_dbl(acc);
+        acc = xyzz_add(acc, ((const xyzz<F> *)lv.part[l])[(size_t)w * lv.T[l]]);
+    }
+    win[w] = acc;
+}
+
 /* part[w·T + i] += part[w·T + i + h] for i < h (one tree level). */
 template <class F>
 __global__ void __launch_bounds__(128) msm_tree_sum(xyzz<F> *part, uint32_t T, uint32_t h,
@@ -243,14 +285,6 @@ __global__ void __launch_bounds__(128) msm_tree_sum(xyzz<F> *part, uint32_t T, u
     uint32_t w = g / h, i = g % h;
     xyzz<F> *p = part + (size_t)w * T;
     p[i] = xyzz_add(p[i], p[i + h]);
-}
-
-template <class F>
-static __global__ void msm_gather_windows(const xyzz<F> *part, uint32_t T, uint32_t nwin, xyzz<F> *win)
-{
-    uint32_t w = blockIdx.x * blockDim.x + threadIdx.x;
-    if (w < nwin)
-        win[w] = part[(size_t)w * T];
 }
 
 #endif
