@@ -85,6 +85,16 @@ static void fault_delay(void)
         usleep((useconds_t)strtoul(s, NULL, 10) * 1000);
 }
 
+/* Fault tests only: $SLOTPROVE_FAULT_RELEASED_MS stretches only the time
+ * after a slot's early release, so with two workers gpud holds two
+ * released partitions at once. */
+static void fault_delay_released(void)
+{
+    const char *s = getenv("SLOTPROVE_FAULT_RELEASED_MS");
+    if (s)
+        usleep((useconds_t)strtoul(s, NULL, 10) * 1000);
+}
+
 /* Checks a taken slot's header against the key it names and the pool. */
 static int check_header(const struct slot_header *h, uint32_t gen, struct sp_err *e)
 {
@@ -189,6 +199,7 @@ static void prove_work(const struct work *w)
     slot_release(&pool, slot, gen, args.incarnation);
     pool_trace_buffers(&pool, "gpud", args.incarnation, "release");
     fault_delay();
+    fault_delay_released();
     if (rc < 0) {
         free(pub);
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, device_status(rc), NULL, e.msg);

@@ -1011,6 +1011,38 @@ s14() {
     stop_daemon
 }
 
+# ---- 17. a gpud with two workers killed holding two released partitions ------
+# gpud proves on worker threads (two per GPU); SLOTPROVE_GPUD_WORKERS=2 gives
+# the CPU backend two as well, and SLOTPROVE_FAULT_RELEASED_MS keeps each
+# partition in gpud's hands after its slot's early release. Killed then,
+# both partitions live only in the supervisor's table: both must be
+# synthesized again, each proved once, and no slot lost.
+s17() {
+    start_daemon s17 SLOTPROVE_GPUD_WORKERS=2 SLOTPROVE_FAULT_RELEASED_MS=4000 -- --synth 2 --slots 4 \
+        --trace-buffers --key nopub="$FIX/nopub.zkey" || return
+    inc=$(gpud_of 0 incarnation)
+    gp=$(gpud_of 0 pid)
+    : >"$D/jobs"
+    for i in 1 2 3 4; do
+        id=$(submit --key nopub --witness "$FIX/nopub.wtns" 2>"$D/err") && echo "$i $id nopub 1" >>"$D/jobs" \
+            || bad "s17: submit $i: $(cat "$D/err")"
+    done
+    check "s17: gpud ($gp) holds two partitions after their slots' early release" \
+        poll 20 eval '[ "$(grep -c "^gpud\[$inc\]: BUFFERS\[release\]" "$LOG")" -ge 2 ]'
+    r0=$(counter resynthesized)
+    p0=$(counter proofs)
+    kill -KILL "$gp"
+    check "s17: gpud killed and restarted" poll 20 gpud_up_again 0 "$gp"
+    wait_all "$D/jobs" 4 "s17"
+    r1=$(counter resynthesized)
+    check "s17: both released partitions synthesized again (resynthesized $r0 -> $r1; proofs before the kill $p0)" \
+        [ "$p0" = 0 -a "$r1" -ge $((r0 + 2)) ]
+    check "s17: each partition proved once (proofs $(counter proofs) == 4)" [ "$(counter proofs)" = 4 ]
+    poll 20 all_free 4
+    check "s17: slots conserved (all 4 FREE: $(sj .slots.FREE.count))" all_free 4
+    stop_daemon
+}
+
 # ---- 15. stalls: a stopped child, a stopped supervisor, a key not preloaded ------
 
 # wait_all FILE N TAG: waits for every job id (2nd column) in FILE, checks all
@@ -1133,7 +1165,7 @@ section() {
     [ -n "${DPID:-}" ] && case " $DAEMONS " in *" $DPID "*) kill -KILL "$DPID"; wait "$DPID" 2>/dev/null; forget "$DPID" ;; esac
     echo "# $1 took $(since "$_t") s"
 }
-ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s13 s14 s15 s16 s12"}
+ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s13 s14 s17 s15 s16 s12"}
 for s in $ONLY; do
     case $s in
     s1) section s1 "random synthd kills under load" ;;
@@ -1150,6 +1182,7 @@ for s in $ONLY; do
     s12) section s12 "fuzzers (make fuzz-short)" ;;
     s13) section s13 "key cache eviction and size cap" ;;
     s14) section s14 "two gpuds, each killed" ;;
+    s17) section s17 "two gpud workers, killed holding two released partitions" ;;
     s16) section s16 "a client's file stalls" ;;
     s15) section s15 "stalls: stopped child, stopped supervisor, key not preloaded" ;;
     esac
