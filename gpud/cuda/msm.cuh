@@ -167,7 +167,8 @@ template <class G> struct msm_engine : msm_engine_base {
         }
         n_max = n;
         CU_TRY(cudaMalloc(&points, n * sizeof(affine<F>)), e, "points");
-        for (unsigned i = 0, at = 0; i < k; at += counts[i], i++)
+        size_t at = 0;
+        for (unsigned i = 0; i < k; at += counts[i], i++)
             CU_TRY(cudaMemcpy(points + at, arrays[i], counts[i] * sizeof(affine<F>),
                               cudaMemcpyHostToDevice),
                    e, "points upload");
@@ -249,14 +250,14 @@ template <class G> struct msm_engine : msm_engine_base {
 
     static unsigned blocks(size_t n, unsigned bs) { return (unsigned)((n + bs - 1) / bs); }
 
-    /* ret = Σ_{i<n} k_i·points[at + i]; the scalars in host or device
+    /* ret = Σ_{i<n} k_i·points[first_point + i]; the scalars in host or device
      * memory (the copies use cudaMemcpyDefault). */
-    int run(void *ret, size_t at, const void *host_scalars, size_t n, unsigned c,
+    int run(void *ret, size_t first_point, const void *host_scalars, size_t n, unsigned c,
             struct sp_err *e) override
     {
-        if (at > n_max || n > n_max - at || n > cap_scalars)
-            return sp_fail(e, -EINVAL, "gpu msm: %zu scalars at %zu for %zu resident points", n, at,
-                           n_max);
+        if (first_point > n_max || n > n_max - first_point || n > cap_scalars)
+            return sp_fail(e, -EINVAL, "gpu msm: %zu scalars at %zu for %zu resident points", n,
+                           first_point, n_max);
         if (c == 0)
             c = window_bits(n);
         if (c < 2 || c > 24)
@@ -342,7 +343,7 @@ template <class G> struct msm_engine : msm_engine_base {
             CU_TRY(cub::DeviceScan::ExclusiveSum(temp, tb, cnt, off, (int)nchunks + 1), e, "scan");
             uint32_t S;
             CU_TRY(cudaMemcpy(&S, off + nchunks, 4, cudaMemcpyDeviceToHost), e, "partial count");
-            msm_chunk_sum<F><<<blocks(nchunks, 128), 128>>>(keys[1], vals[1], M, K, nchunks, off, points + at,
+            msm_chunk_sum<F><<<blocks(nchunks, 128), 128>>>(keys[1], vals[1], M, K, nchunks, off, points + first_point,
                                                             lkeys[0], list[0]);
             CU_TRY(cudaGetLastError(), e, "chunk sum kernel");
             if (profile && part == 0)
