@@ -14,6 +14,10 @@
  *   dup_points     one point repeated (bucket doublings) and P, -P pairs with
  *                  equal scalars (bucket cancellations)
  *   unaligned      points and scalars at odd addresses
+ *   one_bucket     N = 1500 distinct points (with repeats P, P and pairs
+ *                  P, −P) all with scalar 5, then all with r − 5: every
+ *                  point lands in one bucket (batch, queue and Jacobian
+ *                  overflow), vs ±5·Σ P_i, 1 and 2 threads
  *   witness        witness-shaped scalars (40% 0, 40% 1, small, full, and
  *                  the runs of 2^(c−1) digits that chain the signed-digit
  *                  borrow for every window size c) on points with repeats,
@@ -179,6 +183,11 @@ static double mt_clock(clockid_t clock)
     {                                                                          \
         mt_seed(SEED + 6);                                                     \
         mt_##G##_check_unaligned();                                            \
+    }                                                                          \
+    Test(msm_##G, one_bucket, .timeout = 60)                                   \
+    {                                                                          \
+        mt_seed(SEED + 9);                                                     \
+        mt_##G##_check_one_bucket();                                           \
     }                                                                          \
     Test(msm_##G, witness, .timeout = 60)                                      \
     {                                                                          \
@@ -379,6 +388,57 @@ static void H(check_random_sizes)(void)
                           threads[ti], &prefix[sizes[si]]);
     free(prefix);
     free(pts);
+    free(sc);
+}
+
+/* Every point into one bucket: N distinct points P_i = P_0 + i·Q (plus
+ * repeats P, P and pairs P, −P) all with the scalar 5, so window 0's bucket
+ * 5 takes every point: its batch slot is busy at once, later points wait in
+ * the queue and then go to the Jacobian overflow; the repeats double inside
+ * a batch and the pairs cancel. A second run gives every point the scalar
+ * r − 5 (with GLV, parts −5 and 0; without, signed digits that put every
+ * point into one bucket per window again). Expected: 5·Σ P_i and
+ * (r − 5)·Σ P_i from _add and _mul_scalar; 1 and 2 threads. */
+static void H(check_one_bucket)(void)
+{
+    const size_t N = 1500;
+    AFF_T *two = H(rand_points)(2);
+    AFF_T *pts = mt_alloc(N * sizeof(AFF_T));
+    JAC_T *jac = mt_alloc(N * sizeof(JAC_T)), q, sum, exp, neg;
+    uint64_t rm5[4];
+    uint8_t *sc = mt_alloc(32 * N);
+    G_(from_affine)(&jac[0], &two[0]);
+    G_(from_affine)(&q, &two[1]);
+    for (size_t i = 1; i < N; i++)
+        G_(add)(&jac[i], &jac[i - 1], &q);
+    H(to_affine_vec)(pts, jac, N);
+    for (size_t i = 10; i + 1 < N; i += 37)
+        pts[i + 1] = pts[i];                  /* P, P: a doubling */
+    for (size_t i = 20; i + 1 < N; i += 53)
+        G_(affine_neg)(&pts[i + 1], &pts[i]); /* P, −P: a cancellation */
+    G_(set_inf)(&sum);
+    for (size_t i = 0; i < N; i++) {
+        JAC_T t;
+        G_(from_affine)(&t, &pts[i]);
+        G_(add)(&sum, &sum, &t);
+    }
+    const uint64_t five[4] = { 5, 0, 0, 0 };
+    G_(mul_scalar)(&exp, &sum, five, 4);
+    memset(sc, 0, 32 * N);
+    for (size_t i = 0; i < N; i++)
+        sc[32 * i] = 5;
+    for (unsigned th = 1; th <= 2; th++)
+        H(run_expect)("one bucket (scalar 5)", pts, sc, N, th, &exp);
+    memcpy(rm5, FR_(modulus).l, sizeof rm5);
+    rm5[0] -= 5; /* r's low limb is above 5 */
+    for (size_t i = 0; i < N; i++)
+        mt_limbs_to_bytes(sc + 32 * i, rm5);
+    G_(mul_scalar)(&neg, &sum, rm5, 4);
+    for (unsigned th = 1; th <= 2; th++)
+        H(run_expect)("one bucket (scalar r - 5)", pts, sc, N, th, &neg);
+    free(two);
+    free(pts);
+    free(jac);
     free(sc);
 }
 
