@@ -107,8 +107,12 @@ static inline uint32_t MG(raw_digit)(const uint8_t *k, unsigned bit, unsigned c,
 {
     unsigned byte = bit >> 3;
     uint32_t v = 0;
-    for (unsigned i = 0; i < 4 && byte + i < nbytes; i++)
-        v |= (uint32_t)k[byte + i] << (8 * i);
+    if (byte + 4 <= nbytes) { /* one load (little-endian host, as the file) */
+        memcpy(&v, k + byte, 4);
+    } else {
+        for (unsigned i = 0; i < 4 && byte + i < nbytes; i++)
+            v |= (uint32_t)k[byte + i] << (8 * i);
+    }
     return (v >> (bit & 7)) & ((1u << c) - 1);
 }
 
