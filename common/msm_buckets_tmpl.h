@@ -24,6 +24,7 @@ struct MG(buckets) {
     MA qpt[MSM_QUEUE];        /* batch                                      */
     unsigned nq;
     int any_over;             /* an overflow accumulator was used */
+    uint32_t *cnt;            /* per digit: points so far (copies, msm_task) */
     MA *dst[MSM_BATCH];       /* the batch's targets (flush, buckets_sum) */
     uint8_t *dst_set[MSM_BATCH];
     const MA *src[MSM_BATCH];
@@ -171,10 +172,12 @@ static struct MG(buckets) *MG(buckets_new)(size_t nb, unsigned batch)
     s->b = malloc(nb * sizeof(MA));
     s->over = malloc(nb * sizeof(MJ));
     s->set = malloc(3 * nb);
-    if (!s->b || !s->over || !s->set) {
+    s->cnt = malloc(nb * sizeof(uint32_t));
+    if (!s->b || !s->over || !s->set || !s->cnt) {
         free(s->b);
         free(s->over);
         free(s->set);
+        free(s->cnt);
         free(s);
         return NULL;
     }
@@ -190,6 +193,7 @@ static struct MG(buckets) *MG(buckets_new)(size_t nb, unsigned batch)
 
 static void MG(buckets_free)(struct MG(buckets) *s)
 {
+    free(s->cnt);
     free(s->b);
     free(s->over);
     free(s->set);
@@ -214,6 +218,29 @@ static void MG(buckets_sum)(MJ *ret, const struct MG(buckets) *s, size_t nb,
             MG(add)(&acc, &acc, &run);
     }
     *ret = weighted ? acc : run;
+}
+
+/* Σ_d d·S_d, d = 1 .. D, where S_d is the sum of the copies b[d−1 + D·j]
+ * (and their overflow accumulators), j < nb/D: see msm_task's top window.
+ * Jacobian: nb mixed additions and 3·D others. */
+static void MG(buckets_sum_copies)(MJ *ret, const struct MG(buckets) *s, size_t nb,
+                                   size_t D)
+{
+    MJ run, acc, sd;
+    MG(set_inf)(&run);
+    MG(set_inf)(&acc);
+    for (size_t d = D; d-- > 0;) {
+        MG(set_inf)(&sd);
+        for (size_t j = d; j < nb; j += D) {
+            if (s->set[j])
+                MG(add_affine)(&sd, &sd, &s->b[j]);
+            if (s->over_set[j])
+                MG(add)(&sd, &sd, &s->over[j]);
+        }
+        MG(add)(&run, &run, &sd);
+        MG(add)(&acc, &acc, &run);
+    }
+    *ret = acc;
 }
 
 /* Σ_d (d+1)·B_d over buckets [0, nb) (nb a power of two ≥ 4·MSM_SEGS,

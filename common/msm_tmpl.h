@@ -162,6 +162,19 @@ static void MG(msm_task)(void *arg, size_t b, size_t e)
         memset(s->set, 0, 3 * nb);
         s->nbatch = s->nq = 0;
         s->any_over = 0;
+        /* A window holding only the scalars' top tb ≤ c − 3 bits has
+         * digits 1 .. D = 2^tb (with the borrow; none negative): so few
+         * buckets that a batch never fills, the queue overflows and nearly
+         * every point goes to a bucket's Jacobian overflow (the dense G1
+         * MSM at c = 12: D = 8 of 2048 buckets; GLV parts of 127 bits at
+         * c = 11: 64 of 1024). There each digit gets nb/D copies, taken in
+         * turn: bucket d−1 + D·(k mod nb/D) for the digit's k-th point. */
+        unsigned tb = x->bits > w * x->c ? x->bits - w * x->c : 0;
+        size_t D = 0;
+        if (tb + 3 <= x->c) {
+            D = (size_t)1 << tb;
+            memset(s->cnt, 0, D * sizeof(uint32_t));
+        }
         for (size_t i = p0; i < p1; i++) {
             int32_t d;
             const uint8_t *pp;
@@ -186,11 +199,18 @@ static void MG(msm_task)(void *arg, size_t b, size_t e)
                 MG(affine_neg)(&p, &p);
                 d = -d;
             }
+            if (D) {
+                uint32_t k = s->cnt[d - 1]++;
+                MG(bucket_add)(s, (uint32_t)(d - 1 + D * (k & (nb / D - 1))), &p);
+                continue;
+            }
             MG(bucket_add)(s, (uint32_t)d - 1, &p);
         }
         MG(finish)(s);
         /* Σ_d d·B_d = Σ_d (B_d + B_{d+1} + …) */
-        if (nb >= 4 * MSM_SEGS && !s->any_over)
+        if (D)
+            MG(buckets_sum_copies)(&x->partial[t], s, nb, D);
+        else if (nb >= 4 * MSM_SEGS && !s->any_over)
             MG(buckets_sum_batched)(&x->partial[t], s, nb);
         else
             MG(buckets_sum)(&x->partial[t], s, nb, 1);
