@@ -78,6 +78,7 @@
 #define MSM_BATCH 1024 /* largest batch; the one used is buckets/2 */
 #define MSM_QUEUE 512
 #define MSM_SEGS 64 /* bucket-sum segments summed side by side */
+#define MSM_PREFETCH 8 /* points prefetched ahead in a window's pass */
 
 /* One half of a split scalar: magnitude (LE), point (raw), sign. */
 struct MG(glv_ent) {
@@ -178,6 +179,13 @@ static void MG(msm_task)(void *arg, size_t b, size_t e)
         for (size_t i = p0; i < p1; i++) {
             int32_t d;
             const uint8_t *pp;
+            if (i + MSM_PREFETCH < p1) { /* the point a few entries on: the
+                                          * loads otherwise stall here */
+                const uint8_t *q = x->ent ? x->ent[i + MSM_PREFETCH].pt
+                                          : x->points + (size_t)x->idx[i + MSM_PREFETCH] * sizeof(MA);
+                __builtin_prefetch(q);
+                __builtin_prefetch(q + sizeof(MA) - 1);
+            }
             if (x->ent) {
                 const struct MG(glv_ent) *en = &x->ent[i];
                 d = MG(signed_digit)((const uint8_t *)en->k, w, x->c, 16);
@@ -473,6 +481,7 @@ int MG(msm)(MJ *ret, const void *points, const void *scalars, size_t n, unsigned
 #undef MSM_BATCH
 #undef MSM_QUEUE
 #undef MSM_SEGS
+#undef MSM_PREFETCH
 #undef MSM_ONES_ACC
 #undef MSM_CAT
 #undef MSM_CAT2
