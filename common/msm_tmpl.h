@@ -12,7 +12,8 @@
  *                    parts' magnitudes, neg with their signs (bit j: part j
  *                    negative), so k·P = Σ_j ±m_j·E^j(P); 0 or < 0 on failure
  *   MSM_ENDO_MAP(out, in)  out = E(in) on affine points (E(∞) = ∞)
- * then include. It defines MSM_GROUP##_msm, declared in msm.h.
+ * then include. It defines MSM_GROUP##_msm, declared in msm.h. The bucket
+ * state and sums are in msm_buckets_tmpl.h (included from here).
  *
  * Method:
  * - Scalars are cut into windows of c bits, recoded as signed digits in
@@ -27,7 +28,10 @@
  *   Jacobian overflow accumulator (same result, old cost), which keeps
  *   skewed inputs from degenerating into one inversion per point.
  * - Each window's buckets are summed with the running-sum trick (Σ d·B_d in
- *   2·2^(c−1) additions) and windows are joined by Horner's rule.
+ *   2·2^(c−1) additions), cut into 64 segments whose running sums advance
+ *   side by side so that their additions are batch-affine too (one
+ *   inversion per 64), and windows are joined by Horner's rule.
+ * - Inversions are variable-time (GMP's extended Euclid, F_inv_vartime).
  * - Scalars 0 and 1 (most of a witness) do no bucket work: a first pass
  *   sorts the indices into "one" and "other" (zeros are dropped); the points
  *   with scalar 1 are summed directly (batch-affine, round-robin over 256
@@ -73,6 +77,8 @@
 #define MT MSM_CAT(MSM_FIELD, t)
 #define MSM_BATCH 1024 /* largest batch; the one used is buckets/2 */
 #define MSM_QUEUE 512
+#define MSM_SEGS 64 /* bucket-sum segments summed side by side */
+#define MSM_PREFETCH 8 /* points prefetched ahead in a window's pass */
 
 /* One half of a split scalar: magnitude (LE), point (raw), sign. */
 struct MG(glv_ent) {
@@ -103,8 +109,12 @@ static inline uint32_t MG(raw_digit)(const uint8_t *k, unsigned bit, unsigned c,
 {
     unsigned byte = bit >> 3;
     uint32_t v = 0;
-    for (unsigned i = 0; i < 4 && byte + i < nbytes; i++)
-        v |= (uint32_t)k[byte + i] << (8 * i);
+    if (byte + 4 <= nbytes) { /* one load (little-endian host, as the file) */
+        memcpy(&v, k + byte, 4);
+    } else {
+        for (unsigned i = 0; i < 4 && byte + i < nbytes; i++)
+            v |= (uint32_t)k[byte + i] << (8 * i);
+    }
     return (v >> (bit & 7)) & ((1u << c) - 1);
 }
 
@@ -129,192 +139,18 @@ static inline int32_t MG(signed_digit)(const uint8_t *k, unsigned w, unsigned c,
     return (int32_t)v - (int32_t)((uint32_t)(v > half) << c);
 }
 
-struct MG(buckets) {
-    MA *b;              /* affine bucket sums */
-    MJ *over;           /* overflow accumulators (Jacobian) */
-    uint8_t *set;       /* b[i] holds a point */
-    uint8_t *over_set;  /* over[i] is not infinity */
-    uint8_t *busy;      /* an addition into b[i] is pending in the batch */
-    uint32_t idx[MSM_BATCH];
-    MA pt[MSM_BATCH];
-    MT den[MSM_BATCH], pre[MSM_BATCH];
-    unsigned nbatch, batch; /* pending additions, batch size (≤ MSM_BATCH) */
-    unsigned qmax;          /* queue size used (≤ MSM_QUEUE) */
-    uint32_t qidx[MSM_QUEUE]; /* points whose bucket was busy, for a later */
-    MA qpt[MSM_QUEUE];        /* batch                                      */
-    unsigned nq;
-};
-
-/* Completes the pending affine additions b[idx[i]] += pt[i] with one
- * inversion: λ = (y_P − y_B)/(x_P − x_B), or 3x²/2y when P = B. */
-static void MG(flush)(struct MG(buckets) *s)
-{
-    MT acc, inv, t, lambda, x3;
-    unsigned n = s->nbatch;
-    if (!n)
-        return;
-    MF(set_one)(&acc);
-    for (unsigned i = 0; i < n; i++) {
-        MA *B = &s->b[s->idx[i]], *P = &s->pt[i];
-        if (MF(eq)(&B->x, &P->x)) {
-            if (MF(eq)(&B->y, &P->y) && !MF(is_zero)(&P->y))
-                MF(dbl)(&s->den[i], &P->y);       /* doubling: 2y */
-            else
-                MF(set_zero)(&s->den[i]);         /* P = −B: sum is infinity */
-        } else {
-            MF(sub)(&s->den[i], &P->x, &B->x);
-        }
-        s->pre[i] = acc;
-        if (!MF(is_zero)(&s->den[i]))
-            MF(mul)(&acc, &acc, &s->den[i]);
-    }
-    MF(inv)(&inv, &acc);
-    for (unsigned i = n; i-- > 0;) {
-        uint32_t bi = s->idx[i];
-        MA *B = &s->b[bi], *P = &s->pt[i];
-        s->busy[bi] = 0;
-        if (MF(is_zero)(&s->den[i])) {
-            s->set[bi] = 0;                       /* B + (−B) */
-            continue;
-        }
-        MF(mul)(&t, &inv, &s->pre[i]);            /* 1/den[i] */
-        MF(mul)(&inv, &inv, &s->den[i]);
-        if (MF(eq)(&B->x, &P->x)) {               /* λ = 3x²/2y */
-            MF(sqr)(&lambda, &P->x);
-            MT l3;
-            MF(dbl)(&l3, &lambda);
-            MF(add)(&lambda, &l3, &lambda);
-        } else {
-            MF(sub)(&lambda, &P->y, &B->y);
-        }
-        MF(mul)(&lambda, &lambda, &t);
-        MF(sqr)(&x3, &lambda);                    /* x3 = λ² − x_B − x_P */
-        MF(sub)(&x3, &x3, &B->x);
-        MF(sub)(&x3, &x3, &P->x);
-        MF(sub)(&t, &B->x, &x3);                  /* y3 = λ(x_B − x3) − y_B */
-        MF(mul)(&t, &t, &lambda);
-        MF(sub)(&B->y, &t, &B->y);
-        B->x = x3;
-    }
-    s->nbatch = 0;
-}
-
-/* Puts p into bucket bi: directly if empty, else into the batch; if the
- * bucket already has an addition pending, into the queue for the next batch
- * (or, with the queue full, into the bucket's Jacobian overflow). */
-static void MG(bucket_put)(struct MG(buckets) *s, uint32_t bi, const MA *p)
-{
-    if (!s->set[bi]) {
-        s->b[bi] = *p;
-        s->set[bi] = 1;
-    } else if (s->busy[bi]) {
-        if (s->nq < s->qmax) {
-            s->qidx[s->nq] = bi;
-            s->qpt[s->nq++] = *p;
-            return;
-        }
-        if (s->over_set[bi])
-            MG(add_affine)(&s->over[bi], &s->over[bi], p);
-        else
-            MG(from_affine)(&s->over[bi], p);
-        s->over_set[bi] = 1;
-    } else {
-        s->busy[bi] = 1;
-        s->idx[s->nbatch] = bi;
-        s->pt[s->nbatch++] = *p;
-        if (s->nbatch == s->batch)
-            MG(flush)(s);
-    }
-}
-
-/* Re-puts the queued points (after a flush, when no bucket is busy). */
-static void MG(drain)(struct MG(buckets) *s)
-{
-    unsigned n = s->nq;
-    s->nq = 0;
-    for (unsigned i = 0; i < n; i++) {
-        MA p = s->qpt[i];   /* re-queued entries go to slots <= i */
-        MG(bucket_put)(s, s->qidx[i], &p);
-    }
-}
-
-static void MG(bucket_add)(struct MG(buckets) *s, uint32_t bi, const MA *p)
-{
-    unsigned before = s->nbatch;
-    MG(bucket_put)(s, bi, p);
-    if (before == s->batch - 1 && s->nbatch == 0) /* it flushed */
-        MG(drain)(s);
-}
-
-/* Completes every pending and queued addition. */
-static void MG(finish)(struct MG(buckets) *s)
-{
-    while (s->nbatch || s->nq) {
-        MG(flush)(s);
-        MG(drain)(s);
-    }
-}
-
-/* Bucket state for nb buckets, batches of `batch` additions (≤ MSM_BATCH),
- * or NULL when out of memory. */
-static struct MG(buckets) *MG(buckets_new)(size_t nb, unsigned batch)
-{
-    struct MG(buckets) *s = malloc(sizeof(*s));
-    if (!s)
-        return NULL;
-    s->b = malloc(nb * sizeof(MA));
-    s->over = malloc(nb * sizeof(MJ));
-    s->set = malloc(3 * nb);
-    if (!s->b || !s->over || !s->set) {
-        free(s->b);
-        free(s->over);
-        free(s->set);
-        free(s);
-        return NULL;
-    }
-    s->over_set = s->set + nb;
-    s->busy = s->set + 2 * nb;
-    memset(s->set, 0, 3 * nb);
-    s->nbatch = s->nq = 0;
-    s->batch = batch;
-    s->qmax = batch / 2;
-    return s;
-}
-
-static void MG(buckets_free)(struct MG(buckets) *s)
-{
-    free(s->b);
-    free(s->over);
-    free(s->set);
-    free(s);
-}
-
-/* Σ of buckets [0, nb) weighted 1 (weights = 0) or d+1 (running sums). */
-static void MG(buckets_sum)(MJ *ret, const struct MG(buckets) *s, size_t nb,
-                            int weighted)
-{
-    MJ run, acc;
-    MG(set_inf)(&run);
-    MG(set_inf)(&acc);
-    for (size_t i = nb; i-- > 0;) {
-        if (s->set[i])
-            MG(add_affine)(&run, &run, &s->b[i]);
-        if (s->over_set[i])
-            MG(add)(&run, &run, &s->over[i]);
-        if (weighted)
-            MG(add)(&acc, &acc, &run);
-    }
-    *ret = weighted ? acc : run;
-}
+#include "msm_buckets_tmpl.h"
 
 static void MG(msm_task)(void *arg, size_t b, size_t e)
 {
     struct MG(msm_ctx) *x = arg;
     size_t nb = (size_t)1 << (x->c - 1);
-    /* batches of half the buckets (64 .. MSM_BATCH): fewer inversions per
-     * point as the buckets grow, collisions absorbed by the queue; measured
-     * against a quarter: BLS12-381 MSMs 3-18% less CPU, BN254 0-6% */
-    size_t batch = nb / 2 < 64 ? 64 : nb / 2 > MSM_BATCH ? MSM_BATCH : nb / 2;
+    /* batches of a quarter of the buckets (32 .. MSM_BATCH), collisions
+     * absorbed by the queue. With the Fermat inversion (~500 products on
+     * BLS12-381) half the buckets had measured best; with the variable-time
+     * one (~30 products) a quarter does: BLS12-381 2^15 on one thread, CPU
+     * time against half: G2 witness MSM 7% less, dense G1 2% less */
+    size_t batch = nb / 4 < 32 ? 32 : nb / 4 > MSM_BATCH ? MSM_BATCH : nb / 4;
     struct MG(buckets) *s = MG(buckets_new)(nb, (unsigned)batch);
     if (!s) {
         atomic_store(&x->failed, 1);
@@ -326,9 +162,30 @@ static void MG(msm_task)(void *arg, size_t b, size_t e)
         size_t p0 = ch * x->chunk, p1 = p0 + x->chunk < x->n ? p0 + x->chunk : x->n;
         memset(s->set, 0, 3 * nb);
         s->nbatch = s->nq = 0;
+        s->any_over = 0;
+        /* A window holding only the scalars' top tb ≤ c − 3 bits has
+         * digits 1 .. D = 2^tb (with the borrow; none negative): so few
+         * buckets that a batch never fills, the queue overflows and nearly
+         * every point goes to a bucket's Jacobian overflow (the dense G1
+         * MSM at c = 12: D = 8 of 2048 buckets; GLV parts of 127 bits at
+         * c = 11: 64 of 1024). There each digit gets nb/D copies, taken in
+         * turn: bucket d−1 + D·(k mod nb/D) for the digit's k-th point. */
+        unsigned tb = x->bits > w * x->c ? x->bits - w * x->c : 0;
+        size_t D = 0;
+        if (tb + 3 <= x->c) {
+            D = (size_t)1 << tb;
+            memset(s->cnt, 0, D * sizeof(uint32_t));
+        }
         for (size_t i = p0; i < p1; i++) {
             int32_t d;
             const uint8_t *pp;
+            if (i + MSM_PREFETCH < p1) { /* the point a few entries on: the
+                                          * loads otherwise stall here */
+                const uint8_t *q = x->ent ? x->ent[i + MSM_PREFETCH].pt
+                                          : x->points + (size_t)x->idx[i + MSM_PREFETCH] * sizeof(MA);
+                __builtin_prefetch(q);
+                __builtin_prefetch(q + sizeof(MA) - 1);
+            }
             if (x->ent) {
                 const struct MG(glv_ent) *en = &x->ent[i];
                 d = MG(signed_digit)((const uint8_t *)en->k, w, x->c, 16);
@@ -350,11 +207,21 @@ static void MG(msm_task)(void *arg, size_t b, size_t e)
                 MG(affine_neg)(&p, &p);
                 d = -d;
             }
+            if (D) {
+                uint32_t k = s->cnt[d - 1]++;
+                MG(bucket_add)(s, (uint32_t)(d - 1 + D * (k & (nb / D - 1))), &p);
+                continue;
+            }
             MG(bucket_add)(s, (uint32_t)d - 1, &p);
         }
         MG(finish)(s);
         /* Σ_d d·B_d = Σ_d (B_d + B_{d+1} + …) */
-        MG(buckets_sum)(&x->partial[t], s, nb, 1);
+        if (D)
+            MG(buckets_sum_copies)(&x->partial[t], s, nb, D);
+        else if (nb >= 4 * MSM_SEGS && !s->any_over)
+            MG(buckets_sum_batched)(&x->partial[t], s, nb);
+        else
+            MG(buckets_sum)(&x->partial[t], s, nb, 1);
     }
     MG(buckets_free)(s);
 }
@@ -389,10 +256,13 @@ static void MG(ones_task)(void *arg, size_t b, size_t e)
 /* Chooses the window size c and the point chunks per window for n points
  * with scalars of `bits` bits (⌊bits/c⌋ + 1 windows) on nthreads threads by
  * minimising an estimated wall time, in field multiplications: a task (one
- * window over one chunk of m points) costs about 8·m (one batch-affine
+ * window over one chunk of m points) costs about 7·m (one batch-affine
  * addition, ~6 products plus the amortised inversion, and the digit) plus
- * 27·2^(c−1) (summing its buckets: one mixed and one Jacobian addition
- * each); tasks run ⌈tasks/threads⌉ deep. With an endomorphism, n counts the
+ * 15·2^(c−1) (summing its buckets: two batch-affine additions each, see
+ * buckets_sum_batched); tasks run ⌈tasks/threads⌉ deep. (Re-fitted when
+ * the inversion became GMP's and the bucket sums batch-affine: 8 and 27
+ * before. BLS12-381 2^15 dense G1, one thread, CPU time by c: 10: 274 ms,
+ * 11: 257, 12: 234 (the model's choice now), 13: 238.) With an endomorphism, n counts the
  * parts (up to 2 or 4 per point) and bits is the parts' bound (127, 64): at
  * 2^15 dense G1 scalars on 2 threads that moves c from 11 (24 windows) to
  * 13 (10 windows). The model assumes every point has a digit in every
@@ -409,7 +279,7 @@ static void MG(msm_plan)(size_t n, unsigned nthreads, unsigned bits, unsigned *c
         for (size_t ch = 1; ch <= 4 * (size_t)nthreads && ch <= n; ch++) {
             size_t tasks = nwin * ch, depth = (tasks + nthreads - 1) / nthreads;
             double m = (double)((n + ch - 1) / ch);
-            double cost = (double)depth * (8.0 * m + 27.0 * (double)(1u << (c - 1)));
+            double cost = (double)depth * (7.0 * m + 15.0 * (double)(1u << (c - 1)));
             if (cost < best) {
                 best = cost;
                 *c_out = c;
@@ -610,6 +480,8 @@ int MG(msm)(MJ *ret, const void *points, const void *scalars, size_t n, unsigned
 #undef MT
 #undef MSM_BATCH
 #undef MSM_QUEUE
+#undef MSM_SEGS
+#undef MSM_PREFETCH
 #undef MSM_ONES_ACC
 #undef MSM_CAT
 #undef MSM_CAT2

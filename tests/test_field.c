@@ -78,7 +78,7 @@ struct fld {
     const uint64_t *root; /* root of unity (raw), NULL if none */
     ft_bin_fn add, sub, mul;
     ft_bin_fn add_b, sub_b, mul_b; /* same, with ret aliasing b */
-    ft_un_fn neg, dbl, sqr, inv, to_mont, from_mont;
+    ft_un_fn neg, dbl, sqr, inv, inv_vt, to_mont, from_mont;
     void (*pow)(uint64_t *, const uint64_t *, const uint64_t *, size_t);
     int (*is_zero)(const uint64_t *);
     int (*eq)(const uint64_t *, const uint64_t *);
@@ -127,6 +127,7 @@ struct fld {
     FT_WRAP_UN(F##_t, F##_dbl)                                             \
     FT_WRAP_UN(F##_t, F##_sqr)                                             \
     FT_WRAP_UN(F##_t, F##_inv)                                             \
+    FT_WRAP_UN(F##_t, F##_inv_vartime)                                     \
     FT_WRAP_UN(F##_t, F##_to_mont)                                         \
     FT_WRAP_UN(F##_t, F##_from_mont)                                       \
     static int F##_is_zero_w(const uint64_t *a)                            \
@@ -200,6 +201,7 @@ FT_WRAP_PRIME(tf_p256)
     .add_b = F##_add_wb, .sub_b = F##_sub_wb, .mul_b = F##_mul_wb,         \
     .neg = F##_neg_w, .dbl = F##_dbl_w,                                    \
     .sqr = F##_sqr_w, .inv = F##_inv_w, .to_mont = F##_to_mont_w,          \
+    .inv_vt = F##_inv_vartime_w,                                           \
     .from_mont = F##_from_mont_w, .is_zero = F##_is_zero_w,                \
     .eq = F##_eq_w, .set_one = F##_set_one_w, .set_zero = F##_set_zero_w
 
@@ -392,11 +394,11 @@ static void std_to_raw(const struct ref *r, uint64_t *raw, mpz_t *v)
 }
 
 enum ft_op { OP_ADD, OP_SUB, OP_MUL, OP_ADD_B, OP_SUB_B, OP_MUL_B, OP_SQR,
-             OP_NEG, OP_DBL, OP_INV };
+             OP_NEG, OP_DBL, OP_INV, OP_INV_VT };
 
 static const char *const ft_op_name[] = {
     "add", "sub", "mul", "add(ret=b)", "sub(ret=b)", "mul(ret=b)",
-    "sqr", "neg", "dbl", "inv"};
+    "sqr", "neg", "dbl", "inv", "inv_vartime"};
 
 /* Reference result e = op(a, b) in standard form (b unused for unary). */
 static void ref_op(const struct ref *r, enum ft_op op, mpz_t *e, mpz_t *a,
@@ -442,6 +444,7 @@ static void ref_op(const struct ref *r, enum ft_op op, mpz_t *e, mpz_t *a,
         }
         break;
     case OP_INV:
+    case OP_INV_VT:
         if (d == 1) {
             if (mpz_sgn(a[0]) == 0)
                 mpz_set_ui(e[0], 0);
@@ -518,6 +521,7 @@ static void run_op(const struct fld *f, enum ft_op op, uint64_t seed)
         case OP_NEG: f->neg(got, ra); break;
         case OP_DBL: f->dbl(got, ra); break;
         case OP_INV: f->inv(got, ra); break;
+        case OP_INV_VT: f->inv_vt(got, ra); break;
         }
         raw_to_std(&r, a, ra);
         raw_to_std(&r, b, rb);
@@ -822,6 +826,7 @@ static void check_identities(const struct fld *f, uint64_t seed)
     }                                                                      \
     Test(suite, sqr) { run_op(&F, OP_SQR, (seed) + 7); }                   \
     Test(suite, inv) { run_op(&F, OP_INV, (seed) + 8); }                   \
+    Test(suite, inv_vartime) { run_op(&F, OP_INV_VT, (seed) + 15); }       \
     Test(suite, mont) { check_mont(&F, (seed) + 9); }                      \
     Test(suite, identities) { check_identities(&F, (seed) + 10); }
 

@@ -14,6 +14,14 @@
  *   dup_points     one point repeated (bucket doublings) and P, -P pairs with
  *                  equal scalars (bucket cancellations)
  *   unaligned      points and scalars at odd addresses
+ *   one_bucket     N = 1500 distinct points (with repeats P, P and pairs
+ *                  P, −P) all with scalar 5, then all with r − 5: every
+ *                  point lands in one bucket (batch, queue and Jacobian
+ *                  overflow), vs ±5·Σ P_i, 1 and 2 threads
+ *   bucket_sums    window 0's buckets holding ±P, ±2P, P twice or
+ *                  nothing (doublings and cancellations inside the
+ *                  batch-affine bucket sums) amid 4000 cancelling filler
+ *                  pairs (windows of 10+ bits), vs naive, 1 and 2 threads
  *   witness        witness-shaped scalars (40% 0, 40% 1, small, full, and
  *                  the runs of 2^(c−1) digits that chain the signed-digit
  *                  borrow for every window size c) on points with repeats,
@@ -179,6 +187,16 @@ static double mt_clock(clockid_t clock)
     {                                                                          \
         mt_seed(SEED + 6);                                                     \
         mt_##G##_check_unaligned();                                            \
+    }                                                                          \
+    Test(msm_##G, one_bucket, .timeout = 60)                                   \
+    {                                                                          \
+        mt_seed(SEED + 9);                                                     \
+        mt_##G##_check_one_bucket();                                           \
+    }                                                                          \
+    Test(msm_##G, bucket_sums, .timeout = 60)                                  \
+    {                                                                          \
+        mt_seed(SEED + 10);                                                    \
+        mt_##G##_check_bucket_sums();                                          \
     }                                                                          \
     Test(msm_##G, witness, .timeout = 60)                                      \
     {                                                                          \
@@ -379,6 +397,110 @@ static void H(check_random_sizes)(void)
                           threads[ti], &prefix[sizes[si]]);
     free(prefix);
     free(pts);
+    free(sc);
+}
+
+/* Every point into one bucket: N distinct points P_i = P_0 + i·Q (plus
+ * repeats P, P and pairs P, −P) all with the scalar 5, so window 0's bucket
+ * 5 takes every point: its batch slot is busy at once, later points wait in
+ * the queue and then go to the Jacobian overflow (with repeated and
+ * opposite points among them). A second run gives every point the scalar
+ * r − 5 (with GLV, parts −5 and 0; without, signed digits that put every
+ * point into one bucket per window again). Expected: 5·Σ P_i and
+ * (r − 5)·Σ P_i from _add and _mul_scalar; 1 and 2 threads. */
+static void H(check_one_bucket)(void)
+{
+    const size_t N = 1500;
+    AFF_T *two = H(rand_points)(2);
+    AFF_T *pts = mt_alloc(N * sizeof(AFF_T));
+    JAC_T *jac = mt_alloc(N * sizeof(JAC_T)), q, sum, exp, neg;
+    uint64_t rm5[4];
+    uint8_t *sc = mt_alloc(32 * N);
+    G_(from_affine)(&jac[0], &two[0]);
+    G_(from_affine)(&q, &two[1]);
+    for (size_t i = 1; i < N; i++)
+        G_(add)(&jac[i], &jac[i - 1], &q);
+    H(to_affine_vec)(pts, jac, N);
+    for (size_t i = 10; i + 1 < N; i += 37)
+        pts[i + 1] = pts[i];                  /* P, P: a doubling */
+    for (size_t i = 20; i + 1 < N; i += 53)
+        G_(affine_neg)(&pts[i + 1], &pts[i]); /* P, −P: a cancellation */
+    G_(set_inf)(&sum);
+    for (size_t i = 0; i < N; i++) {
+        JAC_T t;
+        G_(from_affine)(&t, &pts[i]);
+        G_(add)(&sum, &sum, &t);
+    }
+    const uint64_t five[4] = { 5, 0, 0, 0 };
+    G_(mul_scalar)(&exp, &sum, five, 4);
+    memset(sc, 0, 32 * N);
+    for (size_t i = 0; i < N; i++)
+        sc[32 * i] = 5;
+    for (unsigned th = 1; th <= 2; th++)
+        H(run_expect)("one bucket (scalar 5)", pts, sc, N, th, &exp);
+    memcpy(rm5, FR_(modulus).l, sizeof rm5);
+    rm5[0] -= 5; /* r's low limb is above 5 */
+    for (size_t i = 0; i < N; i++)
+        mt_limbs_to_bytes(sc + 32 * i, rm5);
+    G_(mul_scalar)(&neg, &sum, rm5, 4);
+    for (unsigned th = 1; th <= 2; th++)
+        H(run_expect)("one bucket (scalar r - 5)", pts, sc, N, th, &neg);
+    free(two);
+    free(pts);
+    free(jac);
+    free(sc);
+}
+
+/* The batch-affine bucket sums (msm_tmpl.h buckets_sum_batched, used from
+ * 256 buckets on): window 0's buckets 2..255 hold nothing, P, −P, 2P, −2P
+ * or P twice (random), so the segments' running sums keep meeting equal
+ * and opposite points (doublings and cancellations in both the run and
+ * the acc additions, runs that return to infinity, empty buckets). 4000
+ * filler pairs Q_i, −Q_i with one random full scalar each make the count
+ * large enough for windows of 10+ bits and cancel in every bucket of every
+ * window. Expected: the naive sum over the small-scalar points alone;
+ * 1 and 2 threads. */
+static void H(check_bucket_sums)(void)
+{
+    const size_t F = 4000, NS = 2 * 254, N = NS + 2 * F;
+    AFF_T *two = H(rand_points)(2), mult[4];
+    AFF_T *pts = mt_alloc(N * sizeof(AFF_T));
+    JAC_T *jac = mt_alloc(F * sizeof(JAC_T)), q, exp;
+    uint8_t *sc = mt_alloc(32 * N);
+    memset(sc, 0, 32 * N);
+    mult[0] = two[0];                            /* P, −P, 2P, −2P */
+    G_(from_affine)(&q, &two[0]);
+    G_(dbl)(&q, &q);
+    G_(to_affine)(&mult[2], &q);
+    G_(affine_neg)(&mult[1], &mult[0]);
+    G_(affine_neg)(&mult[3], &mult[2]);
+    size_t n = 0;
+    for (unsigned d = 2; d < 256; d++) {
+        unsigned pick = (unsigned)(mt_rand64() % 6); /* 0: empty, 5: P twice */
+        for (unsigned t = 0; t < (pick == 5 ? 2u : pick ? 1u : 0u); t++) {
+            pts[n] = mult[pick == 5 ? 0 : pick - 1];
+            sc[32 * n++] = (uint8_t)d;
+        }
+    }
+    size_t ns = n;
+    H(naive)(&exp, pts, sc, ns);
+    G_(from_affine)(&jac[0], &two[1]);           /* filler Q_i = Q_0 + i·P */
+    G_(from_affine)(&q, &two[0]);
+    for (size_t i = 1; i < F; i++)
+        G_(add)(&jac[i], &jac[i - 1], &q);
+    H(to_affine_vec)(pts + n, jac, F);
+    for (size_t i = 0; i < F; i++) {
+        G_(affine_neg)(&pts[n + F + i], &pts[n + i]);
+        H(rand_scalar)(sc + 32 * (n + i), 0);
+        memcpy(sc + 32 * (n + F + i), sc + 32 * (n + i), 32);
+    }
+    n += 2 * F;
+    cr_assert(n <= N);
+    for (unsigned th = 1; th <= 2; th++)
+        H(run_expect)("bucket sums", pts, sc, n, th, &exp);
+    free(two);
+    free(pts);
+    free(jac);
     free(sc);
 }
 
