@@ -128,7 +128,11 @@ hog=$!
 
 # ---- the daemon: outputs and logs ----------------------------------------------
 mkdir -m 700 d
-$BIN serve --socket d/s.sock --synth 1 --slots 2 --slot-bytes 4M --key chain="$K" 2>serve.log &
+# each proof held 2 × 300 ms in gpud (SLOTPROVE_FAULT_DELAY_MS), so the 4
+# jobs queued before the rewritten witness below keep the slots busy for
+# seconds, not the few milliseconds that proving them takes now: its
+# synthesis comes after the rewrite however fast the prover is
+SLOTPROVE_FAULT_DELAY_MS=300 $BIN serve --socket d/s.sock --synth 1 --slots 2 --slot-bytes 4M --key chain="$K" 2>serve.log &
 srv=$!
 for i in $(seq 100); do [ -S d/s.sock ] && break; sleep 0.05; done
 C="--socket d/s.sock"
