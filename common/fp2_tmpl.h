@@ -117,30 +117,31 @@ static inline void F2_(sqr)(F2_T *ret, const F2_T *a)
     F2B_(dbl)(&ret->c1, &m);
 }
 
-/* ret = a^-1 (Montgomery form) = conj(a) / (a0^2 + a1^2); inverse of 0 is 0. */
-static inline void F2_(inv)(F2_T *ret, const F2_T *a)
+/* ret = a^-1 (Montgomery form) = conj(a) / (a0^2 + a1^2), with base_inv
+ * the base field's inversion; inverse of 0 is 0. */
+static inline void F2_(inv_with)(F2_T *ret, const F2_T *a,
+                                 void (*base_inv)(F2B_T *, const F2B_T *))
 {
     F2B_T t0, t1;
     F2B_(sqr)(&t0, &a->c0);
     F2B_(sqr)(&t1, &a->c1);
     F2B_(add)(&t0, &t0, &t1);
-    F2B_(inv)(&t0, &t0);
+    base_inv(&t0, &t0);
     F2B_(mul)(&t1, &a->c1, &t0);
     F2B_(mul)(&ret->c0, &a->c0, &t0);
     F2B_(neg)(&ret->c1, &t1);
 }
 
+/* ret = a^-1, in constant time. */
+static inline void F2_(inv)(F2_T *ret, const F2_T *a)
+{
+    F2_(inv_with)(ret, a, F2B_(inv));
+}
+
 /* F2_inv in variable time (the base field's F_inv_vartime; limb_inv.h). */
 static inline void F2_(inv_vartime)(F2_T *ret, const F2_T *a)
 {
-    F2B_T t0, t1;
-    F2B_(sqr)(&t0, &a->c0);
-    F2B_(sqr)(&t1, &a->c1);
-    F2B_(add)(&t0, &t0, &t1);
-    F2B_(inv_vartime)(&t0, &t0);
-    F2B_(mul)(&t1, &a->c1, &t0);
-    F2B_(mul)(&ret->c0, &a->c0, &t0);
-    F2B_(neg)(&ret->c1, &t1);
+    F2_(inv_with)(ret, a, F2B_(inv_vartime));
 }
 
 /* ret = a * k for k in the base field (Montgomery form). */

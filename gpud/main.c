@@ -341,12 +341,18 @@ static void prove_slot(uint32_t slot, uint32_t gen)
     pthread_mutex_unlock(&work_lock);
 }
 
-/* The backend's line for `status`, sent when it changed. */
+/* The backend's line for `status`, sent when it changed; asked at most
+ * once a second (it reads the device's memory), not on every wake. */
 static void send_backend_status(void)
 {
     static char last[CTL_TEXT_MAX];
+    static uint64_t asked_ns;
     char buf[512];
-    if (!backend.ops->status || backend.ops->status(&backend, buf, sizeof(buf)) < 0)
+    uint64_t now = now_ns();
+    if (!backend.ops->status || (asked_ns && now - asked_ns < 1000000000ull))
+        return;
+    asked_ns = now;
+    if (backend.ops->status(&backend, buf, sizeof(buf)) < 0)
         return;
     if (strcmp(buf, last) == 0)
         return;

@@ -234,6 +234,13 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
     gpud_progress(c, k, j);
 }
 
+/* A partition that failed --max-attempts times fails its job. */
+static void fail_poisoned(struct core *c, struct job *j, uint32_t part, const char *why)
+{
+    core_fail_job(c, j, "partition %u (%s) failed after %u attempts; last: %s", part,
+                  j->parts[part].wname, j->d.parts[part].attempts, why);
+}
+
 static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, int nfds)
 {
     struct job *j;
@@ -319,9 +326,7 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
                                     .cause = DSP_CAUSE_CRASH, .now_ns = now_ns() };
             enum dsp_outcome o = dispatch_apply(&c->dsp, &j->d, m->partition, &ev);
             if (o == DSP_POISONED)
-                core_fail_job(c, j, "partition %u (%s) failed after %u attempts; last: %s",
-                              m->partition, j->parts[m->partition].wname,
-                              j->d.parts[m->partition].attempts, m->text);
+                fail_poisoned(c, j, m->partition, m->text);
             else if (o == DSP_REQUEUED) {
                 c->c.resynthesized++;
                 sup_log(LOG_WARN, "job %s partition %u: %s; proving it again", j->id,
@@ -396,8 +401,7 @@ static void death_outcome(void *ctx, struct dsp_job *dj, uint32_t part, enum dsp
     else if (o == DSP_REPROVE)
         x->c->c.reproved_from_shm++;
     else if (o == DSP_POISONED)
-        core_fail_job(x->c, j, "partition %u (%s) failed after %u attempts; last: %s", part,
-                      j->parts[part].wname, dj->parts[part].attempts, x->dd->why);
+        fail_poisoned(x->c, j, part, x->dd->why);
 }
 
 static void on_exit_(struct core *c, struct kid *k)

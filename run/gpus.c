@@ -49,15 +49,10 @@ void gpus_visible(struct gpu_list *g)
     memset(g, 0, sizeof(*g));
     const char *env = getenv("CUDA_VISIBLE_DEVICES");
     if (env) {
-        /* as CUDA reads it: the devices before the first invalid item */
-        const char *p = env;
-        while (*p) {
-            const char *comma = strchr(p, ',');
-            size_t len = comma ? (size_t)(comma - p) : strlen(p);
-            if (add(g, p, len, &e) < 0 || !comma)
-                break;
-            p = comma + 1;
-        }
+        /* as CUDA reads it: the devices before the first invalid item,
+         * which gpus_parse leaves in g when it stops there */
+        if (*env)
+            gpus_parse(g, env, &e);
         return;
     }
     DIR *d = opendir("/proc/driver/nvidia/gpus");

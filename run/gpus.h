@@ -18,7 +18,8 @@ struct gpu_list {
 };
 
 /* Parses "0,1" (indices or UUIDs, comma-separated, no duplicates, at most
- * GPUS_MAX). -EINVAL with a message naming the bad item. */
+ * GPUS_MAX). -EINVAL with a message naming the bad item; g then holds the
+ * items before it. */
 int gpus_parse(struct gpu_list *g, const char *list, struct sp_err *e);
 
 /* The GPUs this process may use: $CUDA_VISIBLE_DEVICES's items when it is

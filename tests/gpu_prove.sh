@@ -103,7 +103,12 @@ elif start_serve serve --slot-bytes 64M; then
         if prove_job "serve-$curve-chain" "$curve" chain; then ok "serve: $curve/chain proved and verified"
         else bad "serve: $curve/chain" "$TMP/err"; fi
     done
-    "$B/slotprove" status --socket "$TMP/s/s.sock" --json >"$OUT/status.json" 2>&1
+    # gpud reports its backend's state at most once a second: poll briefly
+    for _ in $(seq 1 30); do
+        "$B/slotprove" status --socket "$TMP/s/s.sock" --json >"$OUT/status.json" 2>&1
+        grep -q 'resident keys:[^"]*chain' "$OUT/status.json" && break
+        sleep 0.1
+    done
     grep -q '"backend": *"NVIDIA\|"backend":"NVIDIA' "$OUT/status.json" && ok "status names the GPU" \
         || bad "status does not name the GPU" "$OUT/status.json"
     grep -q 'resident keys:[^"]*chain' "$OUT/status.json" && ok "status lists the resident keys" \

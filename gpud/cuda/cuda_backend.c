@@ -84,7 +84,7 @@ struct cuda_priv {
     int g2_on_cpu;      /* $SLOTPROVE_G2=cpu: measured against the GPU */
     size_t mem_limit;   /* $SLOTPROVE_GPU_MEM_LIMIT (tests): 0 = the device's */
     uint64_t clock;
-    int registered; /* the slot pool is page-locked */
+    void *registered; /* the page-locked slot pool, or NULL */
     char desc[160];
 };
 
@@ -160,7 +160,7 @@ static int key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e)
         if (fr >= need + total / KEY_MARGIN_DIV)
             break;
         if (evict_lru(p, k) < 0) {
-            if (need + total / KEY_MARGIN_DIV > total || child_fault_point("gpu-key-large", NULL))
+            if (need + total / KEY_MARGIN_DIV > total)
                 return sp_fail(e, -E2BIG,
                                "key %s is too large for the GPU: its points need %.2f GiB, the "
                                "device has %.2f GiB",
@@ -639,7 +639,7 @@ static void cuda_host_memory(struct backend *be, void *ptr, size_t len)
     if (gpu_host_register(ptr, len, &e) < 0)
         fprintf(stderr, "gpud: %s; uploads are staged instead\n", e.msg);
     else
-        p->registered = 1;
+        p->registered = ptr;
 }
 
 static int cuda_open(struct backend *be, struct sp_err *e)
@@ -675,6 +675,8 @@ static void cuda_close(struct backend *be)
     if (!p)
         return;
     if (!lost) {
+        if (p->registered)
+            gpu_host_unregister(p->registered);
         for (int i = 0; i < CUDA_MAX_KEYS; i++)
             if (p->keys[i].zk)
                 key_evict(&p->keys[i]);
