@@ -40,7 +40,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: slotprove keygen --curve bn128|bls12381 --constraints N [--public K]\n"
-            "                        [--seed S] [--threads T] [-q] --out DIR\n"
+            "                        [--vars V] [--seed S] [--threads T] [-q] --out DIR\n"
             "\n"
             "INSECURE, FOR TESTING ONLY. Makes a test key from a single-party trusted setup:\n"
             "one process draws the secrets tau, alpha, beta, gamma and delta (from getrandom,\n"
@@ -58,20 +58,28 @@ static void usage(FILE *f)
             "8 terms), N constraints of which about 11 in 16 make bits (bit checks, AND,\n"
             "XOR), 4 in 16 full-size field elements (products and sums with random\n"
             "coefficients), 1 in 16 a packed byte. So most witness values are 0 or 1 and\n"
-            "many are full-size. nVars = 1 + K + N; the domain is the smallest power of\n"
-            "two >= N + K + 1.\n"
+            "many are full-size. nVars = 1 + K + N (or V); the domain is the smallest\n"
+            "power of two >= N + K + 1.\n"
             "\n"
             "options:\n"
             "  --curve C           bn128 (BN254) or bls12381 (BLS12-381)\n"
             "  --constraints N     1 <= N, with N + K + 1 <= 2^%d (domain at most 2^%d:\n"
             "                      BN254's 2-adicity, and the zkey reader's cap)\n"
             "  --public K          public inputs, default 2\n"
+            "  --vars V            nVars, wires in all (default 1 + K + N; at least\n"
+            "                      1 + K + 16): the first V - 1 - K constraints make a\n"
+            "                      wire each, the others check earlier wires against\n"
+            "                      constants (same kinds). A large domain with a smaller\n"
+            "                      key: A, B and C take one point per wire, H one per\n"
+            "                      domain row\n"
             "  --seed S            0..2^64-1: the same S gives the same files (circuit,\n"
             "                      witness and secrets); default: a random circuit and\n"
             "                      secrets from getrandom\n"
             "  --out DIR           output directory; it needs the space the key takes\n"
             "                      (checked first: about 0.5 KiB per constraint on\n"
-            "                      bn128, 0.7 KiB on bls12381)\n"
+            "                      bn128, 0.7 KiB on bls12381; with --vars: 0.1 KiB\n"
+            "                      per constraint, 64 / 96 bytes per domain row and\n"
+            "                      0.3 / 0.5 KiB per wire)\n"
             "  --threads T         worker threads, 0..1024 (default 0: all CPUs)\n"
             "  -q, --quiet         no progress on stderr (the INSECURE notice stays)\n"
             "  -h, --help          this text\n"
@@ -246,6 +254,7 @@ int cmd_keygen(int argc, char **argv)
         { "curve", required_argument, NULL, 'c' },
         { "constraints", required_argument, NULL, 'n' },
         { "public", required_argument, NULL, 'k' },
+        { "vars", required_argument, NULL, 'v' },
         { "seed", required_argument, NULL, 's' },
         { "out", required_argument, NULL, 'o' },
         { "threads", required_argument, NULL, 't' },
@@ -253,7 +262,7 @@ int cmd_keygen(int argc, char **argv)
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
-    const char *curve_name = NULL, *n_arg = NULL, *dir = NULL;
+    const char *curve_name = NULL, *n_arg = NULL, *dir = NULL, *v_arg = NULL;
     unsigned n_public = 2, nthreads = 0;
     uint64_t seed = 0;
     int seeded = 0, c;
@@ -265,6 +274,7 @@ int cmd_keygen(int argc, char **argv)
         switch (c) {
         case 'c': curve_name = optarg; break;
         case 'n': n_arg = optarg; break;
+        case 'v': v_arg = optarg; break;
         case 'k':
             if (parse_count(optarg, 0, 1ul << KEYGEN_MAX_LOG_DOMAIN, &n_public) < 0) {
                 fprintf(stderr, "slotprove keygen: --public \"%s\": want an integer 0..2^%d\n",
@@ -327,6 +337,17 @@ int cmd_keygen(int argc, char **argv)
     if (keygen_shape(&j.shape, n, n_public, &e) < 0) {
         fprintf(stderr, "slotprove keygen: %s\n", e.msg);
         return 2;
+    }
+    if (v_arg) {
+        unsigned v;
+        if (parse_count(v_arg, 0, 0xffffffffUL, &v) < 0) {
+            fprintf(stderr, "slotprove keygen: --vars \"%s\": want an integer\n", v_arg);
+            return 2;
+        }
+        if (keygen_shape_vars(&j.shape, v, &e) < 0) {
+            fprintf(stderr, "slotprove keygen: %s\n", e.msg);
+            return 2;
+        }
     }
     const struct keygen_shape *s = &j.shape;
     if (!seeded) { /* a fresh circuit too; the secrets come from getrandom anyway */

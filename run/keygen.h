@@ -55,7 +55,8 @@ unsigned keygen_terms(enum keygen_kind k, unsigned matrix /* 0 A, 1 B, 2 C */);
 struct keygen_shape {
     uint32_t n_constraints; /* N */
     uint32_t n_public;      /* K */
-    uint32_t n_vars;        /* 1 + K + N: wire 0, K public inputs, one new wire per constraint */
+    uint32_t n_vars;        /* 1 + K + N (wire 0, K public inputs, one new wire per
+                             * constraint), or fewer: keygen_shape_vars */
     uint32_t domain_size;   /* smallest power of two >= N + K + 1 (the public-input rows) */
     unsigned log_domain;
     uint64_t n_a, n_b, n_c; /* entries of A, B, C over the N constraints */
@@ -66,6 +67,14 @@ struct keygen_shape {
  * reason in e (N = 0, domain above 2^KEYGEN_MAX_LOG_DOMAIN). */
 int keygen_shape(struct keygen_shape *s, uint64_t n_constraints, uint64_t n_public,
                  struct sp_err *e);
+
+/* Narrows s (from keygen_shape) to n_vars wires in all: the first
+ * n_vars − 1 − K constraints make a wire each, the rest check earlier wires
+ * (same kinds and term counts, the would-be wire's value a constant in C),
+ * so a large domain can come with a smaller key. n_vars from
+ * min(1 + K + 16, 1 + K + N) to 1 + K + N. 0, or -SP_ERANGE with the reason
+ * in e. */
+int keygen_shape_vars(struct keygen_shape *s, uint64_t n_vars, struct sp_err *e);
 
 /* ---------------------------------------------------------------- PRNG */
 

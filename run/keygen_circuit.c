@@ -59,6 +59,20 @@ int keygen_shape(struct keygen_shape *s, uint64_t n, uint64_t k, struct sp_err *
     return 0;
 }
 
+int keygen_shape_vars(struct keygen_shape *s, uint64_t n_vars, struct sp_err *e)
+{
+    uint64_t lo = 1 + (uint64_t)s->n_public + KEYGEN_PATTERN_LEN, hi = s->n_vars;
+    if (lo > hi)
+        lo = hi;
+    if (n_vars < lo || n_vars > hi)
+        return sp_fail(e, SP_ERANGE,
+                       "--vars %llu: want %llu..%llu (at least 1 + K + %d, at most 1 + K + N)",
+                       (unsigned long long)n_vars, (unsigned long long)lo,
+                       (unsigned long long)hi, KEYGEN_PATTERN_LEN);
+    s->n_vars = (uint32_t)n_vars;
+    return 0;
+}
+
 static uint64_t splitmix64(uint64_t *x)
 {
     uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);

@@ -65,22 +65,34 @@ int KGF(circuit)(const struct keygen_shape *s, struct keygen_rng *g, KT *w,
     }
     KTERM t[3][KEYGEN_MAX_TERMS];
     unsigned nt[3];
+    /* Constraints 0 .. n_new-1 each make a wire; the rest (when --vars is
+     * below 1 + K + N) check earlier wires: the same kinds and term counts,
+     * with the would-be new wire's value as a constant on wire 0 in C (a BIT
+     * check re-checks an earlier bit). */
+    const uint32_t n_new = s->n_vars - 1 - s->n_public, CHECK = UINT32_MAX;
+    KT checked;
     for (uint32_t i = 0; i < s->n_constraints && rc == 0; i++) {
-        uint32_t o = 1 + s->n_public + i, x[KEYGEN_MAX_TERMS];
+        const int check = i >= n_new;
+        uint32_t o = check ? CHECK : 1 + s->n_public + i, x[KEYGEN_MAX_TERMS];
+        KT *wo = check ? &checked : &w[o];
         enum keygen_kind kind = keygen_kind(i);
         KT acc, c[4];
         for (unsigned m = 0; m < 3; m++)
             nt[m] = keygen_terms(kind, m);
         switch (kind) {
         case KG_BIT:
-            if (keygen_rng_next(g) & 1)
-                KF(set_one)(&w[o]);
-            else
-                KF(set_zero)(&w[o]);
+            if (check) {
+                o = KGF(pick)(g, bits, nbits, NULL, 0);
+            } else {
+                if (keygen_rng_next(g) & 1)
+                    KF(set_one)(&w[o]);
+                else
+                    KF(set_zero)(&w[o]);
+                bits[nbits++] = o;
+            }
             t[0][0] = (KTERM){ o, one };
             t[1][0] = (KTERM){ o, one };
             t[1][1] = (KTERM){ 0, minus_one };
-            bits[nbits++] = o;
             break;
         case KG_AND:
         case KG_XOR:
@@ -88,34 +100,36 @@ int KGF(circuit)(const struct keygen_shape *s, struct keygen_rng *g, KT *w,
             x[1] = KGF(pick)(g, bits, nbits, x, 1);
             KF(mul)(&acc, &w[x[0]], &w[x[1]]);
             if (kind == KG_AND) {
-                w[o] = acc;
+                *wo = acc;
                 t[0][0] = (KTERM){ x[0], one };
                 t[2][0] = (KTERM){ o, one };
             } else { /* o = x + y − 2xy */
-                KF(add)(&w[o], &w[x[0]], &w[x[1]]);
-                KF(sub)(&w[o], &w[o], &acc);
-                KF(sub)(&w[o], &w[o], &acc);
+                KF(add)(wo, &w[x[0]], &w[x[1]]);
+                KF(sub)(wo, wo, &acc);
+                KF(sub)(wo, wo, &acc);
                 t[0][0] = (KTERM){ x[0], two };
                 t[2][0] = (KTERM){ x[0], one };
                 t[2][1] = (KTERM){ x[1], one };
                 t[2][2] = (KTERM){ o, minus_one };
             }
             t[1][0] = (KTERM){ x[1], one };
-            bits[nbits++] = o;
+            if (!check)
+                bits[nbits++] = o;
             break;
         case KG_PACK: {
             KT pow2 = one;
-            KF(set_zero)(&w[o]);
+            KF(set_zero)(wo);
             for (unsigned k = 0; k < 8; k++) {
                 x[k] = KGF(pick)(g, bits, nbits, x, k);
                 t[0][k] = (KTERM){ x[k], pow2 };
                 KF(mul)(&acc, &pow2, &w[x[k]]);
-                KF(add)(&w[o], &w[o], &acc);
+                KF(add)(wo, wo, &acc);
                 KF(add)(&pow2, &pow2, &pow2);
             }
             t[1][0] = (KTERM){ 0, one };
             t[2][0] = (KTERM){ o, one };
-            full[nfull++] = o;
+            if (!check)
+                full[nfull++] = o;
             break;
         }
         case KG_MUL: { /* operands from the full-size pool, or bits while it is empty */
@@ -130,17 +144,18 @@ int KGF(circuit)(const struct keygen_shape *s, struct keygen_rng *g, KT *w,
             KF(add)(&l, &l, &c[1]);
             KF(mul)(&r, &c[2], &w[x[1]]);
             KF(add)(&r, &r, &c[3]);
-            KF(mul)(&w[o], &l, &r);
+            KF(mul)(wo, &l, &r);
             t[0][0] = (KTERM){ x[0], c[0] };
             t[0][1] = (KTERM){ 0, c[1] };
             t[1][0] = (KTERM){ x[1], c[2] };
             t[1][1] = (KTERM){ 0, c[3] };
             t[2][0] = (KTERM){ o, one };
-            full[nfull++] = o;
+            if (!check)
+                full[nfull++] = o;
             break;
         }
         case KG_LIN: { /* three distinct earlier wires, full-size ones when there are three */
-            KF(set_zero)(&w[o]);
+            KF(set_zero)(wo);
             for (unsigned k = 0; k < 3; k++) {
                 if (nfull >= 3) {
                     x[k] = KGF(pick)(g, full, nfull, x, k);
@@ -154,14 +169,23 @@ int KGF(circuit)(const struct keygen_shape *s, struct keygen_rng *g, KT *w,
                 KGF(rand_fr)(&c[k], g);
                 t[0][k] = (KTERM){ x[k], c[k] };
                 KF(mul)(&acc, &c[k], &w[x[k]]);
-                KF(add)(&w[o], &w[o], &acc);
+                KF(add)(wo, wo, &acc);
             }
             t[1][0] = (KTERM){ 0, one };
             t[2][0] = (KTERM){ o, one };
-            full[nfull++] = o;
+            if (!check)
+                full[nfull++] = o;
             break;
         }
         }
+        if (check && kind != KG_BIT) /* the new wire's term becomes coef·value on wire 0 */
+            for (unsigned m = 0; m < 3; m++)
+                for (unsigned q = 0; q < nt[m]; q++)
+                    if (t[m][q].signal == CHECK) {
+                        KT coef = t[m][q].value;
+                        KF(mul)(&t[m][q].value, &coef, &checked);
+                        t[m][q].signal = 0;
+                    }
         const KTERM *rows[3] = { t[0], t[1], t[2] };
         rc = emit(ctx, i, rows, nt);
     }

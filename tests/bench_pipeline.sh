@@ -14,7 +14,8 @@
 # Environment (defaults run on a 2-core box in about two minutes):
 #   PIPE_SIZES    domain sizes, log2 (default "12 14 16"); "K:N" makes the key
 #                 with N constraints instead of 2^K − public − 1 (its domain is
-#                 then the smallest power of two ≥ N + public + 1)
+#                 then the smallest power of two ≥ N + public + 1); "K:N:V"
+#                 also gives keygen --vars V (nVars: a large domain, a smaller key)
 #   PIPE_CURVES   "bn128 bls12381" (default both)
 #   PIPE_SYNTHDS  synthd processes (default 2)
 #   PIPE_SLOTS    slots (default 2)
@@ -124,14 +125,15 @@ status() { "$BIN" status --socket "$D/s.sock" --json 2>/dev/null; }
 
 # keygen once per (curve, size); prints the key's directory
 make_key() { # curve spec
-    local curve=$1 spec=$2 k n dir
+    local curve=$1 spec=$2 k n v= dir vars=()
     k=${spec%%:*}
     if [ "$spec" != "$k" ]; then n=${spec#*:}; else n=$(((1 << k) - PUBLIC - 1)); fi
-    dir=$KEYS/$curve-$n-p$PUBLIC
+    if [ "$n" != "${n%%:*}" ]; then v=${n#*:}; n=${n%%:*}; vars=(--vars "$v"); fi
+    dir=$KEYS/$curve-$n-p$PUBLIC${v:+-v$v}
     if [ ! -s "$dir/circuit.zkey" ] || [ ! -s "$dir/circuit.wtns" ]; then
         mkdir -p "$dir" || return 1
-        echo "bench_pipeline: $curve: slotprove keygen --constraints $n --public $PUBLIC (INSECURE test key, cached in $dir)" >&2
-        "$BIN" keygen --curve "$curve" --constraints "$n" --public "$PUBLIC" --seed "$k" --out "$dir" >&2 ||
+        echo "bench_pipeline: $curve: slotprove keygen --constraints $n --public $PUBLIC ${vars[*]} (INSECURE test key, cached in $dir)" >&2
+        "$BIN" keygen --curve "$curve" --constraints "$n" --public "$PUBLIC" "${vars[@]}" --seed "$k" --out "$dir" >&2 ||
             return 1
     fi
     echo "$dir"
@@ -260,9 +262,10 @@ run_one() { # curve spec
         sleep 0.1
     done
     # nVars and the domain: keygen's shape (nVars = 1 + K + N; domain ≥ N + K + 1)
-    local nvars domain n=${spec#*:}
+    local nvars domain n=${spec#*:} v=
     [ "$spec" = "$k" ] && n=$(((1 << k) - PUBLIC - 1))
-    nvars=$((1 + PUBLIC + n))
+    [ "$n" != "${n%%:*}" ] && v=${n#*:} && n=${n%%:*}
+    nvars=${v:-$((1 + PUBLIC + n))}
     domain=1
     while [ "$domain" -lt $((n + PUBLIC + 1)) ]; do domain=$((domain * 2)); done
     local logd=0

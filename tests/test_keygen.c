@@ -175,6 +175,19 @@ Test(keygen_shape, limits)
         cr_assert_eq(s.n_coefs, na + nb + 6);
         cr_assert_eq(s.n_vars, 1 + 5 + n);
     }
+    /* --vars: from 1 + K + 16 (or 1 + K + N when N < 16) to 1 + K + N */
+    cr_assert(keygen_shape(&s, 1000, 5, &e) == 0);
+    cr_assert(keygen_shape_vars(&s, 1 + 5 + 16, &e) == 0, "smallest --vars refused: %s", e.msg);
+    cr_assert_eq(s.n_vars, 22);
+    cr_assert_eq(s.domain_size, 1024, "--vars changed the domain");
+    cr_assert(keygen_shape(&s, 1000, 5, &e) == 0);
+    cr_assert(keygen_shape_vars(&s, 1 + 5 + 15, &e) < 0, "--vars one below the limit accepted");
+    cr_assert(strstr(e.msg, "--vars 21: want 22..1006"), "message: %s", e.msg);
+    cr_assert(keygen_shape_vars(&s, 1006, &e) == 0, "largest --vars refused: %s", e.msg);
+    cr_assert(keygen_shape_vars(&s, 1007, &e) < 0, "--vars one past the limit accepted");
+    cr_assert(keygen_shape(&s, 7, 0, &e) == 0);
+    cr_assert(keygen_shape_vars(&s, 8, &e) == 0 && keygen_shape_vars(&s, 7, &e) < 0,
+              "N < 16: --vars must be 1 + K + N");
 }
 
 
@@ -511,7 +524,7 @@ static void KH(h_coset)(void)
 struct KH(check) {
     const KTT *w;
     uint64_t rows, terms[3];
-    uint32_t n_public;
+    uint32_t n_public, n_vars;
 };
 
 static int KH(check_row)(void *ctx, uint32_t row, const KTERM *const rows[3], const unsigned nt[3])
@@ -526,6 +539,8 @@ static int KH(check_row)(void *ctx, uint32_t row, const KTERM *const rows[3], co
             cr_assert(rows[m][k].signal <= 1 + c->n_public + row,
                       "row %u: signal %u is not an earlier wire or the row's own", row,
                       rows[m][k].signal);
+            cr_assert(rows[m][k].signal < c->n_vars, "row %u: signal %u past nVars %u", row,
+                      rows[m][k].signal, c->n_vars);
             KF(mul)(&p, &rows[m][k].value, &c->w[rows[m][k].signal]);
             KF(add)(&sum[m], &sum[m], &p);
         }
@@ -540,12 +555,17 @@ static int KH(check_row)(void *ctx, uint32_t row, const KTERM *const rows[3], co
 
 static void KH(circuit)(void)
 {
-    static const uint32_t sizes[][2] = { { 1, 0 }, { 7, 0 }, { 16, 0 }, { 17, 3 }, { 40, 0 },
-                                         { 1000, 0 }, { 4000, 7 } };
+    /* { N, K, --vars (0: the default 1 + K + N) } */
+    static const uint32_t sizes[][3] = { { 1, 0, 0 },    { 7, 0, 0 },       { 16, 0, 0 },
+                                         { 17, 3, 0 },   { 40, 0, 0 },      { 1000, 0, 0 },
+                                         { 4000, 7, 0 }, { 4000, 7, 1 + 7 + 16 },
+                                         { 4000, 7, 1000 }, { 1000, 0, 1001 } };
     for (size_t z = 0; z < sizeof(sizes) / sizeof(sizes[0]); z++) {
         struct keygen_shape s;
         struct sp_err e;
         cr_assert(keygen_shape(&s, sizes[z][0], sizes[z][1], &e) == 0);
+        if (sizes[z][2])
+            cr_assert(keygen_shape_vars(&s, sizes[z][2], &e) == 0, "%s", e.msg);
         KTT *w = calloc(s.n_vars, sizeof(KTT)), *w2 = calloc(s.n_vars, sizeof(KTT));
         cr_assert(w && w2);
         /* The generator sets each new wire before it emits the row, so the
@@ -553,16 +573,16 @@ static void KH(circuit)(void)
          * must give the same witness. */
         struct keygen_rng g;
         keygen_rng_seed(&g, 99 + z);
-        struct KH(check) c = { .w = w, .n_public = s.n_public };
+        struct KH(check) c = { .w = w, .n_public = s.n_public, .n_vars = s.n_vars };
         cr_assert(KG(circuit)(&s, &g, w, KH(check_row), &c) == 0);
         keygen_rng_seed(&g, 99 + z);
-        struct KH(check) c2 = { .w = w2, .n_public = s.n_public };
+        struct KH(check) c2 = { .w = w2, .n_public = s.n_public, .n_vars = s.n_vars };
         cr_assert(KG(circuit)(&s, &g, w2, KH(check_row), &c2) == 0);
         cr_assert(memcmp(w, w2, s.n_vars * sizeof(KTT)) == 0, "same seed, different witness");
         cr_assert_eq(c.rows, s.n_constraints);
         cr_assert(c.terms[0] == s.n_a && c.terms[1] == s.n_b && c.terms[2] == s.n_c,
                   "term counts differ from keygen_shape at N = %u", s.n_constraints);
-        if (s.n_constraints >= 1000) { /* the mix: bits and full-size values */
+        if (s.n_vars >= 1000) { /* the mix: bits and full-size values */
             uint64_t small = 0, full = 0;
             for (uint32_t i = 0; i < s.n_vars; i++) {
                 KTT v;

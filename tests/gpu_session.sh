@@ -1,0 +1,74 @@
+#!/bin/bash
+# tests/gpu_session.sh — one call on the GPU machine (no node, no compiler
+# needed): the binaries built elsewhere (make BUILD=build-cuda CUDA_ARCHS=90)
+# run the stages named in GPU_SESSION, in order, writing under $OUT:
+#   check     the kernels against the CPU backend (gpu_test, sizes up to
+#             2^$GPU_TEST_LOG, default 22) → gpu_test.log
+#   fixtures  tests/gpu_prove.sh sections 1–2 (every fixture proved with
+#             --backend cuda, then serve) → gpu_prove.log, and proofs.tgz for
+#             tests/gpu_prove_verify.sh on a machine with snarkjs
+#   faults    tests/gpu_prove.sh section 3 (GPU faults at the defaults)
+#   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
+#             "CURVE/SPEC/SYNTHDS/SLOTS/PARTS" (SPEC as PIPE_SIZES takes it:
+#             K, K:N or K:N:V) → pipe/bench_pipeline.{txt,tsv}; keys are
+#             made by keygen under $GPU_KEYS (default /tmp/gpu-keys) and
+#             deleted after their run unless GPU_KEEP_KEYS=1, as a 2^27 key
+#             and the next one need not fit the disk together
+# Environment: GPU_BIN (binaries, default build), OUT (default
+# build/gpu-session). Prints each stage's time; exit status 1 if a stage
+# failed.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+ROOT=$PWD
+BIN_DIR=$ROOT/${GPU_BIN:-build}
+OUT=${OUT:-$ROOT/build/gpu-session}
+KEYS=${GPU_KEYS:-/tmp/gpu-keys}
+STAGES=${GPU_SESSION:-check fixtures pipe}
+mkdir -p "$OUT" || exit 1
+rc=0
+say() { echo "# gpu_session $(date -u +%T): $*"; }
+
+nvidia-smi --query-gpu=index,name,memory.total,driver_version,clocks.max.sm --format=csv \
+    2>&1 | tee "$OUT/device.txt"
+echo "# host: $(nproc) CPUs, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)," \
+    "disk free $(df -h --output=avail /tmp | tail -1 | tr -d ' ')" | tee -a "$OUT/device.txt"
+
+for stage in $STAGES; do
+    t0=$SECONDS
+    say "$stage"
+    case $stage in
+    check)
+        "$BIN_DIR/gpu_test" "${GPU_TEST_LOG:-22}" 2>&1 | tee "$OUT/gpu_test.log"
+        tail -1 "$OUT/gpu_test.log" | grep -q ' 0 failed' || rc=1
+        ;;
+    fixtures | faults)
+        secs="1 2"
+        [ "$stage" = faults ] && secs=3
+        mkdir -p "$OUT/gp"
+        GPU_BIN=${GPU_BIN:-build} GPU_PROVE_SECTIONS=$secs GPU_PROVE_OUT=$OUT/gp \
+            bash tests/gpu_prove.sh 2>&1 | tee -a "$OUT/gpu_prove.log"
+        tail -1 "$OUT/gpu_prove.log" | grep -q ' 0 failed' || rc=1
+        if [ -d "$OUT/gp/proofs" ]; then
+            tar czf "$OUT/proofs-$stage.tgz" -C "$OUT/gp" proofs && rm -rf "$OUT/gp"
+        fi
+        ;;
+    pipe)
+        for e in ${GPU_PIPE:-bls12381/24/3/4/10}; do
+            IFS=/ read -r curve spec synthds slots parts <<<"$e"
+            say "pipe $curve $spec: $synthds synthds, $slots slots, $parts partitions"
+            PIPE_CURVES=$curve PIPE_SIZES=$spec PIPE_SYNTHDS=$synthds PIPE_SLOTS=$slots \
+                PIPE_PARTS=$parts PIPE_BACKEND=${PIPE_BACKEND:-cuda} PIPE_KEYS=$KEYS \
+                BIN=$BIN_DIR/slotprove OUT=$OUT/pipe bash tests/bench_pipeline.sh 2>&1 |
+                tee -a "$OUT/pipe.log"
+            grep -q "$curve $spec: FAILED\|keygen failed" "$OUT/pipe.log" && rc=1
+            [ "${GPU_KEEP_KEYS:-0}" = 1 ] || rm -rf "$KEYS"
+        done
+        ;;
+    *)
+        say "unknown stage $stage"
+        rc=1
+        ;;
+    esac
+    say "$stage took $((SECONDS - t0)) s"
+done
+exit $rc
