@@ -46,7 +46,7 @@ $(LIBCOMMON) $(LIBSYNTHD) $(LIBGPUD) $(LIBRUN):
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/slotprove: $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON) $(GPUD_LINK) -o $@ $(LDLIBS)
 $(BUILD)/synthd: $(call obj,synthd/main.c) $(LIBSYNTHD) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 $(BUILD)/gpud: $(call obj,gpud/main.c) $(LIBGPUD) $(LIBCOMMON)
@@ -189,9 +189,11 @@ GPUD_CUDA_SRC := $(wildcard gpud/cuda/*.c)
 $(LIBGPUD): $(call obj,$(GPUD_CUDA_SRC))
 $(BUILD)/obj/gpud/%.o: CFLAGS += -DSLOTPROVE_CUDA -Igpud/cuda
 $(BUILD)/obj/tests/%.o: CFLAGS += -DSLOTPROVE_CUDA -Igpud/cuda
-$(BUILD)/obj/run/%.o: CFLAGS += -DSLOTPROVE_CUDA_BUILT
+# slotprove links the kernels too, for keygen's points on the GPU
+# (run/keygen_gpu.c); serve and prove never touch the GPU themselves.
+$(BUILD)/obj/run/%.o: CFLAGS += -DSLOTPROVE_CUDA_BUILT -Igpud/cuda
 GPUD_LINK := $(LIBGPU) $(CUDA_LDLIBS)
-$(BUILD)/gpud $(BUILD)/unit: $(LIBGPU)
+$(BUILD)/gpud $(BUILD)/unit $(BUILD)/slotprove: $(LIBGPU)
 GPUD_CONFIG := cuda
 else
 GPUD_LINK :=

@@ -148,6 +148,7 @@ struct KGF(points) {
     KT alpha, beta, gamma_inv, delta_inv;
     struct K1(fb_table) t1;
     struct K2(fb_table) t2;
+    struct keygen_gpu *gpu;  /* the tables on the GPU, or NULL: the CPU multiplies */
     KT *sc;                  /* KS_CHUNK scalars, Montgomery form */
     uint64_t (*k)[4];        /* the same, standard form */
     void *pts;               /* KS_CHUNK affine points */
@@ -191,10 +192,15 @@ static int KGF(section)(struct KGF(points) *p, const struct zkey_layout *l, unsi
             return sp_fail(e, rc, "%s: out of memory", j->zkey_path);
         for (size_t i = 0; i < n; i++)
             KF(from_mont)((KT *)p->k[i], &p->sc[i]);
-        rc = g2 ? K2(fb_mul_batch)(p->pts, &p->t2, (const uint64_t(*)[4])p->k, n, j->nthreads)
-                : K1(fb_mul_batch)(p->pts, &p->t1, (const uint64_t(*)[4])p->k, n, j->nthreads);
-        if (rc < 0)
-            return sp_fail(e, rc, "%s: out of memory", j->zkey_path);
+        if (p->gpu) {
+            if ((rc = keygen_gpu_mul(p->gpu, g2, p->pts, (const uint64_t(*)[4])p->k, n, e)) < 0)
+                return rc;
+        } else {
+            rc = g2 ? K2(fb_mul_batch)(p->pts, &p->t2, (const uint64_t(*)[4])p->k, n, j->nthreads)
+                    : K1(fb_mul_batch)(p->pts, &p->t1, (const uint64_t(*)[4])p->k, n, j->nthreads);
+            if (rc < 0)
+                return sp_fail(e, rc, "%s: out of memory", j->zkey_path);
+        }
         if (what == KS_IC)
             memcpy(p->ic + first, p->pts, n * psize);
         if ((rc = file_pwrite(j->zkey_fd, j->zkey_path, p->pts, n * psize,
@@ -394,6 +400,9 @@ int KG_RUN(struct keygen_job *j, struct sp_err *e)
         rc = sp_fail(e, rc, "out of memory for the generator tables");
         goto out;
     }
+    if (j->gpu && (rc = keygen_gpu_open(&p.gpu, j->curve, p.t1.pts, p.t1.window, p.t2.pts,
+                                        p.t2.window, KS_CHUNK, e)) < 0)
+        goto out;
     keygen_phase_end(j->progress);
 
     /* Section 2 and the verification key's fixed part. */
@@ -459,6 +468,7 @@ out:
     explicit_bzero(&p.gamma_inv, sizeof(p.gamma_inv));
     explicit_bzero(&p.delta_inv, sizeof(p.delta_inv));
     explicit_bzero(&gs, sizeof(gs));
+    keygen_gpu_close(p.gpu);
     K1(fb_free)(&p.t1);
     K2(fb_free)(&p.t2);
     free(p.sc);

@@ -8,6 +8,8 @@
 #             --backend cuda, then serve) → gpu_prove.log, and proofs.tgz for
 #             tests/gpu_prove_verify.sh on a machine with snarkjs
 #   faults    tests/gpu_prove.sh section 3 (GPU faults at the defaults)
+#   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
+#             same files byte for byte) and times → keygen.log
 #   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
 #             "CURVE/SPEC/SYNTHDS/SLOTS/PARTS" (SPEC as PIPE_SIZES takes it:
 #             K, K:N or K:N:V) → pipe/bench_pipeline.{txt,tsv}; keys are
@@ -63,6 +65,45 @@ for stage in $STAGES; do
             grep -q "$curve $spec: FAILED\|keygen failed" "$OUT/pipe.log" && rc=1
             [ "${GPU_KEEP_KEYS:-0}" = 1 ] || rm -rf "$KEYS"
         done
+        ;;
+    keygen)
+        # keygen's points on the GPU: the same files as the CPU's, byte for
+        # byte (same seed), at each log size of GPU_KEYGEN_CMP (default
+        # "16 20"), with both times; then GPU-only times for the entries of
+        # GPU_KEYGEN_BIG ("CURVE/SPEC", SPEC as in pipe)
+        mkdir -p "$KEYS"
+        for curve in bn128 bls12381; do
+            for lg in ${GPU_KEYGEN_CMP:-16 20}; do
+                n=$(((1 << lg) - 5)) same=1
+                for b in cuda cpu; do
+                    rm -rf "$KEYS/kg-$b" && mkdir -p "$KEYS/kg-$b"
+                    t=$EPOCHREALTIME
+                    "$BIN_DIR/slotprove" keygen -q --backend $b --curve $curve --constraints $n \
+                        --public 4 --seed $lg --out "$KEYS/kg-$b" 2>>"$OUT/keygen.log" || same=0
+                    eval "t_$b=\$(( (\${EPOCHREALTIME/./} - \${t/./}) / 1000 ))"
+                done
+                for f in circuit.zkey circuit.wtns vk.json public.json; do
+                    cmp -s "$KEYS/kg-cuda/$f" "$KEYS/kg-cpu/$f" || same=0
+                done
+                if [ $same = 1 ]; then echo "ok   - keygen $curve 2^$lg: --backend cuda writes the CPU's files byte for byte"
+                else echo "FAIL - keygen $curve 2^$lg: the GPU's files differ from the CPU's"; fi
+                echo "# keygen $curve 2^$lg: cuda ${t_cuda} ms, cpu ${t_cpu} ms (whole command)"
+            done
+        done 2>&1 | tee -a "$OUT/keygen.log"
+        grep -q '^FAIL - keygen' "$OUT/keygen.log" && rc=1
+        for e in ${GPU_KEYGEN_BIG:-}; do
+            IFS=/ read -r curve spec <<<"$e"
+            IFS=: read -r lg n v <<<"$spec"
+            [ -n "$n" ] || n=$(((1 << lg) - 5))
+            rm -rf "$KEYS/kg-big" && mkdir -p "$KEYS/kg-big"
+            t=$EPOCHREALTIME
+            "$BIN_DIR/slotprove" keygen --backend cuda --curve $curve --constraints $n --public 4 \
+                ${v:+--vars $v} --seed 1 --out "$KEYS/kg-big" 2>&1 | grep -v '%' | tee -a "$OUT/keygen.log"
+            echo "# keygen $curve $spec on the GPU: $(( (${EPOCHREALTIME/./} - ${t/./}) / 1000 )) ms" |
+                tee -a "$OUT/keygen.log"
+            rm -rf "$KEYS/kg-big"
+        done
+        rm -rf "$KEYS"
         ;;
     *)
         say "unknown stage $stage"

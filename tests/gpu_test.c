@@ -6,7 +6,7 @@
  *
  *   gpu_test [max_log [only]]   sizes 2^10, 2^16, 2^20, 2^22 (those ≤ max_log);
  *                               only: run the checks whose kind ("field",
- *                               "ntt", "g1", "g2") is a substring of it
+ *                               "ntt", "g1", "g2", "fb") is a substring of it
  *
  * Fields: mul, add, sub, square of Fr, Fp (both curves) and Fp2 on 2^12
  * random elements and 0, 1, p−1, against field_tmpl.h / fp2_tmpl.h.
@@ -16,7 +16,8 @@
  * 0, 1, r−1, all equal, 90% zeros, witness-like 0/1/small values (all
  * equal again at 2^22); at 2^16 also fixed window sizes 4, 7, 13, 16, 21
  * and fewer scalars than points. Results are compared as projective points
- * (X_eq).
+ * (X_eq). Fixed-base multiplication (keygen's points), all four groups, at
+ * 2^10 and 2^16: affine outputs byte for byte against X_fb_mul_batch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu.h"
+#include "fixed_base.h"
 #include "gpu_data.h"
 #include "msm.h"
 #include "ntt.h"
@@ -288,6 +290,68 @@ MSM_CASE(bn254_g2, GPU_BN254_G2, GPU_BN254)
 MSM_CASE(bls12381_g1, GPU_BLS12381_G1, GPU_BLS12381)
 MSM_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
 
+/* -------------------------------------------------------- fixed base */
+
+/* keygen's points (gpu_fb_*) against common/fixed_base.h's X_fb_mul_batch,
+ * byte for byte: random 256-bit scalars (any value is allowed) with 0, 1,
+ * r − 1, r (infinity), r + 1 and 2^256 − 1 mixed in, for the window the CPU
+ * would choose and for 7 bits (a partial top window) and 16 (the largest). */
+#define FB_CASE(GROUP, GG, GC)                                                                \
+    static void GROUP##_fb_check(unsigned log_n, unsigned window, uint64_t *rng)              \
+    {                                                                                         \
+        size_t n = (size_t)1 << log_n;                                                        \
+        const uint64_t *r = GC == GPU_BN254 ? bn254_fr_modulus.l : bls12381_fr_modulus.l;      \
+        char what[96];                                                                        \
+        struct GROUP##_fb_table t;                                                            \
+        if (!window)                                                                          \
+            window = GROUP##_fb_window(n);                                                    \
+        snprintf(what, sizeof(what), #GROUP " fixed-base, %u-bit windows", window);          \
+        uint64_t(*k)[4] = malloc(n * 32);                                                     \
+        GROUP##_affine_t *want = malloc(n * sizeof(*want)), *got = malloc(n * sizeof(*got));  \
+        struct gpu_fb *f = NULL;                                                              \
+        struct sp_err e;                                                                      \
+        if (!k || !want || !got || GROUP##_fb_init(&t, &GROUP##_generator, window, 0)) {      \
+            check(0, what, log_n, 0);                                                         \
+            free(k), free(want), free(got);                                                   \
+            return;                                                                           \
+        }                                                                                     \
+        for (size_t i = 0; i < n; i++)                                                        \
+            for (int l = 0; l < 4; l++)                                                       \
+                k[i][l] = gpu_data_rand(rng);                                                 \
+        memset(k[0], 0, 32);                                                                  \
+        memset(k[1], 0, 32), k[1][0] = 1;                                                     \
+        memcpy(k[2], r, 32), k[2][0] -= 1;                                                    \
+        memcpy(k[3], r, 32);                                                                  \
+        memcpy(k[4], r, 32), k[4][0] += 1;                                                    \
+        memset(k[5], 0xff, 32);                                                               \
+        int ok = GROUP##_fb_mul_batch(want, &t, (const uint64_t(*)[4])k, n, 0) == 0;          \
+        memset(got, 0x5a, n * sizeof(*got));                                                  \
+        double t0 = now_ms(), t1 = t0;                                                        \
+        if (ok && (gpu_fb_create(&f, GG, t.pts, t.window, t.nwin, n, &e) ||                  \
+                   (t0 = now_ms(), gpu_fb_mul_batch(f, got, k, n, &e)))) {                    \
+            printf("%s\n", e.msg);                                                            \
+            ok = 0;                                                                           \
+        }                                                                                     \
+        t1 = now_ms();                                                                        \
+        check(ok && memcmp(want, got, n * sizeof(*got)) == 0, what, log_n, t1 - t0);         \
+        gpu_fb_free(f);                                                                       \
+        GROUP##_fb_free(&t);                                                                  \
+        free(k), free(want), free(got);                                                       \
+    }                                                                                         \
+    static void GROUP##_fb_suite(unsigned log_n, uint64_t *rng)                               \
+    {                                                                                         \
+        GROUP##_fb_check(log_n, 0, rng);                                                      \
+        if (log_n == 10) {                                                                    \
+            GROUP##_fb_check(log_n, 7, rng);                                                  \
+            GROUP##_fb_check(log_n, 16, rng);                                                 \
+        }                                                                                     \
+    }
+
+FB_CASE(bn254_g1, GPU_BN254_G1, GPU_BN254)
+FB_CASE(bn254_g2, GPU_BN254_G2, GPU_BN254)
+FB_CASE(bls12381_g1, GPU_BLS12381_G1, GPU_BLS12381)
+FB_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
+
 int main(int argc, char **argv)
 {
     unsigned max_log = argc > 1 ? (unsigned)atoi(argv[1]) : 22;
@@ -324,6 +388,12 @@ int main(int argc, char **argv)
         if (!*only || strstr(only, "g2")) {
             bn254_g2_msm_suite(lg, &rng);
             bls12381_g2_msm_suite(lg, &rng);
+        }
+        if ((!*only || strstr(only, "fb")) && lg <= 16) {
+            bn254_g1_fb_suite(lg, &rng);
+            bn254_g2_fb_suite(lg, &rng);
+            bls12381_g1_fb_suite(lg, &rng);
+            bls12381_g2_fb_suite(lg, &rng);
         }
     }
     printf("%d passed, %d failed\n", passed, failed);

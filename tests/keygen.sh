@@ -131,6 +131,12 @@ expect 2 "want bn128 or bls12381" --curve bn254 --constraints 10 $O
 expect 2 "--vars 19: want 20..1004" --curve bn128 --constraints 1000 --public 3 --vars 19 $O
 expect 2 "--vars 1005: want 20..1004" --curve bn128 --constraints 1000 --public 3 --vars 1005 $O
 expect 2 "--vars \"x\": want an integer" --curve bn128 --constraints 1000 --vars x $O
+expect 2 "--backend \"gpu\": want auto, cpu or cuda" --curve bn128 --constraints 10 --backend gpu $O
+# no GPU here (CI, the dev box): --backend cuda is refused with the reason
+# (no CUDA in this build, or no device), before any file is made
+if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
+    expect 1 "--backend cuda: " --curve bn128 --constraints 10 --backend cuda $O
+fi
 expect 2 "want an integer 0..2^64-1" --curve bn128 --constraints 10 --seed -1 $O
 expect 2 "want an integer 0..2^64-1" --curve bn128 --constraints 10 --seed 18446744073709551616 $O
 expect 2 "want 0..1024" --curve bn128 --constraints 10 --threads 1025 $O

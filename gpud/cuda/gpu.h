@@ -67,6 +67,20 @@ int gpu_msm_run_at(struct gpu_msm *m, void *ret, size_t at, const void *scalars,
 /* The window size gpu_msm_run would choose for n points of group g. */
 unsigned gpu_msm_window_bits(enum gpu_group g, size_t n);
 
+/* ---- fixed-base multiplication, for keygen (gpu_fixed_base.cu) ---- */
+struct gpu_fb;
+/* Uploads the window table of common/fixed_base.h (X_fb_init's t->pts:
+ * nwin = ⌈256/window⌉ rows of 2^window − 1 affine points, the zkey layout;
+ * window 1..16) of group g and sizes the buffers for batches of up to
+ * max_batch scalars. -EINVAL (sizes), -ENOMEM (device memory), -EIO. */
+int gpu_fb_create(struct gpu_fb **ret, enum gpu_group g, const void *table, unsigned window,
+                  unsigned nwin, size_t max_batch, struct sp_err *e);
+void gpu_fb_free(struct gpu_fb *f);
+/* out[i] = k[i]·P, affine (infinity as (0, 0)), for i < n ≤ max_batch: the
+ * bytes X_fb_mul_batch writes. k: n × 32 B standard-form scalars (4 LE
+ * 64-bit limbs, any 256-bit value); out, k in host memory. */
+int gpu_fb_mul_batch(struct gpu_fb *f, void *out, const void *k, size_t n, struct sp_err *e);
+
 /* ---- field operations, for tests (gpu_field.cu) ---- */
 enum gpu_field {
     GPU_F_BN254_FR, GPU_F_BN254_FP, GPU_F_BN254_FP2,
