@@ -15,4 +15,5 @@ _Static_assert(sizeof(bls12381_g1_affine_t) == 2 * sizeof(bls12381_fp_t),
 #define MSM_ENDO_SPLIT(k, m, neg) glv_split(&bls12381_glv, (k), (m)[0], (m)[1], (neg))
 #define MSM_ENDO_MAP(out, in) \
     ((out)->y = (in)->y, bls12381_fp_mul(&(out)->x, &(in)->x, &bls12381_glv_beta))
+#define MSM_SPLIT_API /* X_msm_split_* (msm.h) */
 #include "msm_tmpl.h"

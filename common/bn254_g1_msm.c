@@ -15,4 +15,5 @@ _Static_assert(sizeof(bn254_g1_affine_t) == 2 * sizeof(bn254_fp_t),
 #define MSM_ENDO_SPLIT(k, m, neg) glv_split(&bn254_glv, (k), (m)[0], (m)[1], (neg))
 #define MSM_ENDO_MAP(out, in) \
     ((out)->y = (in)->y, bn254_fp_mul(&(out)->x, &(in)->x, &bn254_glv_beta))
+#define MSM_SPLIT_API /* X_msm_split_* (msm.h) */
 #include "msm_tmpl.h"

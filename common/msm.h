@@ -26,4 +26,31 @@ int bn254_g2_msm(bn254_g2_jac_t *ret, const void *points, const void *scalars, s
 int bls12381_g1_msm(bls12381_g1_jac_t *ret, const void *points, const void *scalars, size_t n, unsigned nthreads);
 int bls12381_g2_msm(bls12381_g2_jac_t *ret, const void *points, const void *scalars, size_t n, unsigned nthreads);
 
+/*
+ * The G1 MSM of dense scalars in pieces, for a caller that schedules the
+ * window tasks itself among other work (gpud/cpu/prove_tmpl.h: the H MSM as
+ * the shared tail of the proof's stages on two threads):
+ *   X_g1_msm_split_begin(&s, points, scalars, n, nthreads) plans the windows
+ *     for nthreads threads and keeps the pointers (the scalars are read only
+ *     by the tasks, so they may be filled in between): 0, -ENOMEM, -EINVAL;
+ *   X_g1_msm_split_tasks(s) the number of tasks T;
+ *   X_g1_msm_split_run(s, b, e) runs tasks [b, e) ⊆ [0, T), each exactly
+ *     once over all calls, from any threads at once;
+ *   X_g1_msm_split_end(ret, s) after every task has run: ret = Σ k_i·P_i,
+ *     frees s; 0 or -ENOMEM (a task could not allocate its buckets).
+ * Same result as X_msm, without its 0/1 split and endomorphism.
+ */
+struct bn254_g1_msm_split;
+struct bls12381_g1_msm_split;
+int bn254_g1_msm_split_begin(struct bn254_g1_msm_split **s, const void *points,
+                             const void *scalars, size_t n, unsigned nthreads);
+size_t bn254_g1_msm_split_tasks(const struct bn254_g1_msm_split *s);
+void bn254_g1_msm_split_run(struct bn254_g1_msm_split *s, size_t b, size_t e);
+int bn254_g1_msm_split_end(bn254_g1_jac_t *ret, struct bn254_g1_msm_split *s);
+int bls12381_g1_msm_split_begin(struct bls12381_g1_msm_split **s, const void *points,
+                                const void *scalars, size_t n, unsigned nthreads);
+size_t bls12381_g1_msm_split_tasks(const struct bls12381_g1_msm_split *s);
+void bls12381_g1_msm_split_run(struct bls12381_g1_msm_split *s, size_t b, size_t e);
+int bls12381_g1_msm_split_end(bls12381_g1_jac_t *ret, struct bls12381_g1_msm_split *s);
+
 #endif

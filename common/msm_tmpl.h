@@ -473,6 +473,83 @@ int MG(msm)(MJ *ret, const void *points, const void *scalars, size_t n, unsigned
     return 0;
 }
 
+#ifdef MSM_SPLIT_API
+/* The dense MSM in pieces (msm.h, X_msm_split_*): the caller runs the window
+ * tasks itself, interleaved with other work. No 0/1 split and no
+ * endomorphism: every scalar goes through the windows (a scalar 0 or 1
+ * there is simply a digit 0 or 1), which is what dense scalars need. */
+struct MG(msm_split) {
+    struct MG(msm_ctx) x;
+    uint32_t *idx;
+};
+
+int MG(msm_split_begin)(struct MG(msm_split) **out, const void *points,
+                        const void *scalars, size_t n, unsigned nthreads)
+{
+    *out = NULL;
+    if (n > UINT32_MAX)
+        return -22; /* -EINVAL: indices are 32-bit */
+    if (nthreads == 0)
+        nthreads = parallel_threads();
+    struct MG(msm_split) *s = calloc(1, sizeof(*s));
+    if (!s)
+        return -12; /* -ENOMEM */
+    s->idx = malloc(n * sizeof(uint32_t) + 1);
+    struct MG(msm_ctx) *x = &s->x;
+    x->points = points;
+    x->scalars = scalars;
+    x->n = n;
+    x->bits = MSM_SCALAR_BITS;
+    if (n) {
+        MG(msm_plan)(n, nthreads, x->bits, &x->c, &x->nchunks);
+        x->nwin = x->bits / x->c + 1;
+        x->chunk = (n + x->nchunks - 1) / x->nchunks;
+        x->partial = malloc((size_t)x->nwin * x->nchunks * sizeof(MJ));
+    }
+    if (!s->idx || (n && !x->partial)) {
+        free(x->partial);
+        free(s->idx);
+        free(s);
+        return -12;
+    }
+    for (size_t i = 0; i < n; i++)
+        s->idx[i] = (uint32_t)i;
+    x->idx = s->idx;
+    atomic_init(&x->failed, 0);
+    *out = s;
+    return 0;
+}
+
+size_t MG(msm_split_tasks)(const struct MG(msm_split) *s)
+{
+    return s->x.n ? (size_t)s->x.nwin * s->x.nchunks : 0;
+}
+
+void MG(msm_split_run)(struct MG(msm_split) *s, size_t b, size_t e)
+{
+    MG(msm_task)(&s->x, b, e);
+}
+
+int MG(msm_split_end)(MJ *ret, struct MG(msm_split) *s)
+{
+    struct MG(msm_ctx) *x = &s->x;
+    int rc = atomic_load(&x->failed) ? -12 : 0;
+    MG(set_inf)(ret);
+    if (rc == 0 && x->n)
+        for (unsigned w = x->nwin; w-- > 0;) {
+            if (w != x->nwin - 1)
+                for (unsigned i = 0; i < x->c; i++)
+                    MG(dbl)(ret, ret);
+            for (size_t ch = 0; ch < x->nchunks; ch++)
+                MG(add)(ret, ret, &x->partial[(size_t)w * x->nchunks + ch]);
+        }
+    free(x->partial);
+    free(s->idx);
+    free(s);
+    return rc;
+}
+#endif
+
 #undef MG
 #undef MF
 #undef MJ
@@ -494,3 +571,4 @@ int MG(msm)(MJ *ret, const void *points, const void *scalars, size_t n, unsigned
 #undef MSM_ENDO_MAP
 #undef MSM_ENDO_MAX_N
 #undef MSM_NP
+#undef MSM_SPLIT_API
