@@ -108,8 +108,17 @@ bench-cpu: $(BUILD)/bench_cpu
 
 # The daemon under load (tests/bench_pipeline.sh: PIPE_SIZES, PIPE_CURVES,
 # PIPE_SYNTHDS, PIPE_SLOTS, PIPE_BACKEND, ...); tables in build/bench_pipeline.txt
+# On a machine with a GPU (nvidia-smi answers) it runs the scale set
+# through tests/gpu_session.sh: both curves at 2^20, 2^22 and 2^24 and a
+# BLS12-381 partition with a 2^27 domain (4.2 M wires: the key is 23.5 GiB);
+# GPU_PIPE overrides the set (entries CURVE/SPEC/SYNTHDS/SLOTS/PARTS).
+GPU_PIPE_SCALE := bn128/20/4/6/24 bls12381/20/4/6/24 bn128/22/4/6/16 bls12381/22/4/6/16 \
+                  bn128/24/3/4/10 bls12381/24/3/4/10 bls12381/27:67108865:4194304/2/2/6
 bench-pipeline: $(BINS)
-	@bash tests/bench_pipeline.sh
+	@if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then \
+	    GPU_SESSION=pipe GPU_PIPE="$${GPU_PIPE:-$(GPU_PIPE_SCALE)}" GPU_BIN=$(BUILD) \
+	        OUT=$(BUILD)/gpu-session bash tests/gpu_session.sh; \
+	else bash tests/bench_pipeline.sh; fi
 
 # A circomlib SHA-256 circuit (BN254, 2^15) proved by slotprove, rapidsnark
 # ($$RAPIDSNARK, when set) and snarkjs side by side (tests/bench_sha256.sh).
