@@ -2,7 +2,10 @@
  * gpu_bench.c — `make bench-gpu`: times the GPU kernels (gpud/cuda/gpu.h)
  * on a machine with a CUDA device; prints figures, asserts nothing.
  *
- *   gpu_bench [max_log [what]]   what: a substring filter ("g1", "ntt", ...)
+ *   gpu_bench [max_log [what [min_log]]]   what: a substring filter ("g1",
+ *                                "ntt", ...); sizes from 2^min_log up
+ *   $GPU_BENCH_WINDOWS           "17,18,19": time the MSMs at each of these
+ *                                window sizes instead of the chosen one
  *
  * MSM: G1 and G2 of both curves at 2^16, 2^20, 2^22, 2^24 (≤ max_log):
  * points resident on the device, random full-size scalars copied from
@@ -26,9 +29,19 @@
 
 static const char *group_name[] = { "bn254 G1", "bn254 G2", "bls12-381 G1", "bls12-381 G2" };
 
+static unsigned min_log;
+
 static void bench_msm(enum gpu_group g, unsigned max_log, uint64_t *rng)
 {
     static const unsigned sizes[] = { 16, 20, 22, 24 };
+    unsigned windows[16] = { 0 }, nw = 1;
+    const char *ws = getenv("GPU_BENCH_WINDOWS");
+    for (nw = 0; ws && *ws && nw < 16; nw++) {
+        char *end;
+        windows[nw] = (unsigned)strtoul(ws, &end, 10);
+        ws = *end ? end + 1 : end;
+    }
+    nw = nw ? nw : 1;
     size_t nmax = 0;
     for (int i = 0; i < 4; i++)
         if (sizes[i] <= max_log)
@@ -48,10 +61,11 @@ static void bench_msm(enum gpu_group g, unsigned max_log, uint64_t *rng)
         printf("msm %s: %s\n", group_name[g], e.msg);
         goto out;
     }
-    for (int i = 0; i < 4; i++) {
-        if (sizes[i] > max_log)
+    for (int i = 0; i < 4 * (int)nw; i++) {
+        unsigned lg = sizes[i / nw], c = windows[i % nw];
+        if (lg > max_log || lg < min_log)
             continue;
-        size_t n = (size_t)1 << sizes[i];
+        size_t n = (size_t)1 << lg;
         uint8_t ret[1024];
         float best = 1e30f;
         cudaEvent_t a, b;
@@ -59,8 +73,8 @@ static void bench_msm(enum gpu_group g, unsigned max_log, uint64_t *rng)
         cudaEventCreate(&b);
         for (int r = 0; r <= REPS; r++) {
             cudaEventRecord(a, 0);
-            if (gpu_msm_run(m, ret, sc, n, 0, &e)) {
-                printf("msm %s 2^%u: %s\n", group_name[g], sizes[i], e.msg);
+            if (gpu_msm_run(m, ret, sc, n, c, &e)) {
+                printf("msm %s 2^%u: %s\n", group_name[g], lg, e.msg);
                 break;
             }
             cudaEventRecord(b, 0);
@@ -70,8 +84,8 @@ static void bench_msm(enum gpu_group g, unsigned max_log, uint64_t *rng)
             if (r > 0 && ms < best)
                 best = ms;
         }
-        printf("msm  %-13s 2^%-2u  window %2u  %9.2f ms\n", group_name[g], sizes[i],
-               gpu_msm_window_bits(g, n), best);
+        printf("msm  %-13s 2^%-2u  window %2u  %9.2f ms\n", group_name[g], lg,
+               c ? c : gpu_msm_window_bits(g, n), best);
         fflush(stdout);
         cudaEventDestroy(a);
         cudaEventDestroy(b);
@@ -88,7 +102,7 @@ static void bench_ntt(enum gpu_curve c, unsigned max_log, uint64_t *rng)
     const char *cname = c == GPU_BN254 ? "bn254" : "bls12-381";
     for (int i = 0; i < 3; i++) {
         unsigned lg = sizes[i];
-        if (lg > max_log)
+        if (lg > max_log || lg < min_log)
             continue;
         size_t n = (size_t)1 << lg;
         struct sp_err e;
@@ -143,6 +157,7 @@ int main(int argc, char **argv)
 {
     unsigned max_log = argc > 1 ? (unsigned)atoi(argv[1]) : 24;
     const char *only = argc > 2 ? argv[2] : "";
+    min_log = argc > 3 ? (unsigned)atoi(argv[3]) : 0;
     char dev[256];
     struct sp_err e;
     if (gpu_describe(dev, sizeof(dev), &e)) {

@@ -4,7 +4,8 @@
  * machine with a CUDA device. Prints one line per check and
  * "N passed, N failed"; exits 1 if any failed, 2 if no device.
  *
- *   gpu_test [max_log [only]]   sizes 2^10, 2^16, 2^20, 2^22 (those ≤ max_log);
+ *   gpu_test [max_log [only]]   sizes 2^10, 2^16, 2^20, 2^22 (those ≤ max_log;
+ *                               the NTT also at 2^1..2^13 and 2^17);
  *                               only: run the checks whose kind ("field",
  *                               "ntt", "g1", "g2", "fb") is a substring of it
  *
@@ -372,6 +373,15 @@ int main(int argc, char **argv)
         bls12381_fp_field_check(&rng);
         bls12381_fp2_field_check(&rng);
     }
+    /* the NTT's pass plans at small sizes too: one partial tile (2^1..2^9),
+     * a first pass shortened to leave three stages (2^11..2^13), and at 2^17
+     * the 7-stage, 8-column passes that 2^24 runs */
+    static const unsigned ntt_sizes[] = { 1, 2, 3, 4, 6, 9, 11, 12, 13, 17 };
+    for (size_t i = 0; i < sizeof(ntt_sizes) / sizeof(ntt_sizes[0]); i++)
+        if ((!*only || strstr(only, "ntt")) && ntt_sizes[i] <= max_log) {
+            bn254_ntt_check(ntt_sizes[i], &rng);
+            bls12381_ntt_check(ntt_sizes[i], &rng);
+        }
     static const unsigned sizes[] = { 10, 16, 20, 22 };
     for (size_t i = 0; i < 4; i++) {
         unsigned lg = sizes[i];

@@ -17,6 +17,7 @@ extern "C" {
 }
 
 #include "ff.cuh"
+#include "ff_wide.cuh"
 
 #define FIELD_PARAMS(NAME, LIMBS64, PMAC, ONEMAC, N0MAC)                      \
     struct NAME {                                                            \
@@ -78,14 +79,26 @@ template <class P> FF_INLINE fp2<P> dbl(const fp2<P> &a)
 /* The Fp2 product and square are kept out of line: a G2 point addition
  * inlined to ~40 base-field products makes the compiler take many minutes
  * per architecture; as calls, the code is ~15× smaller and compiles in
- * seconds. Operands go by value: in registers, where references made the
- * caller keep them in local memory (7% faster BLS12-381 G2 MSMs on the
- * H200). Karatsuba: three base-field products. */
+ * seconds (and an inlined bucket-sum loop ran slower on the H200: the
+ * instruction cache). Operands go by value: in registers, where references
+ * made the caller keep them in local memory (7% faster BLS12-381 G2 MSMs on
+ * the H200).
+ *
+ * The product: Karatsuba with lazy reduction (Aranha, Karabina, Longa,
+ * Gebotys, López, "Faster explicit formulas for computing pairings over
+ * ordinary curves", 2011): three double-width products and two Montgomery
+ * reductions (ff_wide.cuh) instead of three Montgomery products:
+ *   c0 = REDC(a0·b0 − a1·b1 (+ p·R when negative)),  in [0, p·R)
+ *   c1 = REDC((a0 + a1)(b0 + b1) − a0·b0 − a1·b1),  = a0·b1 + a1·b0 < 2p² < p·R
+ * (the unreduced sums a0 + a1 < 2p < R: p has a spare top bit). */
 template <class P> __device__ __noinline__ fp2<P> operator*(const fp2<P> a, const fp2<P> b)
 {
-    fp<P> v0 = a.c0 * b.c0, v1 = a.c1 * b.c1;
-    fp<P> s = (a.c0 + a.c1) * (b.c0 + b.c1);
-    return fp2<P>{ v0 - v1, s - v0 - v1 };
+    fp_wide<P> v0 = fp_mul_wide(a.c0, b.c0), v1 = fp_mul_wide(a.c1, b.c1);
+    fp_wide<P> s = fp_mul_wide(fp_add_nr(a.c0, a.c1), fp_add_nr(b.c0, b.c1));
+    uint32_t neg, unused;
+    fp_wide<P> d = fp_wide_add_pr(fp_wide_sub(v0, v1, neg), neg);
+    fp_wide<P> e = fp_wide_sub(fp_wide_sub(s, v0, unused), v1, unused);
+    return fp2<P>{ fp_redc(d), fp_redc(e) };
 }
 /* (c0 + c1 u)² = (c0 + c1)(c0 − c1) + 2 c0 c1 u: two base-field products. */
 template <class P> __device__ __noinline__ fp2<P> sqr(const fp2<P> a)

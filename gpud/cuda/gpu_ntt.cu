@@ -113,29 +113,39 @@ static unsigned ntt_threads(void)
     return t;
 }
 
-/* log2 of the elements per tile: NTT_TILE_LOG_DEFAULT, or
- * $SLOTPROVE_NTT_TILE_LOG (6 up to NTT_TILE_LOG): smaller tiles let more
- * blocks share an SM but take more passes. */
-static unsigned ntt_tile_log(void)
+/* Which pass kernel: 2 (ntt_pass), 4 or 8 (ntt_pass_r): NTT_RADIX_DEFAULT
+ * or $SLOTPROVE_NTT_RADIX. */
+#define NTT_RADIX_DEFAULT 4
+static unsigned ntt_radix(void)
 {
-    static unsigned t = 0;
-    if (!t) {
-        const char *s = getenv("SLOTPROVE_NTT_TILE_LOG");
-        unsigned v = s ? (unsigned)atoi(s) : NTT_TILE_LOG_DEFAULT;
-        t = v >= 6 && v <= NTT_TILE_LOG ? v : NTT_TILE_LOG_DEFAULT;
+    static unsigned r = 0;
+    if (!r) {
+        const char *s = getenv("SLOTPROVE_NTT_RADIX");
+        int v = s ? atoi(s) : NTT_RADIX_DEFAULT;
+        r = v == 2 || v == 4 || v == 8 ? (unsigned)v : NTT_RADIX_DEFAULT;
     }
-    return t;
+    return r;
 }
 
-template <class F> static int ntt_forward_t(struct gpu_ntt *d, F *out, const F *in, struct sp_err *e)
+/* log2 of the elements per tile: the kernel's default, or
+ * $SLOTPROVE_NTT_TILE_LOG (6 up to the kernel's maximum): smaller tiles
+ * let more blocks share an SM but take more passes. */
+static unsigned ntt_tile_log(unsigned def, unsigned max)
+{
+    const char *s = getenv("SLOTPROVE_NTT_TILE_LOG");
+    unsigned v = s ? (unsigned)atoi(s) : def;
+    return v >= 6 && v <= max ? v : def;
+}
+
+/* Radix-2 passes: k stages over tiles of 2^(k+l) elements each. */
+template <class F> static int ntt_forward_r2(struct gpu_ntt *d, F *out, const F *in, struct sp_err *e)
 {
     size_t smem = ((size_t)1 << NTT_TILE_LOG) * sizeof(F);
     CU_TRY(cudaFuncSetAttribute(ntt_pass<F>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), e,
            "ntt shared memory");
-    unsigned s = 0;
+    unsigned s = 0, tl = ntt_tile_log(NTT_TILE_LOG_DEFAULT, NTT_TILE_LOG);
     while (s < d->log_n) {
         unsigned l = s < 4 ? s : 4;
-        unsigned tl = ntt_tile_log();
         unsigned k = d->log_n - s < tl - l ? d->log_n - s : tl - l;
         size_t tile = (size_t)1 << (k + l);
         ntt_pass<F><<<(unsigned)(d->n / tile), ntt_threads(), tile * sizeof(F)>>>(
@@ -144,6 +154,49 @@ template <class F> static int ntt_forward_t(struct gpu_ntt *d, F *out, const F *
         s += k;
     }
     return 0;
+}
+
+/* Radix-4 or radix-8 passes (ntt_pass_r, 2^LR elements a thread): the
+ * first pass takes up to tile-log stages (leaving none or at least three:
+ * every pass needs LR ≤ 3 stages), the rest split the remaining stages
+ * evenly into passes of at most tile-log − 3 stages, each with 2^l columns
+ * filling the tile (l ≤ s): 2^24 goes in 10 + 7 + 7 stages with 2^10-element
+ * tiles, 2^22 in 10 + 6 + 6, 2^20 in 10 + 5 + 5. */
+template <class F, int LR> static int ntt_forward_r(struct gpu_ntt *d, F *out, const F *in, struct sp_err *e)
+{
+    size_t smem = ((size_t)1 << NTT8_TILE_LOG) * sizeof(F);
+    CU_TRY(cudaFuncSetAttribute(ntt_pass_r<F, LR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), e,
+           "ntt shared memory");
+    /* tiles below 2^8 could leave a last pass of fewer than three stages */
+    unsigned tl = ntt_tile_log(NTT8_TILE_LOG_DEFAULT, NTT8_TILE_LOG);
+    const unsigned log_n = d->log_n;
+    tl = tl < 8 ? 8 : tl;
+    unsigned k = log_n < tl ? log_n : tl;
+    if (log_n - k > 0 && log_n - k < 3)
+        k = log_n - 3;
+    unsigned s = 0, l = 0;
+    while (s < log_n) {
+        if (s > 0) {
+            unsigned rest = log_n - s, passes = (rest + tl - 4) / (tl - 3);
+            k = (rest + passes - 1) / passes;
+            l = tl - k < s ? tl - k : s;
+        }
+        size_t tile = (size_t)1 << (k + l);
+        ntt_pass_r<F, LR><<<(unsigned)(d->n / tile), (unsigned)(tile >> LR), tile * sizeof(F)>>>(
+            out, s == 0 ? in : out, (const F *)d->tw, log_n, s, k, l, s == 0);
+        CU_TRY(cudaGetLastError(), e, "ntt pass");
+        s += k;
+    }
+    return 0;
+}
+
+template <class F> static int ntt_forward_t(struct gpu_ntt *d, F *out, const F *in, struct sp_err *e)
+{
+    if (d->log_n < 3 || ntt_radix() == 2)
+        return ntt_forward_r2<F>(d, out, in, e);
+    if (ntt_radix() == 4)
+        return ntt_forward_r<F, 2>(d, out, in, e);
+    return ntt_forward_r<F, 3>(d, out, in, e);
 }
 
 template <class F>

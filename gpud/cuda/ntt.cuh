@@ -1,5 +1,5 @@
 /*
- * ntt.cuh — radix-2 NTT over Fr on the GPU, the same transform as
+ * ntt.cuh — the NTT over Fr on the GPU, the same transform as
  * common/ntt_tmpl.h (decimation in time over bit-reversed input, twiddles
  * ω_{2h}^j at the stage of half-size h, ω_n = 5^((r−1)/n), snarkjs's coset
  * shift), so outputs match the CPU backend bit for bit.
@@ -7,10 +7,12 @@
  * A pass loads a tile of 2^k·2^l elements into shared memory, runs k stages
  * on it and writes it back: the 2^k elements 2^s apart for 2^l consecutive
  * low indices (l ≤ 4: 512-byte runs in device memory). The first pass reads
- * its input at bit-reversed positions, so no separate permutation runs:
- * 2^24 takes four passes (9 + 5 + 5 + 5 stages) with the default tiles. Shared memory holds the tile
- * word-sliced (word w of element e at w·E + e) so a warp's threads hit
- * different banks.
+ * its input at bit-reversed positions, so no separate permutation runs.
+ * ntt_pass runs one stage at a time, a thread per butterfly (2^24 in four
+ * passes: 9 + 5 + 5 + 5 stages), with the tile word-sliced in shared
+ * memory (word w of element e at w·E + e) so a warp's threads hit
+ * different banks; ntt_pass_r (below, the default) keeps 4 or 8 elements
+ * a thread in registers across stages (2^24 in three passes, 10 + 7 + 7).
  *
  * Tables on the device (gpu_ntt_create): tw[2^s + j] = ω_{2^(s+1)}^j for the
  * stage of half-size 2^s (n entries in all, each computed from a table of
@@ -112,6 +114,162 @@ __global__ void __launch_bounds__(NTT_THREADS) ntt_pass(F *out, const F *in, con
     for (uint32_t e = threadIdx.x; e < E; e += blockDim.x) {
         uint32_t i = base + ((e >> l) << s) + (e & (lw - 1));
         out[i] = ntt_sm_load<F>(sm, E, e);
+    }
+}
+
+/* ---- radix-4 and radix-8 passes: two or three stages a round trip ----
+ *
+ * The same tiles (2^k stages × 2^l columns, tile index e = m·2^l + c), but
+ * each thread holds R = 2^LR elements (LR = 2 or 3) in registers and runs up
+ * to LR stages on them before they go back to shared memory: the stages are
+ * taken in groups of LR (the last group of a pass with k mod LR ≠ 0
+ * re-takes the window of the top LR m bits and runs only the stages it has
+ * not run). For the group whose window is m bits w..w+LR−1 (tile bits
+ * p = l + w and up), the thread's register r holds tile element
+ *   e(r) = (tid mod 2^p) | r·2^p | ⌊tid / 2^p⌋·2^(p+LR),
+ * so the stage on m bit w+q pairs registers r and r + 2^q. The first group
+ * reads its elements straight from device memory (bit-reversed in the
+ * first pass), the last one writes them straight back; between groups they
+ * pass through shared memory as two 16-byte halves, half h of element e at
+ * 16-byte slot h·E + ntt_slot(e), a swizzle that keeps a quarter warp's
+ * eight accesses in eight bank quads for every window position. Twiddles
+ * come from the same table tw as ntt_pass, the distinct ones of a stage
+ * (2^q of them) loaded once per thread.
+ *
+ * On an H200 at 2^24 (best of 5; 2026-11-30): radix 4 6.04 ms (BN254),
+ * 6.26 ms (BLS12-381); ntt_pass 6.26 / 6.45; radix 8 7.33 / 7.79 (102
+ * registers a thread: half the resident warps, and the field products'
+ * serial carry chains need them); at 2^20 0.357 against 0.438 ms (one pass
+ * fewer). Requesting each pass's twiddles ahead (prefetch.global.L1) made
+ * both slower: the passes are bound by the products' instructions, not by
+ * memory.
+ *
+ * Only the exact transform matters: field elements are canonical, so any
+ * order of the same butterflies gives the same bytes as the CPU backend. */
+#define NTT8_TILE_LOG_DEFAULT 10 /* 2^10 elements: 32 KiB; 2^(10−LR) threads */
+#define NTT8_TILE_LOG 11         /* at most: 64 KiB */
+
+template <class F> FF_INLINE F ntt_ld32(const F *p)
+{
+    static_assert(sizeof(F) == 32, "ntt_ld32: 8-limb elements");
+    const uint4 *q = reinterpret_cast<const uint4 *>(p);
+    uint4 a = q[0], b = q[1];
+    F x;
+    x.v[0] = a.x, x.v[1] = a.y, x.v[2] = a.z, x.v[3] = a.w;
+    x.v[4] = b.x, x.v[5] = b.y, x.v[6] = b.z, x.v[7] = b.w;
+    return x;
+}
+
+template <class F> FF_INLINE F ntt_ldg32(const F *p)
+{
+    const uint4 *q = reinterpret_cast<const uint4 *>(p);
+    uint4 a = __ldg(q), b = __ldg(q + 1);
+    F x;
+    x.v[0] = a.x, x.v[1] = a.y, x.v[2] = a.z, x.v[3] = a.w;
+    x.v[4] = b.x, x.v[5] = b.y, x.v[6] = b.z, x.v[7] = b.w;
+    return x;
+}
+
+template <class F> FF_INLINE void ntt_st32(F *p, const F &x)
+{
+    uint4 *q = reinterpret_cast<uint4 *>(p);
+    q[0] = make_uint4(x.v[0], x.v[1], x.v[2], x.v[3]);
+    q[1] = make_uint4(x.v[4], x.v[5], x.v[6], x.v[7]);
+}
+
+/* The 16-byte slot of tile element e (see above): a swizzle of e's low
+ * three bits that keeps a quarter warp's eight accesses in eight different
+ * bank quads for every window position (checked exhaustively for tiles of
+ * 2^8..2^11): for 8 elements a thread, e ⊕ (⌊e/8⌋ mod 8); for 4, bits 3
+ * and 4 of e flip bits (0, 2) and (1, 2). */
+template <int LR> FF_INLINE uint32_t ntt_slot(uint32_t e)
+{
+    if (LR == 3)
+        return e ^ ((e >> 3) & 7);
+    uint32_t e3 = (e >> 3) & 1, e4 = (e >> 4) & 1;
+    return e ^ (e3 | (e4 << 1) | ((e3 ^ e4) << 2));
+}
+
+template <class F, int LR>
+__global__ void __launch_bounds__(1u << (NTT8_TILE_LOG - LR))
+    ntt_pass_r(F *out, const F *in, const F *tw, unsigned log_n, unsigned s, unsigned k, unsigned l,
+               int first)
+{
+    constexpr unsigned R = 1u << LR;
+    extern __shared__ uint4 sm4[];
+    const uint32_t E = 1u << (k + l), lmask = (1u << l) - 1;
+    const uint32_t lo_groups_log = s - l;
+    const uint32_t blk = blockIdx.x, tid = threadIdx.x;
+    const uint32_t lo_grp = blk & ((1u << lo_groups_log) - 1), hi = blk >> lo_groups_log;
+    const uint32_t base = (hi << (s + k)) | (lo_grp << l);
+    F x[R];
+    for (unsigned t = 0; t < k; t += LR) {
+        const unsigned w = t + LR <= k ? t : k - LR, q0 = t - w, p = l + w;
+        const uint32_t tlo = tid & ((1u << p) - 1), thi = (tid >> p) << (p + LR);
+        if (t == 0) {
+#pragma unroll
+            for (unsigned r = 0; r < R; r++) {
+                uint32_t e = tlo | (r << p) | thi;
+                uint32_t i = base + ((e >> l) << s) + (e & lmask);
+                x[r] = ntt_ld32(in + (first ? __brev(i) >> (32 - log_n) : i));
+            }
+        } else {
+#pragma unroll
+            for (unsigned r = 0; r < R; r++) {
+                uint32_t ph = ntt_slot<LR>(tlo | (r << p) | thi);
+                uint4 a = sm4[ph], b = sm4[E + ph];
+                x[r].v[0] = a.x, x[r].v[1] = a.y, x[r].v[2] = a.z, x[r].v[3] = a.w;
+                x[r].v[4] = b.x, x[r].v[5] = b.y, x[r].v[6] = b.z, x[r].v[7] = b.w;
+            }
+        }
+#pragma unroll
+        for (unsigned q = 0; q < LR; q++) {
+            if (q < q0)
+                continue;
+            const uint32_t S = s + w + q; /* stage of half-size 2^S */
+            if (S == 0) {
+#pragma unroll
+                for (unsigned r = 0; r < R; r += 2) {
+                    F a = x[r], c = x[r + 1];
+                    x[r] = a + c;
+                    x[r + 1] = a - c;
+                }
+                continue;
+            }
+            const F *tws = tw + (1u << S);
+            const uint32_t smask = (1u << S) - 1;
+            F wv[R / 2];
+#pragma unroll
+            for (unsigned d = 0; d < (1u << q); d++) {
+                uint32_t e = tlo | (d << p) | thi;
+                uint32_t i = base + ((e >> l) << s) + (e & lmask);
+                wv[d] = ntt_ldg32(tws + (i & smask));
+            }
+#pragma unroll
+            for (unsigned r = 0; r < R; r++) {
+                if (r & (1u << q))
+                    continue;
+                F a = x[r], c = x[r | (1u << q)] * wv[r & ((1u << q) - 1)];
+                x[r] = a + c;
+                x[r | (1u << q)] = a - c;
+            }
+        }
+        if (t + LR >= k) {
+#pragma unroll
+            for (unsigned r = 0; r < R; r++) {
+                uint32_t e = tlo | (r << p) | thi;
+                uint32_t i = base + ((e >> l) << s) + (e & lmask);
+                ntt_st32(out + i, x[r]);
+            }
+        } else {
+#pragma unroll
+            for (unsigned r = 0; r < R; r++) {
+                uint32_t ph = ntt_slot<LR>(tlo | (r << p) | thi);
+                sm4[ph] = make_uint4(x[r].v[0], x[r].v[1], x[r].v[2], x[r].v[3]);
+                sm4[E + ph] = make_uint4(x[r].v[4], x[r].v[5], x[r].v[6], x[r].v[7]);
+            }
+            __syncthreads();
+        }
     }
 }
 
