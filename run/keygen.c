@@ -107,6 +107,7 @@ static double now_s(void)
 
 void keygen_phase(struct keygen_progress *p, const char *phase)
 {
+    p->total = p->done = 0;
     p->phase = phase;
     p->t_phase = now_s();
     p->last_pct = -1;
@@ -114,12 +115,18 @@ void keygen_phase(struct keygen_progress *p, const char *phase)
         fprintf(stderr, "  %-24s ...", phase);
 }
 
+void keygen_phase_units(struct keygen_progress *p, uint64_t total)
+{
+    p->total = total;
+    p->done = 0;
+}
+
 void keygen_advance(struct keygen_progress *p, uint64_t units)
 {
     p->done += units;
     if (p->quiet || !p->tty || p->total == 0)
         return;
-    int pct = (int)(100 * p->done / p->total);
+    int pct = (int)(100 * (p->done < p->total ? p->done : p->total) / p->total);
     if (pct == p->last_pct)
         return;
     p->last_pct = pct;
@@ -452,7 +459,6 @@ int cmd_keygen(int argc, char **argv)
         fprintf(stderr, "slotprove keygen: points on the %s%s\n", j.gpu ? "GPU: " : "CPU",
                 gpu_desc);
     prog.tty = isatty(2);
-    prog.total = keygen_work(s);
     j.zkey_fd = f[0].fd;
     j.wtns_fd = f[1].fd;
     j.zkey_path = f[0].path;

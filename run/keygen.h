@@ -95,13 +95,17 @@ void keygen_rng_below(struct keygen_rng *g, uint64_t out[4], const uint64_t m[4]
  * otherwise one line per finished phase. */
 struct keygen_progress {
     int quiet, tty;
-    uint64_t total, done;  /* work units: points (a G2 point counts 3) */
+    uint64_t total, done;  /* the phase's work units (points: a G2 point counts 3) */
     int last_pct;
     double t_phase;        /* start of the current phase, seconds */
     const char *phase;
 };
 
+/* keygen_phase starts a phase (its name, its clock; no bar yet);
+ * keygen_phase_units gives it a bar of `total` units, which keygen_advance
+ * fills (the circuit: one unit a constraint; the points: keygen_work's). */
 void keygen_phase(struct keygen_progress *p, const char *phase);
+void keygen_phase_units(struct keygen_progress *p, uint64_t total);
 void keygen_advance(struct keygen_progress *p, uint64_t units);
 void keygen_phase_end(struct keygen_progress *p);
 

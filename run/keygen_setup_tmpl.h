@@ -95,6 +95,7 @@ struct KGF(acc) {
     const char *path;
     uint64_t off;           /* file offset of entry 0 */
     struct sp_err *e;
+    struct keygen_progress *progress; /* advanced by one unit per constraint */
 };
 
 static int KGF(flush)(struct KGF(acc) *a)
@@ -135,6 +136,8 @@ static int KGF(emit)(void *ctx, uint32_t row, const KTERM *const rows[3], const 
             if (m < 2 && (rc = KGF(put_coef)(a, m, row, t->signal, &t->value)) < 0)
                 return rc;
         }
+    if ((row & 0xffff) == 0xffff)
+        keygen_advance(a->progress, 0x10000);
     return 0;
 }
 
@@ -341,6 +344,8 @@ int KG_RUN(struct keygen_job *j, struct sp_err *e)
 
     /* The circuit: section 4 and the QAP sums, then the public-input rows. */
     keygen_phase(j->progress, "circuit and witness");
+    keygen_phase_units(j->progress, s->n_constraints);
+    a.progress = j->progress;
     a.L = L;
     a.fd = j->zkey_fd;
     a.path = j->zkey_path;
@@ -434,6 +439,7 @@ int KG_RUN(struct keygen_job *j, struct sp_err *e)
             goto out;
         }
         keygen_phase(j->progress, "points");
+        keygen_phase_units(j->progress, keygen_work(s));
         uint64_t nv = s->n_vars, np = s->n_public;
         if ((rc = KGF(section)(&p, &l, ZKEY_IC, KS_IC, np + 1, 0, e)) < 0 ||
             (rc = KGF(section)(&p, &l, ZKEY_A, KS_A, nv, 0, e)) < 0 ||
