@@ -8,6 +8,9 @@
 #             --backend cuda, then serve) → gpu_prove.log, and proofs.tgz for
 #             tests/gpu_prove_verify.sh on a machine with snarkjs
 #   faults    tests/gpu_prove.sh section 3 (GPU faults at the defaults)
+#   multi     tests/gpu_prove.sh section 5 (one gpud per GPU; needs two or
+#             more: the nvidia-h200-x2 kind)
+#   bench     gpu_bench up to 2^$GPU_BENCH_LOG (default 24) → gpu_bench.log
 #   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
 #             same files byte for byte) and times → keygen.log
 #   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
@@ -43,9 +46,13 @@ for stage in $STAGES; do
         "$BIN_DIR/gpu_test" "${GPU_TEST_LOG:-22}" 2>&1 | tee "$OUT/gpu_test.log"
         tail -1 "$OUT/gpu_test.log" | grep -q ' 0 failed' || rc=1
         ;;
-    fixtures | faults)
+    bench)
+        "$BIN_DIR/gpu_bench" "${GPU_BENCH_LOG:-24}" 2>&1 | tee "$OUT/gpu_bench.log"
+        ;;
+    fixtures | faults | multi)
         secs="1 2"
         [ "$stage" = faults ] && secs=3
+        [ "$stage" = multi ] && secs=5
         mkdir -p "$OUT/gp"
         GPU_BIN=${GPU_BIN:-build} GPU_PROVE_SECTIONS=$secs GPU_PROVE_OUT=$OUT/gp \
             bash tests/gpu_prove.sh 2>&1 | tee -a "$OUT/gpu_prove.log"
