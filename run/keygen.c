@@ -387,7 +387,7 @@ int cmd_keygen(int argc, char **argv)
     if (strcmp(backend, "cpu") != 0) {
         struct sp_err ge = { { 0 } };
         if (keygen_gpu_probe(gpu_desc, sizeof(gpu_desc), &ge) == 0) {
-            j.gpu = 1;
+            j.gpu = strcmp(backend, "cuda") == 0 ? KEYGEN_GPU_REQUIRED : KEYGEN_GPU_AUTO;
         } else if (strcmp(backend, "cuda") == 0) {
             fprintf(stderr, "slotprove keygen: --backend cuda: %s\n", ge.msg);
             return 1;

@@ -127,9 +127,13 @@ int keygen_gpu_mul(struct keygen_gpu *g, int g2, void *out, const uint64_t (*k)[
                    struct sp_err *e);
 void keygen_gpu_close(struct keygen_gpu *g);
 
+enum { KEYGEN_GPU_AUTO = 1, KEYGEN_GPU_REQUIRED = 2 };
+
 struct keygen_job {
     enum curve_id curve;
-    int gpu;                /* the point sections on the GPU (keygen_gpu_*) */
+    int gpu;                /* the point sections on the GPU (keygen_gpu_*): 0 no,
+                             * KEYGEN_GPU_AUTO (the CPU takes over if it fails),
+                             * KEYGEN_GPU_REQUIRED (--backend cuda: a failure ends keygen) */
     struct keygen_shape shape;
     uint64_t seed;
     int seeded;             /* secrets from the seed (reproducible), else getrandom */

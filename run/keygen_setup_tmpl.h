@@ -182,6 +182,15 @@ static int KGF(scalars)(struct KGF(points) *p, enum KGF(what) what, uint64_t fir
     return 0;
 }
 
+/* --backend auto and the GPU failed: say why and go on on the CPU. */
+static void KGF(gpu_off)(struct KGF(points) *p, const char *why)
+{
+    fprintf(stderr, "\nslotprove keygen: the GPU failed (%s); the CPU computes the rest of the points\n",
+            why);
+    keygen_gpu_close(p->gpu);
+    p->gpu = NULL;
+}
+
 /* Writes section id: count points of scalars `what`, in G1 or G2. */
 static int KGF(section)(struct KGF(points) *p, const struct zkey_layout *l, unsigned id,
                         enum KGF(what) what, uint64_t count, int g2, struct sp_err *e)
@@ -195,10 +204,12 @@ static int KGF(section)(struct KGF(points) *p, const struct zkey_layout *l, unsi
             return sp_fail(e, rc, "%s: out of memory", j->zkey_path);
         for (size_t i = 0; i < n; i++)
             KF(from_mont)((KT *)p->k[i], &p->sc[i]);
-        if (p->gpu) {
-            if ((rc = keygen_gpu_mul(p->gpu, g2, p->pts, (const uint64_t(*)[4])p->k, n, e)) < 0)
+        if (p->gpu && (rc = keygen_gpu_mul(p->gpu, g2, p->pts, (const uint64_t(*)[4])p->k, n, e)) < 0) {
+            if (j->gpu == KEYGEN_GPU_REQUIRED)
                 return rc;
-        } else {
+            KGF(gpu_off)(p, e->msg); /* --backend auto: the CPU takes over */
+        }
+        if (!p->gpu) {
             rc = g2 ? K2(fb_mul_batch)(p->pts, &p->t2, (const uint64_t(*)[4])p->k, n, j->nthreads)
                     : K1(fb_mul_batch)(p->pts, &p->t1, (const uint64_t(*)[4])p->k, n, j->nthreads);
             if (rc < 0)
@@ -406,8 +417,11 @@ int KG_RUN(struct keygen_job *j, struct sp_err *e)
         goto out;
     }
     if (j->gpu && (rc = keygen_gpu_open(&p.gpu, j->curve, p.t1.pts, p.t1.window, p.t2.pts,
-                                        p.t2.window, KS_CHUNK, e)) < 0)
-        goto out;
+                                        p.t2.window, KS_CHUNK, e)) < 0) {
+        if (j->gpu == KEYGEN_GPU_REQUIRED)
+            goto out;
+        KGF(gpu_off)(&p, e->msg);
+    }
     keygen_phase_end(j->progress);
 
     /* Section 2 and the verification key's fixed part. */
