@@ -243,6 +243,28 @@ static void MG(buckets_sum_copies)(MJ *ret, const struct MG(buckets) *s, size_t 
     *ret = acc;
 }
 
+/* dst[g] += src[g·stride] for g < S where src's point is set, as one
+ * add_batch; an unset dst[g] takes the point as it is. */
+static void MG(segments_add)(struct MG(buckets) *s, MA *dst, uint8_t *dst_set, const MA *src,
+                             const uint8_t *src_set, size_t stride, unsigned S)
+{
+    unsigned n = 0;
+    for (unsigned g = 0; g < S; g++) {
+        size_t i = (size_t)g * stride;
+        if (!src_set[i])
+            continue;
+        if (!dst_set[g]) {
+            dst[g] = src[i];
+            dst_set[g] = 1;
+            continue;
+        }
+        s->dst[n] = &dst[g];
+        s->dst_set[n] = &dst_set[g];
+        s->src[n++] = &src[i];
+    }
+    MG(add_batch)(s->dst, s->dst_set, s->src, n, s->den, s->pre);
+}
+
 /* Σ_d (d+1)·B_d over buckets [0, nb) (nb a power of two ≥ 4·MSM_SEGS,
  * no overflow accumulator in use) with affine additions batched across
  * segments: the buckets are cut into S = MSM_SEGS segments of L = nb/S, and
@@ -259,35 +281,8 @@ static void MG(buckets_sum_batched)(MJ *ret, struct MG(buckets) *s, size_t nb)
     memset(s->seg_run_set, 0, S);
     memset(s->seg_acc_set, 0, S);
     for (size_t j = L; j-- > 0;) {
-        unsigned n = 0;
-        for (unsigned g = 0; g < S; g++) {
-            size_t bi = (size_t)g * L + j;
-            if (!s->set[bi])
-                continue;
-            if (!s->seg_run_set[g]) {
-                s->seg_run[g] = s->b[bi];
-                s->seg_run_set[g] = 1;
-                continue;
-            }
-            s->dst[n] = &s->seg_run[g];
-            s->dst_set[n] = &s->seg_run_set[g];
-            s->src[n++] = &s->b[bi];
-        }
-        MG(add_batch)(s->dst, s->dst_set, s->src, n, s->den, s->pre);
-        n = 0;
-        for (unsigned g = 0; g < S; g++) {
-            if (!s->seg_run_set[g])
-                continue;
-            if (!s->seg_acc_set[g]) {
-                s->seg_acc[g] = s->seg_run[g];
-                s->seg_acc_set[g] = 1;
-                continue;
-            }
-            s->dst[n] = &s->seg_acc[g];
-            s->dst_set[n] = &s->seg_acc_set[g];
-            s->src[n++] = &s->seg_run[g];
-        }
-        MG(add_batch)(s->dst, s->dst_set, s->src, n, s->den, s->pre);
+        MG(segments_add)(s, s->seg_run, s->seg_run_set, s->b + j, s->set + j, L, S);
+        MG(segments_add)(s, s->seg_acc, s->seg_acc_set, s->seg_run, s->seg_run_set, 1, S);
     }
     MJ run, w, tot;
     MG(set_inf)(&run);

@@ -60,3 +60,8 @@ int open_input(const char *path, struct sp_err *e)
     }
     return fd;
 }
+
+int backend_name_ok(const char *s)
+{
+    return strcmp(s, "auto") == 0 || strcmp(s, "cpu") == 0 || strcmp(s, "cuda") == 0;
+}

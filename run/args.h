@@ -15,6 +15,9 @@ int parse_count(const char *s, unsigned long min, unsigned long max, unsigned *o
  * "KiB"/"MB" spellings accepted), > 0; 0 if s is not one. */
 uint64_t parse_size(const char *s);
 
+/* 1 if s names a prover backend (--backend): auto, cpu or cuda; else 0. */
+int backend_name_ok(const char *s);
+
 /* Opens a user-named input read-only (O_CLOEXEC); regular files only.
  * Returns the fd, or -errno with "path: reason" in e. */
 int open_input(const char *path, struct sp_err *e);

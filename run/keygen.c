@@ -291,7 +291,7 @@ int cmd_keygen(int argc, char **argv)
         case 'v': v_arg = optarg; break;
         case 'b':
             backend = optarg;
-            if (strcmp(backend, "auto") && strcmp(backend, "cpu") && strcmp(backend, "cuda")) {
+            if (!backend_name_ok(backend)) {
                 fprintf(stderr, "slotprove keygen: --backend \"%s\": want auto, cpu or cuda\n",
                         backend);
                 return 2;

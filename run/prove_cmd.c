@@ -176,8 +176,7 @@ int cmd_prove(int argc, char **argv)
                 return 2;
             }
 #endif
-            if (strcmp(backend, "auto") != 0 && strcmp(backend, "cpu") != 0 &&
-                strcmp(backend, "cuda") != 0) {
+            if (!backend_name_ok(backend)) {
                 fprintf(stderr, "slotprove prove: --backend must be auto, cpu or cuda\n");
                 return 2;
             }

@@ -254,7 +254,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         fprintf(stderr, "slotprove serve: unexpected argument %s\n", argv[optind]);
         return 2;
     }
-    if (strcmp(o->backend, "auto") && strcmp(o->backend, "cpu") && strcmp(o->backend, "cuda"))
+    if (!backend_name_ok(o->backend))
         return bad_opt("--backend", o->backend, "auto, cpu or cuda");
 #ifndef SLOTPROVE_CUDA_BUILT
     if (strcmp(o->backend, "cuda") == 0) {

@@ -123,12 +123,23 @@ jget() { awk -v k="\"$1\":" '$1 == k { v = $2; sub(/,$/, "", v); print v; exit }
 jslots() { awk -v s="\"$1\":" '$1 == s { f = 1 } f && $1 == "\"count\":" { v = $2; sub(/,$/, "", v); print v; exit }'; }
 status() { "$BIN" status --socket "$D/s.sock" --json 2>/dev/null; }
 
+# A size spec "K", "K:N" or "K:N:V" into SPEC_K, SPEC_N (constraints,
+# default 2^K − public − 1) and SPEC_V (keygen --vars, empty: the default)
+parse_spec() {
+    local rest
+    SPEC_K=${1%%:*} SPEC_V=
+    if [ "$1" = "$SPEC_K" ]; then SPEC_N=$(((1 << SPEC_K) - PUBLIC - 1)); return; fi
+    rest=${1#*:}
+    SPEC_N=${rest%%:*}
+    [ "$rest" != "$SPEC_N" ] && SPEC_V=${rest#*:}
+}
+
 # keygen once per (curve, size); prints the key's directory
 make_key() { # curve spec
-    local curve=$1 spec=$2 k n v= dir vars=()
-    k=${spec%%:*}
-    if [ "$spec" != "$k" ]; then n=${spec#*:}; else n=$(((1 << k) - PUBLIC - 1)); fi
-    if [ "$n" != "${n%%:*}" ]; then v=${n#*:}; n=${n%%:*}; vars=(--vars "$v"); fi
+    local curve=$1 k n v dir vars=()
+    parse_spec "$2"
+    k=$SPEC_K n=$SPEC_N v=$SPEC_V
+    [ -n "$v" ] && vars=(--vars "$v")
     dir=$KEYS/$curve-$n-p$PUBLIC${v:+-v$v}
     if [ ! -s "$dir/circuit.zkey" ] || [ ! -s "$dir/circuit.wtns" ]; then
         mkdir -p "$dir" || return 1
@@ -240,7 +251,8 @@ COLS="date machine backend curve log_domain constraints n_vars synthds slots gpu
 run_one() { # curve spec
     local curve=$1 spec=$2 dir k parts jobs
     dir=$(make_key "$curve" "$spec") || { echo "bench_pipeline: $curve $spec: keygen failed" >&2; return 1; }
-    k=${spec%%:*}
+    parse_spec "$spec"
+    k=$SPEC_K
     if [ -n "${PIPE_PARTS:-}" ]; then parts=$PIPE_PARTS
     elif [ "$k" -le 12 ]; then parts=32
     elif [ "$k" -le 14 ]; then parts=16
@@ -262,10 +274,8 @@ run_one() { # curve spec
         sleep 0.1
     done
     # nVars and the domain: keygen's shape (nVars = 1 + K + N; domain ≥ N + K + 1)
-    local nvars domain n=${spec#*:} v=
-    [ "$spec" = "$k" ] && n=$(((1 << k) - PUBLIC - 1))
-    [ "$n" != "${n%%:*}" ] && v=${n#*:} && n=${n%%:*}
-    nvars=${v:-$((1 + PUBLIC + n))}
+    local nvars domain n=$SPEC_N
+    nvars=${SPEC_V:-$((1 + PUBLIC + n))}
     domain=1
     while [ "$domain" -lt $((n + PUBLIC + 1)) ]; do domain=$((domain * 2)); done
     local logd=0

@@ -81,20 +81,20 @@ for stage in $STAGES; do
         mkdir -p "$KEYS"
         for curve in bn128 bls12381; do
             for lg in ${GPU_KEYGEN_CMP:-16 20}; do
-                n=$(((1 << lg) - 5)) same=1
+                n=$(((1 << lg) - 5)) same=1 times=
                 for b in cuda cpu; do
                     rm -rf "$KEYS/kg-$b" && mkdir -p "$KEYS/kg-$b"
                     t=$EPOCHREALTIME
                     "$BIN_DIR/slotprove" keygen -q --backend $b --curve $curve --constraints $n \
                         --public 4 --seed $lg --out "$KEYS/kg-$b" 2>>"$OUT/keygen.log" || same=0
-                    eval "t_$b=\$(( (\${EPOCHREALTIME/./} - \${t/./}) / 1000 ))"
+                    times="$times${times:+, }$b $(( (${EPOCHREALTIME/./} - ${t/./}) / 1000 )) ms"
                 done
                 for f in circuit.zkey circuit.wtns vk.json public.json; do
                     cmp -s "$KEYS/kg-cuda/$f" "$KEYS/kg-cpu/$f" || same=0
                 done
                 if [ $same = 1 ]; then echo "ok   - keygen $curve 2^$lg: --backend cuda writes the CPU's files byte for byte"
                 else echo "FAIL - keygen $curve 2^$lg: the GPU's files differ from the CPU's"; fi
-                echo "# keygen $curve 2^$lg: cuda ${t_cuda} ms, cpu ${t_cpu} ms (whole command)"
+                echo "# keygen $curve 2^$lg: $times (whole command)"
             done
         done 2>&1 | tee -a "$OUT/keygen.log"
         grep -q '^FAIL - keygen' "$OUT/keygen.log" && rc=1
