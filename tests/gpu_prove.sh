@@ -232,8 +232,10 @@ if want 5 && [ "$ngpu" -ge 2 ]; then
         ngpud=$(grep -c 'gpud [0-9]*: backend cuda' "$OUT/multi.log")
         [ "$ngpud" -eq "$ngpu" ] && ok "serve started one CUDA gpud per GPU ($ngpud)" \
             || bad "serve started $ngpud CUDA gpuds for $ngpu GPUs" "$OUT/multi.log"
-        busy=$(grep -o '"role": *"gpud"[^}]*"proofs": *[0-9]*' "$OUT/multi-status.json" | sed 's/.*: *//' | awk '$1 > 0' | wc -l)
-        [ "$busy" -ge 2 ] && ok "every gpud proved partitions ($(grep -o '"proofs": *[0-9]*' "$OUT/multi-status.json" | tr '\n' ' '))" \
+        # status --json is indented: one line first, then each gpud's count
+        counts=$(tr -d ' \n' <"$OUT/multi-status.json" | grep -o '"role":"gpud"[^}]*"proofs":[0-9]*' | sed 's/.*://')
+        busy=$(echo "$counts" | awk '$1 > 0' | wc -l)
+        [ "$busy" -ge "$ngpu" ] && ok "every gpud proved partitions (proofs per gpud: $(echo $counts))" \
             || bad "not every gpud proved partitions" "$OUT/multi-status.json"
         for g in $(seq 0 $((ngpu - 1))); do
             echo "# GPU $g utilization samples > 0: $(awk -F', ' -v g=$g '$1 == g && $2 > 0' "$OUT/multi-util.csv" | wc -l) of $(awk -F', ' -v g=$g '$1 == g' "$OUT/multi-util.csv" | wc -l)"

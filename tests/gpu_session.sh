@@ -58,7 +58,9 @@ for stage in $STAGES; do
             bash tests/gpu_prove.sh 2>&1 | tee -a "$OUT/gpu_prove.log"
         tail -1 "$OUT/gpu_prove.log" | grep -q ' 0 failed' || rc=1
         if [ -d "$OUT/gp/proofs" ]; then
-            tar czf "$OUT/proofs-$stage.tgz" -C "$OUT/gp" proofs && rm -rf "$OUT/gp"
+            tar czf "$OUT/proofs-$stage.tgz" -C "$OUT/gp" proofs && rm -rf "$OUT/gp/proofs"
+            mkdir -p "$OUT/$stage" && mv "$OUT"/gp/* "$OUT/$stage/" 2>/dev/null # logs, status
+            rm -rf "$OUT/gp"
         fi
         ;;
     pipe)
