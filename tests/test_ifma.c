@@ -1,0 +1,200 @@
+/*
+ * test_ifma.c - the AVX-512 IFMA kernels of common/fp381_ifma.c:
+ *
+ *   mul_x8_gmp     bls12381_fp_mul_x8_ifma against GMP (a*b*2^-384 mod p)
+ *                  on 4000 groups of eight: random values < p and edge
+ *                  values (0, 1, 2, p-1, p-2, (p-1)/2, R mod p, 2^52-1,
+ *                  2^364, 2^380, every 52-bit digit all ones where < p),
+ *                  outputs fully reduced; bls12381_fp_mul_x8 (the
+ *                  dispatcher) gives the same limbs
+ *   add_x8         bls12381_g1_add_x8_ifma on 500 groups of random points
+ *                  (random multiples of the generator, distinct x) against
+ *                  the Jacobian mixed addition (curve_tmpl.h) of the same
+ *                  points, with the inversion split into two random
+ *                  factors as the batch inversion splits it
+ *   dispatch       fp381_ifma_enabled() is supported && $SLOTPROVE_NO_IFMA
+ *                  unset or empty
+ *
+ * Where the CPU lacks AVX-512 IFMA the kernel tests are skipped (and say
+ * so); the MSM suites cover the dispatch either way (make unit runs the
+ * BLS12-381 G1 MSM suite again with SLOTPROVE_NO_IFMA=1).
+ */
+#include <criterion/criterion.h>
+#include <gmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fp381_ifma.h"
+
+static uint64_t ti_state = 0x2545f4914f6cdd1dULL;
+
+static uint64_t ti_rand64(void)
+{
+    uint64_t x = ti_state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    ti_state = x;
+    return x * 0x2545f4914f6cdd1dULL;
+}
+
+static void ti_to_mpz(mpz_t z, const bls12381_fp_t *a)
+{
+    mpz_import(z, 6, -1, sizeof(uint64_t), 0, 0, a->l);
+}
+
+static void ti_from_mpz(bls12381_fp_t *a, const mpz_t z)
+{
+    size_t cnt = 0;
+    memset(a->l, 0, sizeof(a->l));
+    cr_assert(mpz_sizeinbase(z, 2) <= 384);
+    mpz_export(a->l, &cnt, -1, sizeof(uint64_t), 0, 0, z);
+}
+
+/* a random value < p (limbs, no form conversion) */
+static void ti_rand_fp(bls12381_fp_t *a, const mpz_t p)
+{
+    mpz_t z;
+    mpz_init(z);
+    for (int i = 0; i < 6; i++)
+        a->l[i] = ti_rand64();
+    ti_to_mpz(z, a);
+    mpz_mod(z, z, p);
+    ti_from_mpz(a, z);
+    mpz_clear(z);
+}
+
+Test(ifma, dispatch)
+{
+    const char *no = getenv("SLOTPROVE_NO_IFMA");
+    int want = fp381_ifma_supported() && (!no || !*no);
+    cr_assert_eq(fp381_ifma_enabled(), want, "enabled %d, supported %d, SLOTPROVE_NO_IFMA=%s",
+                 fp381_ifma_enabled(), fp381_ifma_supported(), no ? no : "(unset)");
+}
+
+Test(ifma, mul_x8_gmp, .timeout = 60)
+{
+    if (!fp381_ifma_supported())
+        cr_skip_test("this CPU has no AVX-512 IFMA: the kernel cannot run here");
+    mpz_t p, Rinv, za, zb, zr, e;
+    mpz_inits(p, Rinv, za, zb, zr, e, NULL);
+    ti_to_mpz(p, &bls12381_fp_modulus);
+    mpz_setbit(Rinv, 384);
+    cr_assert(mpz_invert(Rinv, Rinv, p));
+    /* edge values */
+    enum { NEDGE = 20 };
+    bls12381_fp_t edge[NEDGE];
+    int ne = 0;
+    mpz_set_ui(e, 0), ti_from_mpz(&edge[ne++], e);
+    mpz_set_ui(e, 1), ti_from_mpz(&edge[ne++], e);
+    mpz_set_ui(e, 2), ti_from_mpz(&edge[ne++], e);
+    mpz_sub_ui(e, p, 1), ti_from_mpz(&edge[ne++], e);
+    mpz_sub_ui(e, p, 2), ti_from_mpz(&edge[ne++], e);
+    mpz_sub_ui(e, p, 1), mpz_fdiv_q_2exp(e, e, 1), ti_from_mpz(&edge[ne++], e);
+    mpz_set_ui(e, 0), mpz_setbit(e, 384), mpz_mod(e, e, p), ti_from_mpz(&edge[ne++], e);
+    mpz_set_ui(e, 0), mpz_setbit(e, 52), mpz_sub_ui(e, e, 1), ti_from_mpz(&edge[ne++], e);
+    mpz_set_ui(e, 0), mpz_setbit(e, 364), ti_from_mpz(&edge[ne++], e);
+    mpz_set_ui(e, 0), mpz_setbit(e, 380), ti_from_mpz(&edge[ne++], e);
+    for (int j = 0; j < 8; j++) { /* digit j all ones */
+        mpz_set_ui(e, 0);
+        for (int b = 52 * j; b < 52 * j + 52 && b < 384; b++)
+            mpz_setbit(e, (mp_bitcnt_t)b);
+        if (mpz_cmp(e, p) < 0)
+            ti_from_mpz(&edge[ne++], e);
+    }
+    cr_assert_leq(ne, NEDGE);
+    long bad = 0;
+    for (int it = 0; it < 4000; it++) {
+        bls12381_fp_t a[8], b[8], r[8], r2[8];
+        for (int k = 0; k < 8; k++) {
+            ti_rand_fp(&a[k], p);
+            ti_rand_fp(&b[k], p);
+            if (it < ne * ne / 8 + 1) { /* all edge pairs first */
+                int q = it * 8 + k;
+                if (q < ne * ne) {
+                    a[k] = edge[q / ne];
+                    b[k] = edge[q % ne];
+                }
+            } else if (ti_rand64() % 4 == 0) {
+                a[k] = edge[ti_rand64() % (unsigned)ne];
+            }
+        }
+        bls12381_fp_mul_x8_ifma(r, a, b);
+        bls12381_fp_mul_x8(r2, a, b);
+        for (int k = 0; k < 8; k++) {
+            ti_to_mpz(za, &a[k]);
+            ti_to_mpz(zb, &b[k]);
+            mpz_mul(zr, za, zb);
+            mpz_mul(zr, zr, Rinv);
+            mpz_mod(zr, zr, p);
+            ti_to_mpz(e, &r[k]);
+            if (mpz_cmp(e, zr) != 0 && bad++ < 5)
+                cr_log_error("group %d lane %d: IFMA product differs from GMP", it, k);
+            cr_assert(memcmp(&r[k], &r2[k], sizeof(r[k])) == 0,
+                      "group %d lane %d: bls12381_fp_mul_x8 differs from the kernel", it, k);
+        }
+    }
+    cr_assert_eq(bad, 0, "%ld IFMA products differ from GMP", bad);
+    /* in place: r = a (aliasing) */
+    bls12381_fp_t a[8], b[8], r[8];
+    for (int k = 0; k < 8; k++)
+        ti_rand_fp(&a[k], p), ti_rand_fp(&b[k], p);
+    for (int k = 0; k < 8; k++)
+        bls12381_fp_mul(&r[k], &a[k], &b[k]);
+    bls12381_fp_mul_x8_ifma(a, a, b);
+    cr_assert(memcmp(a, r, sizeof(r)) == 0, "in-place product differs");
+    mpz_clears(p, Rinv, za, zb, zr, e, NULL);
+}
+
+Test(ifma, add_x8, .timeout = 60)
+{
+    if (!fp381_ifma_supported())
+        cr_skip_test("this CPU has no AVX-512 IFMA: the kernel cannot run here");
+    mpz_t p;
+    mpz_init(p);
+    ti_to_mpz(p, &bls12381_fp_modulus);
+    bls12381_g1_jac_t G;
+    bls12381_g1_from_affine(&G, &bls12381_g1_generator);
+    for (int it = 0; it < 500; it++) {
+        bls12381_g1_affine_t B[8], P[8], want[8];
+        bls12381_fp_t inv[8], pre[8];
+        bls12381_g1_affine_t *dst[8];
+        const bls12381_g1_affine_t *src[8];
+        const bls12381_fp_t *pinv[8], *ppre[8];
+        for (int k = 0; k < 8; k++) {
+            bls12381_g1_jac_t J;
+            uint64_t s1[4] = { ti_rand64(), ti_rand64(), ti_rand64(), ti_rand64() >> 3 };
+            uint64_t s2[4] = { ti_rand64(), ti_rand64(), ti_rand64(), ti_rand64() >> 3 };
+            bls12381_g1_mul_scalar(&J, &G, s1, 4);
+            bls12381_g1_to_affine(&B[k], &J);
+            bls12381_g1_mul_scalar(&J, &G, s2, 4);
+            bls12381_g1_to_affine(&P[k], &J);
+            cr_assert(!bls12381_fp_eq(&B[k].x, &P[k].x));
+            bls12381_g1_from_affine(&J, &B[k]); /* want = B + P, Jacobian */
+            bls12381_g1_add_affine(&J, &J, &P[k]);
+            bls12381_g1_to_affine(&want[k], &J);
+            /* 1/(x_P - x_B) = inv * pre with a random pre, inv = 1/(pre·den) */
+            bls12381_fp_t den, r;
+            bls12381_fp_sub(&den, &P[k].x, &B[k].x);
+            ti_rand_fp(&r, p);
+            if (bls12381_fp_is_zero(&r))
+                bls12381_fp_set_one(&r);
+            pre[k] = r;
+            bls12381_fp_mul(&r, &r, &den);
+            bls12381_fp_inv(&inv[k], &r);
+            dst[k] = &B[k];
+            src[k] = &P[k];
+            pinv[k] = &inv[k];
+            ppre[k] = &pre[k];
+        }
+        bls12381_g1_add_x8_ifma(dst, src, pinv, ppre);
+        for (int k = 0; k < 8; k++) {
+            cr_assert(bls12381_g1_affine_eq(&B[k], &want[k]),
+                      "group %d lane %d: IFMA chord addition differs from the Jacobian one", it,
+                      k);
+            cr_assert(bls12381_g1_affine_is_on_curve(&B[k]));
+        }
+    }
+    mpz_clear(p);
+}
