@@ -46,4 +46,11 @@ void bls12381_g1_add_x8_ifma(bls12381_g1_affine_t *const dst[8],
                              const bls12381_fp_t *const inv[8],
                              const bls12381_fp_t *const pre[8]);
 
+/* Bit k (k < 8) of the result is set when the BLS12-381 G1 affine point
+ * *pts[k] (Montgomery form, both coordinates < p: the caller checks) is on
+ * y^2 = x^3 + 4 or is (0, 0), the point at infinity; the same answer as
+ * bls12381_g1_affine_is_on_curve. Only where fp381_ifma_supported() is 1.
+ * Used by the key check (zkey_check.c). */
+unsigned bls12381_g1_on_curve_x8_ifma(const bls12381_g1_affine_t *const pts[8]);
+
 #endif

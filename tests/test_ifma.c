@@ -198,3 +198,47 @@ Test(ifma, add_x8, .timeout = 60)
     }
     mpz_clear(p);
 }
+
+/* bls12381_g1_on_curve_x8_ifma against bls12381_g1_affine_is_on_curve on
+ * groups mixing points on the curve, points with y changed in one limb,
+ * (0, 0) and (0, y): the mask bit for bit. */
+Test(ifma, on_curve_x8, .timeout = 60)
+{
+    if (!fp381_ifma_supported())
+        cr_skip_test("this CPU has no AVX-512 IFMA: the kernel cannot run here");
+    bls12381_g1_jac_t G;
+    bls12381_g1_from_affine(&G, &bls12381_g1_generator);
+    int seen_off = 0, seen_on = 0;
+    for (int it = 0; it < 300; it++) {
+        bls12381_g1_affine_t pt[8];
+        const bls12381_g1_affine_t *pp[8];
+        unsigned want = 0;
+        for (int k = 0; k < 8; k++) {
+            bls12381_g1_jac_t J;
+            uint64_t s[4] = { ti_rand64(), ti_rand64(), ti_rand64(), ti_rand64() >> 3 };
+            bls12381_g1_mul_scalar(&J, &G, s, 4);
+            bls12381_g1_to_affine(&pt[k], &J);
+            switch (ti_rand64() % 5) {
+            case 0: /* y + 1 (Montgomery one): off the curve */
+                bls12381_fp_add(&pt[k].y, &pt[k].y, &bls12381_fp_mont_one);
+                break;
+            case 1:
+                bls12381_g1_affine_set_inf(&pt[k]);
+                break;
+            case 2: /* (0, y) */
+                bls12381_fp_set_zero(&pt[k].x);
+                break;
+            default:
+                break;
+            }
+            if (bls12381_g1_affine_is_on_curve(&pt[k]))
+                want |= 1u << k, seen_on++;
+            else
+                seen_off++;
+            pp[k] = &pt[k];
+        }
+        unsigned got = bls12381_g1_on_curve_x8_ifma(pp);
+        cr_assert_eq(got, want, "group %d: mask %#x, want %#x", it, got, want);
+    }
+    cr_assert(seen_on > 100 && seen_off > 100);
+}
