@@ -1,22 +1,23 @@
 /*
- * fp381_ifma.h - eight independent BLS12-381 Fq Montgomery products at once
- * with AVX-512 IFMA (vpmadd52luq/vpmadd52huq), for loops whose products do
- * not depend on each other (the batch-affine bucket additions).
+ * fp381_ifma.h - BLS12-381 Fq arithmetic eight lanes at a time with AVX-512
+ * IFMA (vpmadd52luq/vpmadd52huq), for work whose products do not depend on
+ * each other: the G1 MSM's batch-affine bucket additions and the key
+ * check's curve equations.
  *
- * Same contract as bls12381_fp_mul, eight times: r[k] = a[k]*b[k]*2^-384
- * mod p, inputs < p, outputs fully reduced, Montgomery form in and out
- * (R = 2^384, the scalar path's R, so the two paths give identical limbs).
- * Chosen at run time: the AVX-512 IFMA kernel where cpuid (and the OS's
- * saved vector state) reports AVX-512F and IFMA and $SLOTPROVE_NO_IFMA is
- * unset or empty; else eight calls of bls12381_fp_mul. Nothing allocates.
+ * Values in and out are the scalar path's (bls12381.h): Montgomery form
+ * with R = 2^384, 6 limbs, fully reduced; the kernels give the same limbs
+ * as bls12381_fp_mul & co. Chosen at run time: fp381_ifma_enabled() is 1
+ * where cpuid (and the OS's saved vector state) reports AVX-512F and IFMA
+ * and $SLOTPROVE_NO_IFMA is unset or empty; callers keep their scalar path
+ * for the other case. Nothing allocates.
  */
 #ifndef SLOTPROVE_FP381_IFMA_H
 #define SLOTPROVE_FP381_IFMA_H
 
 #include "bls12381.h"
 
-/* 1 when bls12381_fp_mul_x8 takes the IFMA kernel, else 0 (decided once,
- * before main(), see fp381_ifma.c). */
+/* 1 when the IFMA kernels are in use (bls12381_fp_mul_x8, the G1 MSM and
+ * the key check take them), else 0; decided once, before main(). */
 int fp381_ifma_enabled(void);
 
 /* 1 when the CPU and OS can run the IFMA kernel at all (whatever
@@ -24,8 +25,10 @@ int fp381_ifma_enabled(void);
  * scalar product where this is 1. */
 int fp381_ifma_supported(void);
 
-/* r[k] = a[k]*b[k] (Montgomery product) for k < 8: 8 elements of 6 limbs
- * each way. r may alias a or b (element by element). */
+/* r[k] = a[k]*b[k]*2^-384 mod p (Montgomery product) for k < 8, inputs
+ * < p, outputs fully reduced: 8 elements of 6 limbs each way; the IFMA
+ * kernel where enabled, else eight bls12381_fp_mul. r may alias a or b
+ * (element by element). */
 void bls12381_fp_mul_x8(bls12381_fp_t r[8], const bls12381_fp_t a[8],
                         const bls12381_fp_t b[8]);
 
@@ -34,17 +37,15 @@ void bls12381_fp_mul_x8(bls12381_fp_t r[8], const bls12381_fp_t a[8],
 void bls12381_fp_mul_x8_ifma(bls12381_fp_t r[8], const bls12381_fp_t a[8],
                              const bls12381_fp_t b[8]);
 
-/* Eight chord additions of distinct BLS12-381 G1 affine points, in place:
- * for k < 8, B = *dst[k], P = *src[k] with x_B != x_P, and
- * inv[k]*pre[k] = 1/(x_P - x_B) (the batch inversion's two factors):
- * λ = (y_P - y_B)/(x_P - x_B), B = (λ² - x_B - x_P, λ(x_B - x3) - y_B)
- * (the affine addition of curve_tmpl.h). Only where
- * fp381_ifma_supported() is 1. Used by the G1 MSM's batch-affine bucket
- * additions (msm_buckets_tmpl.h, MSM_ADD_X8). */
-void bls12381_g1_add_x8_ifma(bls12381_g1_affine_t *const dst[8],
-                             const bls12381_g1_affine_t *const src[8],
-                             const bls12381_fp_t *const inv[8],
-                             const bls12381_fp_t *const pre[8]);
+/* msm_buckets_tmpl.h's add_batch for BLS12-381 G1, same contract (n
+ * affine additions *dst[i] += *src[i] with one inversion; den, pre: n
+ * scratch elements each), with eight lanes: lane k runs the batch
+ * inversion's products over entries 8g + k, the eight lanes share one
+ * inversion, and the chord additions go eight at a time; doublings finish
+ * one by one. Only where fp381_ifma_supported() is 1. */
+void bls12381_g1_add_batch_ifma(bls12381_g1_affine_t *const *dst, uint8_t *const *dst_set,
+                                const bls12381_g1_affine_t *const *src, unsigned n,
+                                bls12381_fp_t *den, bls12381_fp_t *pre);
 
 /* Bit k (k < 8) of the result is set when the BLS12-381 G1 affine point
  * *pts[k] (Montgomery form, both coordinates < p: the caller checks) is on

@@ -6,8 +6,9 @@
  * weighted bucket sums (Jacobian running sums, or batch-affine ones over
  * 64 segments side by side). Part of msm_tmpl.h, which includes it with
  * MG, MF, MA, MJ, MT, MSM_BATCH, MSM_QUEUE and MSM_SEGS defined (and
- * optionally MSM_ADD_X8(dst, src, inv, pre) with MSM_ADD_X8_ON(): eight
- * chord additions at once, see add_batch); not for use on its own. (Technique: Pippenger's bucket method with batch-affine
+ * optionally MSM_ADD_BATCH_LANES(dst, dst_set, src, n, den, pre) with
+ * MSM_ADD_BATCH_LANES_ON(): add_batch in vector lanes); not for use on its
+ * own. (Technique: Pippenger's bucket method with batch-affine
  * accumulation as described in the ZPrize MSM write-ups; our own code.)
  */
 struct MG(buckets) {
@@ -41,35 +42,20 @@ struct MG(buckets) {
  * (GMP's extended Euclid, ~30 products on BLS12-381 Fq against ~500 for
  * a^(p−2)): this code branches on point data anyway. den, pre: n scratch
  * elements each. */
-/* B += P given t = 1/den (den = x_P − x_B, or 2y for a doubling): the
- * back half of add_batch for one entry. */
-static inline void MG(add_finish_)(MA *B, const MA *P, const MT *t)
-{
-    MT lambda, x3, u;
-    if (MF(eq)(&B->x, &P->x)) {                   /* λ = 3x²/2y */
-        MF(sqr)(&lambda, &P->x);
-        MT l3;
-        MF(dbl)(&l3, &lambda);
-        MF(add)(&lambda, &l3, &lambda);
-    } else {
-        MF(sub)(&lambda, &P->y, &B->y);
-    }
-    MF(mul)(&lambda, &lambda, t);
-    MF(sqr)(&x3, &lambda);                        /* x3 = λ² − x_B − x_P */
-    MF(sub)(&x3, &x3, &B->x);
-    MF(sub)(&x3, &x3, &P->x);
-    MF(sub)(&u, &B->x, &x3);                      /* y3 = λ(x_B − x3) − y_B */
-    MF(mul)(&u, &u, &lambda);
-    MF(sub)(&B->y, &u, &B->y);
-    B->x = x3;
-}
-
 static void MG(add_batch)(MA *const *dst, uint8_t *const *dst_set, const MA *const *src,
                           unsigned n, MT *den, MT *pre)
 {
-    MT acc, inv, t;
+    MT acc, inv, t, lambda, x3;
     if (!n)
         return;
+#ifdef MSM_ADD_BATCH_LANES
+    /* the including file's vector version (e.g. AVX-512 IFMA), for batches
+     * large enough to pay for its lanes' shared inversion */
+    if (n >= 16 && MSM_ADD_BATCH_LANES_ON()) {
+        MSM_ADD_BATCH_LANES(dst, dst_set, src, n, den, pre);
+        return;
+    }
+#endif
     MF(set_one)(&acc);
     for (unsigned i = 0; i < n; i++) {
         const MA *B = dst[i], *P = src[i];
@@ -86,48 +72,6 @@ static void MG(add_batch)(MA *const *dst, uint8_t *const *dst_set, const MA *con
             MF(mul)(&acc, &acc, &den[i]);
     }
     MF(inv_vartime)(&inv, &acc);
-#ifdef MSM_ADD_X8
-    /* Eight chord additions at a time (MSM_ADD_X8, e.g. AVX-512 IFMA):
-     * the backward loop keeps only the inversion chain, storing each
-     * entry's running inverse over its den (no longer needed), and every
-     * eighth chord entry sends the group on; doublings and the last group's
-     * remainder finish one by one. */
-    if (MSM_ADD_X8_ON()) {
-        MA *g_dst[8];
-        const MA *g_src[8];
-        const MT *g_inv[8], *g_pre[8];
-        unsigned g = 0;
-        for (unsigned i = n; i-- > 0;) {
-            MA *B = dst[i];
-            const MA *P = src[i];
-            if (MF(is_zero)(&den[i])) {
-                *dst_set[i] = 0;                  /* B + (−B) */
-                continue;
-            }
-            MT inv_i = inv;
-            MF(mul)(&inv, &inv, &den[i]);
-            if (MF(eq)(&B->x, &P->x)) {
-                MF(mul)(&t, &inv_i, &pre[i]);
-                MG(add_finish_)(B, P, &t);
-                continue;
-            }
-            den[i] = inv_i;
-            g_dst[g] = B;
-            g_src[g] = P;
-            g_inv[g] = &den[i];
-            g_pre[g] = &pre[i];
-            if (++g == 8) {
-                MSM_ADD_X8(g_dst, g_src, g_inv, g_pre);
-                g = 0;
-            }
-        }
-        for (unsigned k = 0; k < g; k++) {
-            MF(mul)(&t, g_inv[k], g_pre[k]);
-            MG(add_finish_)(g_dst[k], g_src[k], &t);
-        }
-        return;
-    }
-#endif
     for (unsigned i = n; i-- > 0;) {
         MA *B = dst[i];
         const MA *P = src[i];
@@ -137,7 +81,22 @@ static void MG(add_batch)(MA *const *dst, uint8_t *const *dst_set, const MA *con
         }
         MF(mul)(&t, &inv, &pre[i]);               /* 1/den[i] */
         MF(mul)(&inv, &inv, &den[i]);
-        MG(add_finish_)(B, P, &t);
+        if (MF(eq)(&B->x, &P->x)) {               /* λ = 3x²/2y */
+            MF(sqr)(&lambda, &P->x);
+            MT l3;
+            MF(dbl)(&l3, &lambda);
+            MF(add)(&lambda, &l3, &lambda);
+        } else {
+            MF(sub)(&lambda, &P->y, &B->y);
+        }
+        MF(mul)(&lambda, &lambda, &t);
+        MF(sqr)(&x3, &lambda);                    /* x3 = λ² − x_B − x_P */
+        MF(sub)(&x3, &x3, &B->x);
+        MF(sub)(&x3, &x3, &P->x);
+        MF(sub)(&t, &B->x, &x3);                  /* y3 = λ(x_B − x3) − y_B */
+        MF(mul)(&t, &t, &lambda);
+        MF(sub)(&B->y, &t, &B->y);
+        B->x = x3;
     }
 }
 

@@ -7,11 +7,13 @@
  *                  2^364, 2^380, every 52-bit digit all ones where < p),
  *                  outputs fully reduced; bls12381_fp_mul_x8 (the
  *                  dispatcher) gives the same limbs
- *   add_x8         bls12381_g1_add_x8_ifma on 500 groups of random points
- *                  (random multiples of the generator, distinct x) against
- *                  the Jacobian mixed addition (curve_tmpl.h) of the same
- *                  points, with the inversion split into two random
- *                  factors as the batch inversion splits it
+ *   add_batch      bls12381_g1_add_batch_ifma (the G1 MSM's batch-affine
+ *                  additions in eight lanes) against the Jacobian mixed
+ *                  addition (curve_tmpl.h) entry by entry: n = 1..40 and
+ *                  257, random points (random multiples of the generator),
+ *                  with doublings (P = B) and cancellations (P = -B)
+ *   on_curve_x8    bls12381_g1_on_curve_x8_ifma against
+ *                  bls12381_g1_affine_is_on_curve, mask bit by bit
  *   dispatch       fp381_ifma_enabled() is supported && $SLOTPROVE_NO_IFMA
  *                  unset or empty
  *
@@ -147,56 +149,71 @@ Test(ifma, mul_x8_gmp, .timeout = 60)
     mpz_clears(p, Rinv, za, zb, zr, e, NULL);
 }
 
-Test(ifma, add_x8, .timeout = 60)
+/* n random affine points, entries of add_batch: kind 0 chord (random P),
+ * 1 doubling (P a copy of B), 2 cancellation (P = -B). */
+static void ti_batch_case(unsigned n, int seed_kinds)
+{
+    bls12381_g1_jac_t G;
+    bls12381_g1_from_affine(&G, &bls12381_g1_generator);
+    bls12381_g1_affine_t *B = calloc(n, sizeof(*B)), *P = calloc(n, sizeof(*P));
+    bls12381_g1_affine_t *want = calloc(n, sizeof(*want));
+    bls12381_g1_affine_t **dst = calloc(n, sizeof(*dst));
+    const bls12381_g1_affine_t **src = calloc(n, sizeof(*src));
+    uint8_t *set = calloc(n, 1), **dset = calloc(n, sizeof(*dset)), *want_set = calloc(n, 1);
+    bls12381_fp_t *den = calloc(n, sizeof(*den)), *pre = calloc(n, sizeof(*pre));
+    cr_assert(B && P && want && dst && src && set && dset && want_set && den && pre);
+    for (unsigned i = 0; i < n; i++) {
+        bls12381_g1_jac_t J;
+        uint64_t s1[4] = { ti_rand64(), ti_rand64(), ti_rand64(), ti_rand64() >> 3 };
+        uint64_t s2[4] = { ti_rand64(), ti_rand64(), ti_rand64(), ti_rand64() >> 3 };
+        bls12381_g1_mul_scalar(&J, &G, s1, 4);
+        bls12381_g1_to_affine(&B[i], &J);
+        unsigned kind = seed_kinds ? (unsigned)(ti_rand64() % 5) : 0; /* 3, 4: chord */
+        if (kind == 1) {
+            P[i] = B[i];
+        } else if (kind == 2) {
+            P[i].x = B[i].x;
+            bls12381_fp_neg(&P[i].y, &B[i].y);
+        } else {
+            bls12381_g1_mul_scalar(&J, &G, s2, 4);
+            bls12381_g1_to_affine(&P[i], &J);
+        }
+        bls12381_g1_from_affine(&J, &B[i]); /* want = B + P, Jacobian */
+        bls12381_g1_add_affine(&J, &J, &P[i]);
+        want_set[i] = !bls12381_g1_is_inf(&J);
+        if (want_set[i])
+            bls12381_g1_to_affine(&want[i], &J);
+        set[i] = 1;
+        dst[i] = &B[i];
+        src[i] = &P[i];
+        dset[i] = &set[i];
+    }
+    bls12381_g1_add_batch_ifma(dst, dset, src, n, den, pre);
+    for (unsigned i = 0; i < n; i++) {
+        cr_assert_eq(set[i], want_set[i], "n %u entry %u: set %d, want %d", n, i, set[i],
+                     want_set[i]);
+        if (want_set[i])
+            cr_assert(bls12381_g1_affine_eq(&B[i], &want[i]),
+                      "n %u entry %u: the lanes' sum differs from the Jacobian one", n, i);
+    }
+    free(B), free(P), free(want), free(dst), free(src), free(set), free(dset);
+    free(want_set), free(den), free(pre);
+}
+
+/* bls12381_g1_add_batch_ifma (eight lanes, one shared inversion) against
+ * the Jacobian mixed addition, entry by entry: batch sizes 1..40 (lanes
+ * partly filled) and 257, chords only and chords mixed with doublings and
+ * cancellations. */
+Test(ifma, add_batch, .timeout = 60)
 {
     if (!fp381_ifma_supported())
         cr_skip_test("this CPU has no AVX-512 IFMA: the kernel cannot run here");
-    mpz_t p;
-    mpz_init(p);
-    ti_to_mpz(p, &bls12381_fp_modulus);
-    bls12381_g1_jac_t G;
-    bls12381_g1_from_affine(&G, &bls12381_g1_generator);
-    for (int it = 0; it < 500; it++) {
-        bls12381_g1_affine_t B[8], P[8], want[8];
-        bls12381_fp_t inv[8], pre[8];
-        bls12381_g1_affine_t *dst[8];
-        const bls12381_g1_affine_t *src[8];
-        const bls12381_fp_t *pinv[8], *ppre[8];
-        for (int k = 0; k < 8; k++) {
-            bls12381_g1_jac_t J;
-            uint64_t s1[4] = { ti_rand64(), ti_rand64(), ti_rand64(), ti_rand64() >> 3 };
-            uint64_t s2[4] = { ti_rand64(), ti_rand64(), ti_rand64(), ti_rand64() >> 3 };
-            bls12381_g1_mul_scalar(&J, &G, s1, 4);
-            bls12381_g1_to_affine(&B[k], &J);
-            bls12381_g1_mul_scalar(&J, &G, s2, 4);
-            bls12381_g1_to_affine(&P[k], &J);
-            cr_assert(!bls12381_fp_eq(&B[k].x, &P[k].x));
-            bls12381_g1_from_affine(&J, &B[k]); /* want = B + P, Jacobian */
-            bls12381_g1_add_affine(&J, &J, &P[k]);
-            bls12381_g1_to_affine(&want[k], &J);
-            /* 1/(x_P - x_B) = inv * pre with a random pre, inv = 1/(pre·den) */
-            bls12381_fp_t den, r;
-            bls12381_fp_sub(&den, &P[k].x, &B[k].x);
-            ti_rand_fp(&r, p);
-            if (bls12381_fp_is_zero(&r))
-                bls12381_fp_set_one(&r);
-            pre[k] = r;
-            bls12381_fp_mul(&r, &r, &den);
-            bls12381_fp_inv(&inv[k], &r);
-            dst[k] = &B[k];
-            src[k] = &P[k];
-            pinv[k] = &inv[k];
-            ppre[k] = &pre[k];
-        }
-        bls12381_g1_add_x8_ifma(dst, src, pinv, ppre);
-        for (int k = 0; k < 8; k++) {
-            cr_assert(bls12381_g1_affine_eq(&B[k], &want[k]),
-                      "group %d lane %d: IFMA chord addition differs from the Jacobian one", it,
-                      k);
-            cr_assert(bls12381_g1_affine_is_on_curve(&B[k]));
-        }
+    for (unsigned n = 1; n <= 40; n++) {
+        ti_batch_case(n, 0);
+        ti_batch_case(n, 1);
     }
-    mpz_clear(p);
+    ti_batch_case(257, 0);
+    ti_batch_case(257, 1);
 }
 
 /* bls12381_g1_on_curve_x8_ifma against bls12381_g1_affine_is_on_curve on
