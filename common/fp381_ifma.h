@@ -1,8 +1,8 @@
 /*
  * fp381_ifma.h - BLS12-381 Fq arithmetic eight lanes at a time with AVX-512
  * IFMA (vpmadd52luq/vpmadd52huq), for work whose products do not depend on
- * each other: the G1 MSM's batch-affine bucket additions and the key
- * check's curve equations.
+ * each other: the G1 and G2 MSMs' batch-affine bucket additions and the
+ * key check's G1 curve equations.
  *
  * Values in and out are the scalar path's (bls12381.h): Montgomery form
  * with R = 2^384, 6 limbs, fully reduced; the kernels give the same limbs
@@ -46,6 +46,12 @@ void bls12381_fp_mul_x8_ifma(bls12381_fp_t r[8], const bls12381_fp_t a[8],
 void bls12381_g1_add_batch_ifma(bls12381_g1_affine_t *const *dst, uint8_t *const *dst_set,
                                 const bls12381_g1_affine_t *const *src, unsigned n,
                                 bls12381_fp_t *den, bls12381_fp_t *pre);
+
+/* The same for BLS12-381 G2 (Fp2 lanes: each product three Fq products,
+ * Karatsuba; fp381_ifma_g2.c). */
+void bls12381_g2_add_batch_ifma(bls12381_g2_affine_t *const *dst, uint8_t *const *dst_set,
+                                const bls12381_g2_affine_t *const *src, unsigned n,
+                                bls12381_fp2_t *den, bls12381_fp2_t *pre);
 
 /* Bit k (k < 8) of the result is set when the BLS12-381 G1 affine point
  * *pts[k] (Montgomery form, both coordinates < p: the caller checks) is on

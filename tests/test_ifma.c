@@ -12,6 +12,7 @@
  *                  addition (curve_tmpl.h) entry by entry: n = 1..40 and
  *                  257, random points (random multiples of the generator),
  *                  with doublings (P = B) and cancellations (P = -B)
+ *   add_batch_g2   the same for bls12381_g2_add_batch_ifma (Fp2 lanes)
  *   on_curve_x8    bls12381_g1_on_curve_x8_ifma against
  *                  bls12381_g1_affine_is_on_curve, mask bit by bit
  *   dispatch       fp381_ifma_enabled() is supported && $SLOTPROVE_NO_IFMA
@@ -151,54 +152,58 @@ Test(ifma, mul_x8_gmp, .timeout = 60)
 
 /* n random affine points, entries of add_batch: kind 0 chord (random P),
  * 1 doubling (P a copy of B), 2 cancellation (P = -B). */
-static void ti_batch_case(unsigned n, int seed_kinds)
-{
-    bls12381_g1_jac_t G;
-    bls12381_g1_from_affine(&G, &bls12381_g1_generator);
-    bls12381_g1_affine_t *B = calloc(n, sizeof(*B)), *P = calloc(n, sizeof(*P));
-    bls12381_g1_affine_t *want = calloc(n, sizeof(*want));
-    bls12381_g1_affine_t **dst = calloc(n, sizeof(*dst));
-    const bls12381_g1_affine_t **src = calloc(n, sizeof(*src));
-    uint8_t *set = calloc(n, 1), **dset = calloc(n, sizeof(*dset)), *want_set = calloc(n, 1);
-    bls12381_fp_t *den = calloc(n, sizeof(*den)), *pre = calloc(n, sizeof(*pre));
-    cr_assert(B && P && want && dst && src && set && dset && want_set && den && pre);
-    for (unsigned i = 0; i < n; i++) {
-        bls12381_g1_jac_t J;
-        uint64_t s1[4] = { ti_rand64(), ti_rand64(), ti_rand64(), ti_rand64() >> 3 };
-        uint64_t s2[4] = { ti_rand64(), ti_rand64(), ti_rand64(), ti_rand64() >> 3 };
-        bls12381_g1_mul_scalar(&J, &G, s1, 4);
-        bls12381_g1_to_affine(&B[i], &J);
-        unsigned kind = seed_kinds ? (unsigned)(ti_rand64() % 5) : 0; /* 3, 4: chord */
-        if (kind == 1) {
-            P[i] = B[i];
-        } else if (kind == 2) {
-            P[i].x = B[i].x;
-            bls12381_fp_neg(&P[i].y, &B[i].y);
-        } else {
-            bls12381_g1_mul_scalar(&J, &G, s2, 4);
-            bls12381_g1_to_affine(&P[i], &J);
-        }
-        bls12381_g1_from_affine(&J, &B[i]); /* want = B + P, Jacobian */
-        bls12381_g1_add_affine(&J, &J, &P[i]);
-        want_set[i] = !bls12381_g1_is_inf(&J);
-        if (want_set[i])
-            bls12381_g1_to_affine(&want[i], &J);
-        set[i] = 1;
-        dst[i] = &B[i];
-        src[i] = &P[i];
-        dset[i] = &set[i];
-    }
-    bls12381_g1_add_batch_ifma(dst, dset, src, n, den, pre);
-    for (unsigned i = 0; i < n; i++) {
-        cr_assert_eq(set[i], want_set[i], "n %u entry %u: set %d, want %d", n, i, set[i],
-                     want_set[i]);
-        if (want_set[i])
-            cr_assert(bls12381_g1_affine_eq(&B[i], &want[i]),
-                      "n %u entry %u: the lanes' sum differs from the Jacobian one", n, i);
-    }
-    free(B), free(P), free(want), free(dst), free(src), free(set), free(dset);
-    free(want_set), free(den), free(pre);
-}
+#define TI_BATCH_CASE(G, F)                                                           \
+static void ti_batch_case_##G(unsigned n, int seed_kinds)                             \
+{                                                                                     \
+    G##_jac_t gen;                                                                    \
+    G##_from_affine(&gen, &G##_generator);                                            \
+    G##_affine_t *B = calloc(n, sizeof(*B)), *P = calloc(n, sizeof(*P));              \
+    G##_affine_t *want = calloc(n, sizeof(*want));                                    \
+    G##_affine_t **dst = calloc(n, sizeof(*dst));                                     \
+    const G##_affine_t **src = calloc(n, sizeof(*src));                               \
+    uint8_t *set = calloc(n, 1), **dset = calloc(n, sizeof(*dset)), *want_set = calloc(n, 1);\
+    F##_t *den = calloc(n, sizeof(*den)), *pre = calloc(n, sizeof(*pre));             \
+    cr_assert(B && P && want && dst && src && set && dset && want_set && den && pre); \
+    for (unsigned i = 0; i < n; i++) {                                                \
+        G##_jac_t J;                                                                  \
+        uint64_t s1[4] = { ti_rand64(), ti_rand64(), ti_rand64(), ti_rand64() >> 3 }; \
+        uint64_t s2[4] = { ti_rand64(), ti_rand64(), ti_rand64(), ti_rand64() >> 3 }; \
+        G##_mul_scalar(&J, &gen, s1, 4);                                              \
+        G##_to_affine(&B[i], &J);                                                     \
+        unsigned kind = seed_kinds ? (unsigned)(ti_rand64() % 5) : 0; /* 3, 4: chord */\
+        if (kind == 1) {                                                              \
+            P[i] = B[i];                                                              \
+        } else if (kind == 2) {                                                       \
+            P[i].x = B[i].x;                                                          \
+            F##_neg(&P[i].y, &B[i].y);                                                \
+        } else {                                                                      \
+            G##_mul_scalar(&J, &gen, s2, 4);                                          \
+            G##_to_affine(&P[i], &J);                                                 \
+        }                                                                             \
+        G##_from_affine(&J, &B[i]); /* want = B + P, Jacobian */                      \
+        G##_add_affine(&J, &J, &P[i]);                                                \
+        want_set[i] = !G##_is_inf(&J);                                                \
+        if (want_set[i])                                                              \
+            G##_to_affine(&want[i], &J);                                              \
+        set[i] = 1;                                                                   \
+        dst[i] = &B[i];                                                               \
+        src[i] = &P[i];                                                               \
+        dset[i] = &set[i];                                                            \
+    }                                                                                 \
+    G##_add_batch_ifma(dst, dset, src, n, den, pre);                                  \
+    for (unsigned i = 0; i < n; i++) {                                                \
+        cr_assert_eq(set[i], want_set[i], "n %u entry %u: set %d, want %d", n, i, set[i],\
+                     want_set[i]);                                                    \
+        if (want_set[i])                                                              \
+            cr_assert(G##_affine_eq(&B[i], &want[i]),                                 \
+                      "n %u entry %u: the lanes' sum differs from the Jacobian one", n, i);\
+    }                                                                                 \
+    free(B), free(P), free(want), free(dst), free(src), free(set), free(dset);        \
+    free(want_set), free(den), free(pre);                                             \
+}                                                                                     \
+
+TI_BATCH_CASE(bls12381_g1, bls12381_fp)
+TI_BATCH_CASE(bls12381_g2, bls12381_fp2)
 
 /* bls12381_g1_add_batch_ifma (eight lanes, one shared inversion) against
  * the Jacobian mixed addition, entry by entry: batch sizes 1..40 (lanes
@@ -209,11 +214,23 @@ Test(ifma, add_batch, .timeout = 60)
     if (!fp381_ifma_supported())
         cr_skip_test("this CPU has no AVX-512 IFMA: the kernel cannot run here");
     for (unsigned n = 1; n <= 40; n++) {
-        ti_batch_case(n, 0);
-        ti_batch_case(n, 1);
+        ti_batch_case_bls12381_g1(n, 0);
+        ti_batch_case_bls12381_g1(n, 1);
     }
-    ti_batch_case(257, 0);
-    ti_batch_case(257, 1);
+    ti_batch_case_bls12381_g1(257, 0);
+    ti_batch_case_bls12381_g1(257, 1);
+}
+
+/* bls12381_g2_add_batch_ifma, as add_batch for G1. */
+Test(ifma, add_batch_g2, .timeout = 60)
+{
+    if (!fp381_ifma_supported())
+        cr_skip_test("this CPU has no AVX-512 IFMA: the kernel cannot run here");
+    for (unsigned n = 1; n <= 40; n += 3) {
+        ti_batch_case_bls12381_g2(n, 0);
+        ti_batch_case_bls12381_g2(n, 1);
+    }
+    ti_batch_case_bls12381_g2(129, 1);
 }
 
 /* bls12381_g1_on_curve_x8_ifma against bls12381_g1_affine_is_on_curve on
