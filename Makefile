@@ -60,10 +60,12 @@ deps:
 	@sh tests/install-deps.sh
 
 # The field suites run a second time on the portable C multiplication
-# (SLOTPROVE_NO_ADX=1), so both paths are checked against GMP.
+# (SLOTPROVE_NO_ADX=1), so both paths are checked against GMP; the
+# BLS12-381 MSM and key check suites a second time without AVX-512 IFMA.
 unit: $(BUILD)/unit
 	$(BUILD)/unit -j2
 	SLOTPROVE_NO_ADX=1 $(BUILD)/unit -j2 --filter 'field*/*'
+	SLOTPROVE_NO_IFMA=1 $(BUILD)/unit -j2 --filter '@(msm_bls12381_g1|msm_bls12381_g2|zkey_check)/*'
 
 e2e: $(BINS)
 	@sh tests/e2e.sh
@@ -143,7 +145,7 @@ FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c comm
                 common/bn254_groth16.c common/bls12381_groth16.c \
                 common/bn254_pairing.c common/bls12381_pairing.c \
                 common/bn254_g1_msm.c common/bls12381_g1_msm.c common/glv.c common/parallel.c \
-                common/limb_inv.c
+                common/limb_inv.c common/fp381_ifma.c
 FUZZ_TARGETS := zkey wtns request verify
 FUZZ_BINS    := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 

@@ -1,5 +1,6 @@
 /* bls12381_g2_msm.c — MSM over bls12381 g2 (see msm.h, msm_tmpl.h), with the ψ
  * endomorphism (glv.h). */
+#include "fp381_ifma.h"
 #include "glv.h"
 #include "msm.h"
 
@@ -22,4 +23,9 @@ static inline void psi_map(bls12381_g2_affine_t *out, const bls12381_g2_affine_t
 #define MSM_ENDO_BITS 64
 #define MSM_ENDO_SPLIT(k, m, neg) bls12381_psi_split((k), (m), (neg))
 #define MSM_ENDO_MAP(out, in) psi_map((out), (in))
+/* batch-affine bucket additions in eight AVX-512 IFMA lanes where the CPU
+ * has them (fp381_ifma.h; $SLOTPROVE_NO_IFMA=1 keeps the scalar path) */
+#define MSM_ADD_BATCH_LANES_ON() fp381_ifma_enabled()
+#define MSM_ADD_BATCH_LANES(dst, dst_set, src, n, den, pre) \
+    bls12381_g2_add_batch_ifma((dst), (dst_set), (src), (n), (den), (pre))
 #include "msm_tmpl.h"

@@ -5,8 +5,10 @@
  * with the queue full goes to the bucket's Jacobian overflow), and the
  * weighted bucket sums (Jacobian running sums, or batch-affine ones over
  * 64 segments side by side). Part of msm_tmpl.h, which includes it with
- * MG, MF, MA, MJ, MT, MSM_BATCH, MSM_QUEUE and MSM_SEGS defined; not for
- * use on its own. (Technique: Pippenger's bucket method with batch-affine
+ * MG, MF, MA, MJ, MT, MSM_BATCH, MSM_QUEUE and MSM_SEGS defined (and
+ * optionally MSM_ADD_BATCH_LANES(dst, dst_set, src, n, den, pre) with
+ * MSM_ADD_BATCH_LANES_ON(): add_batch in vector lanes); not for use on its
+ * own. (Technique: Pippenger's bucket method with batch-affine
  * accumulation as described in the ZPrize MSM write-ups; our own code.)
  */
 struct MG(buckets) {
@@ -46,6 +48,14 @@ static void MG(add_batch)(MA *const *dst, uint8_t *const *dst_set, const MA *con
     MT acc, inv, t, lambda, x3;
     if (!n)
         return;
+#ifdef MSM_ADD_BATCH_LANES
+    /* the including file's vector version (e.g. AVX-512 IFMA), for batches
+     * large enough to pay for its lanes' shared inversion */
+    if (n >= 16 && MSM_ADD_BATCH_LANES_ON()) {
+        MSM_ADD_BATCH_LANES(dst, dst_set, src, n, den, pre);
+        return;
+    }
+#endif
     MF(set_one)(&acc);
     for (unsigned i = 0; i < n; i++) {
         const MA *B = dst[i], *P = src[i];

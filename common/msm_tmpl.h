@@ -572,3 +572,5 @@ int MG(msm_split_end)(MJ *ret, struct MG(msm_split) *s)
 #undef MSM_ENDO_MAX_N
 #undef MSM_NP
 #undef MSM_SPLIT_API
+#undef MSM_ADD_BATCH_LANES
+#undef MSM_ADD_BATCH_LANES_ON

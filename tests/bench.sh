@@ -1,6 +1,6 @@
 #!/bin/sh
 # make bench: whole proofs, slotprove against other provers, measured side by
-# side in one run (A B C A B C … so load drift hits all), medians of N runs.
+# side in one run (A B C D, B C D A, … so load drift hits all), medians of N runs.
 # Prints each prover's median and its ratio to slotprove (> 1: slotprove is
 # faster); absolute times are this machine's.
 #
@@ -60,10 +60,17 @@ for k in $keys; do
     [ "$curve" = bn128 ] || rs=""
     : > "$TMP/a"; : > "$TMP/b"; : > "$TMP/c"; : > "$TMP/d"
     for i in $(seq "$N"); do
-        ms build/slotprove prove -q "$z" "$w" "$TMP/p.json" "$TMP/q.json" >> "$TMP/a"
-        [ -z "$OLD" ] || ms "$OLD" prove -q "$z" "$w" "$TMP/p.json" "$TMP/q.json" >> "$TMP/b"
-        [ -z "$rs" ] || ms "$rs" "$z" "$w" "$TMP/p.json" "$TMP/q.json" >> "$TMP/c"
-        [ "$USE_SNARKJS" != 1 ] || ms $SNARKJS groth16 prove "$z" "$w" "$TMP/p.json" "$TMP/q.json" >> "$TMP/d"
+        # the order rotates each round (A B C D, B C D A, ...): a prover's
+        # leftovers (snarkjs's worker threads winding down) would otherwise
+        # always land on the same next prover
+        for j in 0 1 2 3; do
+            case $(( (i + j) % 4 )) in
+            0) ms build/slotprove prove -q "$z" "$w" "$TMP/p.json" "$TMP/q.json" >> "$TMP/a" ;;
+            1) [ -z "$OLD" ] || ms "$OLD" prove -q "$z" "$w" "$TMP/p.json" "$TMP/q.json" >> "$TMP/b" ;;
+            2) [ -z "$rs" ] || ms "$rs" "$z" "$w" "$TMP/p.json" "$TMP/q.json" >> "$TMP/c" ;;
+            3) [ "$USE_SNARKJS" != 1 ] || ms $SNARKJS groth16 prove "$z" "$w" "$TMP/p.json" "$TMP/q.json" >> "$TMP/d" ;;
+            esac
+        done
     done
     a=$(median < "$TMP/a")
     printf '%-34s %6s %8s ms' "$k" "$dom" "$a"
