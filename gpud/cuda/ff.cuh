@@ -167,14 +167,50 @@ template <int C> FF_INLINE void ff_mad_pairs(uint32_t *acc, const uint32_t *x, u
     }
 }
 
-/* The modulus' limbs as an array (constants after unrolling). */
+/* The modulus' limbs and n0 for the multiply-adds. Where ptxas sees a limb
+ * of 0, 1 or 2^32 − 1 as an immediate (BLS12-381 Fr: p_0 = 1, p_1 =
+ * 2^32 − 1, n0 = 2^32 − 1) it folds those products into adds and
+ * negations, which breaks the wide multiply-add pairs: the BLS12-381 Fr
+ * product took 272 instructions with immediates, 216 (as BN254's) with
+ * the constants read from constant memory. Such fields read them from
+ * constant memory (BLS12-381 NTT at 2^24 on an H200: 4.40 → 3.98 ms); the
+ * others keep immediates, which were faster for them (BLS12-381 G1 MSM at
+ * 2^24: 116.8 ms with immediates, 121.5 from constant memory). */
+template <class P> constexpr bool ff_special_limbs()
+{
+    bool s = P::n0 == 0 || P::n0 == 1 || P::n0 == 0xffffffffu;
+    for (int i = 0; i < P::N; i++)
+        s = s || P::p(i) == 0 || P::p(i) == 1 || P::p(i) == 0xffffffffu;
+    return s;
+}
+template <class P> constexpr bool ff_special_limbs_v = ff_special_limbs<P>();
+template <class P> constexpr uint32_t ff_limb_or0(int i)
+{
+    return i < P::N ? P::p(i) : 0;
+}
+template <class P>
+__constant__ uint32_t ff_p_const[12] = { ff_limb_or0<P>(0), ff_limb_or0<P>(1), ff_limb_or0<P>(2),
+                                         ff_limb_or0<P>(3), ff_limb_or0<P>(4), ff_limb_or0<P>(5),
+                                         ff_limb_or0<P>(6), ff_limb_or0<P>(7), ff_limb_or0<P>(8),
+                                         ff_limb_or0<P>(9), ff_limb_or0<P>(10), ff_limb_or0<P>(11) };
+template <class P> __constant__ uint32_t ff_n0_const = P::n0;
+
 template <class P> struct ff_mod {
-    uint32_t p[P::N];
+    static_assert(P::N <= 12, "ff_p_const holds up to 12 limbs");
+    uint32_t p[P::N], n0;
     FF_INLINE ff_mod()
     {
+        if constexpr (ff_special_limbs_v<P>) {
 #pragma unroll
-        for (int i = 0; i < P::N; i++)
-            p[i] = P::p(i);
+            for (int i = 0; i < P::N; i++)
+                p[i] = ff_p_const<P>[i];
+            n0 = ff_n0_const<P>;
+        } else {
+#pragma unroll
+            for (int i = 0; i < P::N; i++)
+                p[i] = P::p(i);
+            n0 = P::n0;
+        }
     }
 };
 
@@ -236,7 +272,7 @@ template <class P> FF_INLINE void ff_shift_redc_row(uint32_t *e, uint32_t *o, co
     for (int k = 0; k < N; k++)
         ne[k] = o[k];
     asm volatile("add.cc.u32 %0, %0, %2; mul.lo.u32 %1, %0, %3;"
-                 : "+r"(ne[0]), "=r"(m) : "r"(e[1]), "r"(P::n0));
+                 : "+r"(ne[0]), "=r"(m) : "r"(e[1]), "r"(md.n0));
 #pragma unroll
     for (int k = 0; k < N - 2; k += 2)
         asm volatile("madc.lo.cc.u32 %0, %2, %3, %4; madc.hi.cc.u32 %1, %2, %3, %5;"
@@ -275,11 +311,11 @@ template <class P> FF_INLINE fp<P> operator*(const fp<P> &a, const fp<P> &b)
     uint32_t e[N], o[N];
     ff_mul_pairs<N / 2>(e, a.v, b.v[0]);
     ff_mul_pairs<N / 2>(o, a.v + 1, b.v[0]);
-    ff_redc_row<P>(e, o, md, e[0] * P::n0);
+    ff_redc_row<P>(e, o, md, e[0] * md.n0);
 #pragma unroll
     for (int i = 1; i < N; i++) {
         ff_shift_mad<P>(e, o, a.v, b.v[i]);
-        ff_redc_row<P>(e, o, md, e[0] * P::n0);
+        ff_redc_row<P>(e, o, md, e[0] * md.n0);
     }
     uint32_t t[N];
     ff_fold<P>(t, e, o);

@@ -107,7 +107,7 @@ template <class P> FF_INLINE fp<P> fp_redc(const fp_wide<P> &x)
 #pragma unroll
     for (int k = 0; k < N; k++)
         e[k] = x.v[k];
-    uint32_t m = e[0] * P::n0;
+    uint32_t m = e[0] * md.n0;
     ff_mul_pairs<N / 2>(o, md.p + 1, m);
     ff_mad_pairs<N / 2>(e, md.p, m);
     asm volatile("addc.u32 %0, %0, 0;" : "+r"(o[N - 1]));

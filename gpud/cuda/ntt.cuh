@@ -152,6 +152,12 @@ __global__ void __launch_bounds__(NTT_THREADS) ntt_pass(F *out, const F *in, con
 #define NTT4_TILE_LOG_DEFAULT 9  /* radix 4: 2^9 elements, 16 KiB, 128 threads */
 #define NTT8_TILE_LOG_DEFAULT 10 /* radix 8: 2^10 elements, 32 KiB, 128 threads */
 #define NTT8_TILE_LOG 11         /* at most: 64 KiB */
+/* Two blocks of the most threads an SM: radix 4 (2 × 512 threads) gets at
+ * most 64 registers a thread where it took 74 (8 bytes spilled), 3.88
+ * against 4.00 ms at 2^24 on an H200 (both curves, same run); radix 8
+ * (2 × 256) at most 128: it takes 126–128 so (its figures above were taken
+ * at 103–106 registers, without the bound). */
+#define NTT_R_MIN_BLOCKS(LR) 2
 
 template <class F> FF_INLINE F ntt_ld32(const F *p)
 {
@@ -195,7 +201,7 @@ template <int LR> FF_INLINE uint32_t ntt_slot(uint32_t e)
 }
 
 template <class F, int LR>
-__global__ void __launch_bounds__(1u << (NTT8_TILE_LOG - LR))
+__global__ void __launch_bounds__(1u << (NTT8_TILE_LOG - LR), NTT_R_MIN_BLOCKS(LR))
     ntt_pass_r(F *out, const F *in, const F *tw, unsigned log_n, unsigned s, unsigned k, unsigned l,
                int first)
 {
