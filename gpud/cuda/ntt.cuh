@@ -154,7 +154,9 @@ __global__ void __launch_bounds__(NTT_THREADS) ntt_pass(F *out, const F *in, con
 #define NTT8_TILE_LOG 11         /* at most: 64 KiB */
 /* Two blocks of the most threads an SM: radix 4 (2 × 512 threads) gets at
  * most 64 registers a thread where it took 74 (8 bytes spilled), 3.88
- * against 4.00 ms at 2^24 on an H200 (both curves, same run); radix 8
+ * against 4.00 ms at 2^24 on an H200 (both curves, same run; with the
+ * bound, 2^10-element tiles took 4.00 / 4.05 ms and 2^11 4.44 / 4.42 against
+ * 3.85 / 3.88 for 2^9, BN254 / BLS12-381); radix 8
  * (2 × 256) at most 128: it takes 126–128 so (its figures above were taken
  * at 103–106 registers, without the bound). */
 #define NTT_R_MIN_BLOCKS(LR) 2
