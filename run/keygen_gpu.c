@@ -27,10 +27,10 @@ int keygen_gpu_open(struct keygen_gpu **ret, enum curve_id curve, const void *t1
     if (!g)
         return sp_fail(e, -ENOMEM, "out of memory");
     int bn = curve == CURVE_BN254, rc;
-    if ((rc = gpu_fb_create(&g->g1, bn ? GPU_BN254_G1 : GPU_BLS12381_G1, t1, w1,
-                            (256 + w1 - 1) / w1, max_batch, e)) < 0 ||
-        (rc = gpu_fb_create(&g->g2, bn ? GPU_BN254_G2 : GPU_BLS12381_G2, t2, w2,
-                            (256 + w2 - 1) / w2, max_batch, e)) < 0) {
+    if ((rc = gpu_fb_create(&g->g1, bn ? GPU_BN254_G1 : GPU_BLS12381_G1, t1, w1, max_batch,
+                            e)) < 0 ||
+        (rc = gpu_fb_create(&g->g2, bn ? GPU_BN254_G2 : GPU_BLS12381_G2, t2, w2, max_batch,
+                            e)) < 0) {
         keygen_gpu_close(g);
         return rc;
     }

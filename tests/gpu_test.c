@@ -328,7 +328,7 @@ MSM_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
         int ok = GROUP##_fb_mul_batch(want, &t, (const uint64_t(*)[4])k, n, 0) == 0;          \
         memset(got, 0x5a, n * sizeof(*got));                                                  \
         double t0 = now_ms(), t1 = t0;                                                        \
-        if (ok && (gpu_fb_create(&f, GG, t.pts, t.window, t.nwin, n, &e) ||                  \
+        if (ok && (gpu_fb_create(&f, GG, t.pts, t.window, n, &e) ||                           \
                    (t0 = now_ms(), gpu_fb_mul_batch(f, got, k, n, &e)))) {                    \
             printf("%s\n", e.msg);                                                            \
             ok = 0;                                                                           \

@@ -4,6 +4,7 @@
 struct bls12381_g2_group {
     typedef bls12381_fp2_d F;
     static constexpr unsigned scalar_bits = 255;
+    static constexpr enum gpu_group group = GPU_BLS12381_G2;
     MSM_HOST_COMBINE(bls12381_g2, bls12381_fp2)
 };
 

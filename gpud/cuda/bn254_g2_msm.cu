@@ -4,6 +4,7 @@
 struct bn254_g2_group {
     typedef bn254_fp2_d F;
     static constexpr unsigned scalar_bits = 254;
+    static constexpr enum gpu_group group = GPU_BN254_G2;
     MSM_HOST_COMBINE(bn254_g2, bn254_fp2)
 };
 

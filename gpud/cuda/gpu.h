@@ -71,10 +71,10 @@ unsigned gpu_msm_window_bits(enum gpu_group g, size_t n);
 struct gpu_fb;
 /* Uploads the window table of common/fixed_base.h (X_fb_init's t->pts:
  * nwin = ⌈256/window⌉ rows of 2^window − 1 affine points, the zkey layout;
- * window 1..16) of group g and sizes the buffers for batches of up to
+ * window 1..16; nwin follows from window) of group g and sizes the buffers for batches of up to
  * max_batch scalars. -EINVAL (sizes), -ENOMEM (device memory), -EIO. */
 int gpu_fb_create(struct gpu_fb **ret, enum gpu_group g, const void *table, unsigned window,
-                  unsigned nwin, size_t max_batch, struct sp_err *e);
+                  size_t max_batch, struct sp_err *e);
 void gpu_fb_free(struct gpu_fb *f);
 /* out[i] = k[i]·P, affine (infinity as (0, 0)), for i < n ≤ max_batch: the
  * bytes X_fb_mul_batch writes. k: n × 32 B standard-form scalars (4 LE

@@ -118,13 +118,14 @@ extern "C" void gpu_fb_free(struct gpu_fb *f)
 }
 
 extern "C" int gpu_fb_create(struct gpu_fb **ret, enum gpu_group g, const void *table,
-                             unsigned window, unsigned nwin, size_t max_batch, struct sp_err *e)
+                             unsigned window, size_t max_batch, struct sp_err *e)
 {
     *ret = nullptr;
-    if (g < GPU_BN254_G1 || g > GPU_BLS12381_G2 || window < 1 || window > 16 ||
-        nwin != (256 + window - 1) / window || max_batch == 0)
-        return sp_fail(e, -EINVAL, "gpu fixed-base: window %u, %u windows, batch %zu", window,
-                       nwin, max_batch);
+    if (g < GPU_BN254_G1 || g > GPU_BLS12381_G2 || window < 1 || window > 16 || max_batch == 0)
+        return sp_fail(e, -EINVAL, "gpu fixed-base: window %u (1 to 16), batch %zu", window,
+                       max_batch);
+    /* the rows of common/fixed_base.h's table: ⌈256/window⌉ */
+    const unsigned nwin = (256 + window - 1) / window;
     struct gpu_fb *f = new (std::nothrow) gpu_fb();
     if (!f)
         return sp_fail(e, -ENOMEM, "gpu fixed-base: out of host memory");

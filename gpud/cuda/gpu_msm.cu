@@ -71,5 +71,5 @@ extern "C" int gpu_msm_run_at(struct gpu_msm *m, void *ret, size_t at, const voi
 
 extern "C" unsigned gpu_msm_window_bits(enum gpu_group g, size_t n)
 {
-    return msm_choose_window(g == GPU_BN254_G1 || g == GPU_BN254_G2 ? 254 : 255, n);
+    return msm_choose_window(g, n);
 }

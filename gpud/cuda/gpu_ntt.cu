@@ -160,15 +160,16 @@ template <class F> static int ntt_forward_r2(struct gpu_ntt *d, F *out, const F 
  * first pass takes up to tile-log stages (leaving none or at least three:
  * every pass needs LR ≤ 3 stages), the rest split the remaining stages
  * evenly into passes of at most tile-log − 3 stages, each with 2^l columns
- * filling the tile (l ≤ s): 2^24 goes in 10 + 7 + 7 stages with 2^10-element
- * tiles, 2^22 in 10 + 6 + 6, 2^20 in 10 + 5 + 5. */
+ * filling the tile (l ≤ s): 2^24 goes in 9 + 5 + 5 + 5 stages with radix 4's
+ * 2^9-element tiles, in 10 + 7 + 7 with radix 8's 2^10 (2^22 in 10 + 6 + 6,
+ * 2^20 in 10 + 5 + 5). */
 template <class F, int LR> static int ntt_forward_r(struct gpu_ntt *d, F *out, const F *in, struct sp_err *e)
 {
     size_t smem = ((size_t)1 << NTT8_TILE_LOG) * sizeof(F);
     CU_TRY(cudaFuncSetAttribute(ntt_pass_r<F, LR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), e,
            "ntt shared memory");
     /* tiles below 2^8 could leave a last pass of fewer than three stages */
-    unsigned tl = ntt_tile_log(NTT8_TILE_LOG_DEFAULT, NTT8_TILE_LOG);
+    unsigned tl = ntt_tile_log(LR == 2 ? NTT4_TILE_LOG_DEFAULT : NTT8_TILE_LOG_DEFAULT, NTT8_TILE_LOG);
     const unsigned log_n = d->log_n;
     tl = tl < 8 ? 8 : tl;
     unsigned k = log_n < tl ? log_n : tl;

@@ -6,6 +6,7 @@
  * description G:
  *   G::F                 coordinate field (fields.cuh)
  *   G::scalar_bits       bit length of r (254 for BN254, 255 for BLS12-381)
+ *   G::group             its enum gpu_group (the window model's weights)
  *   G::combine(ret, win, nwin, c)  host: ret (CPU jac_t) = Σ 2^(w·c)·win[w]
  */
 #ifndef SLOTPROVE_CUDA_MSM_CUH
@@ -31,14 +32,36 @@ static inline unsigned msm_nwin(unsigned bits, unsigned c)
 /* The window size that minimizes a cost model of the whole MSM: per window,
  * n bucket additions (mixed adds plus sort traffic, weight 2) and 2^(c−1)
  * buckets to reduce (two full adds each plus the segment overhead, weight
- * 13): the ratio measured on an H200 at 2^24 (0.34 ns per digit, 2.3 ns per
- * bucket). */
-static inline unsigned msm_choose_window(unsigned bits, size_t n)
+ * msm_bucket_weight). The weights are measured ratios on an H200 at 2^24
+ * (2026-11-30, after the even/odd field product; best of 5 at each c):
+ * BN254 G1 58.5 ms at c = 17 against 60.7 (16) and 63.4 (18), BN254 G2
+ * 147.0 at 17 against 153.5 (16) and 153.6 (18): weight 13 picks 17;
+ * BLS12-381 G1 116.7 ms at 20 against 119.4 (19) and 123.3 (18): weight 10
+ * picks 20; BLS12-381 G2 348.4 ms at 17 against 363.9 (18), 402.9 (19) and
+ * 467.9 (20), its window reduction (G2 full adds over 2^(c−1) buckets) the
+ * costliest: weight 40. */
+static inline double msm_bucket_weight(enum gpu_group g)
 {
+    switch (g) {
+    case GPU_BLS12381_G1: return 10.0;
+    case GPU_BLS12381_G2: return 40.0;
+    default: return 13.0;
+    }
+}
+
+static inline unsigned msm_scalar_bits(enum gpu_group g)
+{
+    return g == GPU_BN254_G1 || g == GPU_BN254_G2 ? 254 : 255;
+}
+
+static inline unsigned msm_choose_window(enum gpu_group g, size_t n)
+{
+    const unsigned bits = msm_scalar_bits(g);
+    const double wb = msm_bucket_weight(g);
     unsigned best = 4;
     double best_cost = 1e300;
     for (unsigned c = 4; c <= 22; c++) {
-        double cost = (double)msm_nwin(bits, c) * ((double)n * 2.0 + (double)(1u << (c - 1)) * 13.0);
+        double cost = (double)msm_nwin(bits, c) * ((double)n * 2.0 + (double)(1u << (c - 1)) * wb);
         if (cost < best_cost) {
             best_cost = cost;
             best = c;
@@ -131,7 +154,7 @@ template <class G> struct msm_engine : msm_engine_base {
     unsigned window_bits(size_t n) override
     {
         static const unsigned forced = msm_tune("SLOTPROVE_MSM_WINDOW", 0, 2, 24, false);
-        return forced ? forced : msm_choose_window(G::scalar_bits, n);
+        return forced ? forced : msm_choose_window(G::group, n);
     }
 
     static uint32_t chunk_size(size_t np)

@@ -142,12 +142,24 @@ __global__ void __launch_bounds__(NTT_THREADS) ntt_pass(F *out, const F *in, con
  * serial carry chains need them); at 2^20 0.357 against 0.438 ms (one pass
  * fewer). Requesting each pass's twiddles ahead (prefetch.global.L1) made
  * both slower: the passes are bound by the products' instructions, not by
- * memory.
+ * memory. With ff.cuh's even/odd product (a third of the instructions),
+ * the same day: radix 4 with 2^9-element tiles 3.99 / 4.40 ms (four passes,
+ * 9 + 5 + 5 + 5), with 2^10 4.21 / 4.60, with 2^11 5.48 / 5.97; radix 8
+ * with 2^9, 2^10, 2^11: 4.28 / 4.85, 4.01 / 4.57, 4.25 / 4.75 ms.
  *
  * Only the exact transform matters: field elements are canonical, so any
  * order of the same butterflies gives the same bytes as the CPU backend. */
-#define NTT8_TILE_LOG_DEFAULT 10 /* 2^10 elements: 32 KiB; 2^(10−LR) threads */
+#define NTT4_TILE_LOG_DEFAULT 9  /* radix 4: 2^9 elements, 16 KiB, 128 threads */
+#define NTT8_TILE_LOG_DEFAULT 10 /* radix 8: 2^10 elements, 32 KiB, 128 threads */
 #define NTT8_TILE_LOG 11         /* at most: 64 KiB */
+/* Two blocks of the most threads an SM: radix 4 (2 × 512 threads) gets at
+ * most 64 registers a thread where it took 74 (8 bytes spilled), 3.88
+ * against 4.00 ms at 2^24 on an H200 (both curves, same run; with the
+ * bound, 2^10-element tiles took 4.00 / 4.05 ms and 2^11 4.44 / 4.42 against
+ * 3.85 / 3.88 for 2^9, BN254 / BLS12-381); radix 8
+ * (2 × 256) at most 128: it takes 126–128 so (its figures above were taken
+ * at 103–106 registers, without the bound). */
+#define NTT_R_MIN_BLOCKS(LR) 2
 
 template <class F> FF_INLINE F ntt_ld32(const F *p)
 {
@@ -191,7 +203,7 @@ template <int LR> FF_INLINE uint32_t ntt_slot(uint32_t e)
 }
 
 template <class F, int LR>
-__global__ void __launch_bounds__(1u << (NTT8_TILE_LOG - LR))
+__global__ void __launch_bounds__(1u << (NTT8_TILE_LOG - LR), NTT_R_MIN_BLOCKS(LR))
     ntt_pass_r(F *out, const F *in, const F *tw, unsigned log_n, unsigned s, unsigned k, unsigned l,
                int first)
 {
