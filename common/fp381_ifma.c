@@ -101,6 +101,20 @@ IFMA_TARGET unsigned bls12381_g1_on_curve_x8_ifma(const bls12381_g1_affine_t *co
     return (unsigned)(eq | inf);
 }
 
+/* D = den[k] for the lanes k in lm (the others zero), every zero lane
+ * replaced by ONE (the batch's running product passes over it); returns
+ * the mask of the lanes whose den[k] is zero, those outside lm included. */
+IFMA_TARGET static inline __mmask8 load_den_52(__m512i D[8], const bls12381_fp_t *den,
+                                               __mmask8 lm, const __m512i ONE[8])
+{
+    load_52(D, den, lm);
+    __mmask8 z = zero_52x8(D);
+    TMPL_UNROLL
+    for (int j = 0; j < 8; j++)
+        D[j] = _mm512_mask_blend_epi64(z, D[j], ONE[j]);
+    return z;
+}
+
 IFMA_TARGET void bls12381_g1_add_batch_ifma(bls12381_g1_affine_t *const *dst,
                                             uint8_t *const *dst_set,
                                             const bls12381_g1_affine_t *const *src,
@@ -130,11 +144,7 @@ IFMA_TARGET void bls12381_g1_add_batch_ifma(bls12381_g1_affine_t *const *dst,
     for (unsigned g = 0; g < groups; g++) {
         unsigned lanes = n - 8 * g < 8 ? n - 8 * g : 8;
         __mmask8 lm = (__mmask8)((1u << lanes) - 1);
-        load_52(D, den + 8 * g, lm);
-        __mmask8 z = zero_52x8(D);
-        TMPL_UNROLL
-        for (int j = 0; j < 8; j++)
-            D[j] = _mm512_mask_blend_epi64(z, D[j], ONE[j]);
+        load_den_52(D, den + 8 * g, lm, ONE);
         store_52(pre + 8 * g, A, lanes);
         mont_mul_52x8(A, A, D);
     }
@@ -158,11 +168,7 @@ IFMA_TARGET void bls12381_g1_add_batch_ifma(bls12381_g1_affine_t *const *dst,
     for (unsigned g = groups; g-- > 0;) {
         unsigned lanes = n - 8 * g < 8 ? n - 8 * g : 8;
         __mmask8 lm = (__mmask8)((1u << lanes) - 1);
-        load_52(D, den + 8 * g, lm);
-        __mmask8 z = zero_52x8(D);
-        TMPL_UNROLL
-        for (int j = 0; j < 8; j++)
-            D[j] = _mm512_mask_blend_epi64(z, D[j], ONE[j]);
+        __mmask8 z = load_den_52(D, den + 8 * g, lm, ONE);
         load_52(U, pre + 8 * g, lm);
         mont_mul_52x8(T, A, U); /* 1/den */
         mont_mul_52x8(A, A, D);

@@ -78,6 +78,22 @@ IFMA_TARGET static inline __mmask8 fp2v_zero(const fp2v *A)
 }
 
 /* For the lanes in mask: *dst[k] += *src[k] (chord), T = 1/(x_P - x_B). */
+/* D = den[k] for the lanes k in lm (the others zero), every zero lane
+ * replaced by ONE (the batch's running product passes over it); returns
+ * the mask of the lanes whose den[k] is zero, those outside lm included. */
+IFMA_TARGET static inline __mmask8 fp2v_load_den(fp2v *D, const bls12381_fp2_t *den, __mmask8 lm,
+                                                 const fp2v *ONE)
+{
+    fp2v_load(D, den, lm);
+    __mmask8 z = fp2v_zero(D);
+    TMPL_UNROLL
+    for (int j = 0; j < 8; j++) {
+        D->c0[j] = _mm512_mask_blend_epi64(z, D->c0[j], ONE->c0[j]);
+        D->c1[j] = _mm512_mask_blend_epi64(z, D->c1[j], ONE->c1[j]);
+    }
+    return z;
+}
+
 IFMA_TARGET static inline void chord_g2(bls12381_g2_affine_t *const *dst,
                                         const bls12381_g2_affine_t *const *src, const fp2v *T,
                                         __mmask8 mask)
@@ -135,13 +151,7 @@ IFMA_TARGET void bls12381_g2_add_batch_ifma(bls12381_g2_affine_t *const *dst,
     for (unsigned g = 0; g < groups; g++) { /* lane k: entries 8g + k */
         unsigned lanes = n - 8 * g < 8 ? n - 8 * g : 8;
         __mmask8 lm = (__mmask8)((1u << lanes) - 1);
-        fp2v_load(&D, den + 8 * g, lm);
-        __mmask8 z = fp2v_zero(&D);
-        TMPL_UNROLL
-        for (int j = 0; j < 8; j++) {
-            D.c0[j] = _mm512_mask_blend_epi64(z, D.c0[j], ONE.c0[j]);
-            D.c1[j] = _mm512_mask_blend_epi64(z, D.c1[j], ONE.c1[j]);
-        }
+        fp2v_load_den(&D, den + 8 * g, lm, &ONE);
         fp2v_store(pre + 8 * g, &A, lanes);
         fp2v_mul(&A, &A, &D);
     }
@@ -163,13 +173,7 @@ IFMA_TARGET void bls12381_g2_add_batch_ifma(bls12381_g2_affine_t *const *dst,
     for (unsigned g = groups; g-- > 0;) {
         unsigned lanes = n - 8 * g < 8 ? n - 8 * g : 8;
         __mmask8 lm = (__mmask8)((1u << lanes) - 1);
-        fp2v_load(&D, den + 8 * g, lm);
-        __mmask8 z = fp2v_zero(&D);
-        TMPL_UNROLL
-        for (int j = 0; j < 8; j++) {
-            D.c0[j] = _mm512_mask_blend_epi64(z, D.c0[j], ONE.c0[j]);
-            D.c1[j] = _mm512_mask_blend_epi64(z, D.c1[j], ONE.c1[j]);
-        }
+        __mmask8 z = fp2v_load_den(&D, den + 8 * g, lm, &ONE);
         fp2v_load(&U, pre + 8 * g, lm);
         fp2v_mul(&T, &A, &U); /* 1/den */
         fp2v_mul(&A, &A, &D);
