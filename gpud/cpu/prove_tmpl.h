@@ -138,14 +138,39 @@ int P_(groth16_assemble)(const struct zkey *zk, const P_(g1_jac_t) *pi_a_,
     return 0;
 }
 
+/* The four witness MSMs' sums (Jacobian). */
+struct P_(pis) {
+    P_(g1_jac_t) a, b1, c;
+    P_(g2_jac_t) b;
+};
+
+/* The witness MSM of stage st (STAGE_MSM_A, _B1, _B2 or _C) into its sum in
+ * *pi, on nthreads threads: A, B1 and B2 over all nVars witness values
+ * (32-byte Fr, Montgomery form), C over the private ones (after 1 + nPublic).
+ * 0 or -ENOMEM. */
+static int P_(witness_msm)(struct P_(pis) *pi, enum stage st, const struct zkey *zk,
+                           const uint8_t *witness, unsigned nthreads)
+{
+    size_t nv = zk->n_vars, np = zk->n_public;
+    switch (st) {
+    case STAGE_MSM_A:
+        return P_(g1_msm)(&pi->a, zk->a, witness, nv, nthreads);
+    case STAGE_MSM_B1:
+        return P_(g1_msm)(&pi->b1, zk->b1, witness, nv, nthreads);
+    case STAGE_MSM_B2:
+        return P_(g2_msm)(&pi->b, zk->b2, witness, nv, nthreads);
+    default: /* STAGE_MSM_C */
+        return P_(g1_msm)(&pi->c, zk->c, witness + 32 * (np + 1), nv - np - 1, nthreads);
+    }
+}
+
 /* A proof's stages as one-thread jobs for two threads (cpu_prove). */
 struct P_(early) {
     const struct zkey *zk;
     P_(fr_t) *a, *b, *c;
     const uint8_t *witness;
     const struct PC_CAT(PC, ntt_domain) *dom;
-    P_(g1_jac_t) pi_a, pi_b1, pi_c;
-    P_(g2_jac_t) pi_b;
+    struct P_(pis) pi;
     struct P_(g1_msm_split) *h; /* the H MSM's window tasks, or NULL */
     pthread_mutex_t lock;       /* guards ntt_done */
     pthread_cond_t cond;
@@ -173,9 +198,9 @@ static void P_(ntt_stage)(P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
  * output they read): the fine-grained tail that evens out the two threads. */
 static void P_(early_job)(void *arg, size_t b, size_t e)
 {
+    static const enum stage msm_job[] = { STAGE_NTT, STAGE_MSM_B2, STAGE_MSM_C, STAGE_MSM_A,
+                                          STAGE_MSM_B1 };
     struct P_(early) *x = arg;
-    const struct zkey *zk = x->zk;
-    size_t nv = zk->n_vars, np = zk->n_public;
     for (size_t i = b; i < e; i++) {
         uint64_t s0 = now_ns();
         int rc = 0;
@@ -189,21 +214,9 @@ static void P_(early_job)(void *arg, size_t b, size_t e)
             pthread_mutex_unlock(&x->lock);
             st = STAGE_NTT;
             break;
-        case 1:
-            rc = P_(g2_msm)(&x->pi_b, zk->b2, x->witness, nv, 1);
-            st = STAGE_MSM_B2;
-            break;
-        case 2:
-            rc = P_(g1_msm)(&x->pi_c, zk->c, x->witness + 32 * (np + 1), nv - np - 1, 1);
-            st = STAGE_MSM_C;
-            break;
-        case 3:
-            rc = P_(g1_msm)(&x->pi_a, zk->a, x->witness, nv, 1);
-            st = STAGE_MSM_A;
-            break;
-        case 4:
-            rc = P_(g1_msm)(&x->pi_b1, zk->b1, x->witness, nv, 1);
-            st = STAGE_MSM_B1;
+        case 1: case 2: case 3: case 4:
+            st = msm_job[i];
+            rc = P_(witness_msm)(&x->pi, st, x->zk, x->witness, 1);
             break;
         default:
             pthread_mutex_lock(&x->lock);
@@ -240,12 +253,13 @@ int P_(cpu_prove)(const struct zkey *zk, P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
             progress(progress_arg, (st), t->ns[st]); \
     } while (0)
     uint64_t s0;
-    size_t n = zk->domain_size, nv = zk->n_vars, np = zk->n_public;
+    size_t n = zk->domain_size;
     int rc = 0;
     if (nthreads == 0)
         nthreads = parallel_threads();
-    P_(g1_jac_t) pi_a, pi_b1, pi_c, pi_h;
-    P_(g2_jac_t) pi_b;
+    static const enum stage msms[] = { STAGE_MSM_A, STAGE_MSM_B1, STAGE_MSM_B2, STAGE_MSM_C };
+    struct P_(pis) pi;
+    P_(g1_jac_t) pi_h;
 
     struct P_(g1_msm_split) *hs = NULL;
     if (nthreads == 2 && !getenv("SLOTPROVE_SERIAL_STAGES")) {
@@ -270,14 +284,14 @@ int P_(cpu_prove)(const struct zkey *zk, P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
         parallel_for(njobs, 1, 2, P_(early_job), &x);
         pthread_cond_destroy(&x.cond);
         pthread_mutex_destroy(&x.lock);
-        static const enum stage order[] = { STAGE_NTT, STAGE_MSM_A, STAGE_MSM_B1,
-                                            STAGE_MSM_B2, STAGE_MSM_C };
-        for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++) {
-            t->ns[order[i]] = x.ns[order[i]];
-            STAGE_DONE(order[i]);
+        t->ns[STAGE_NTT] = x.ns[STAGE_NTT];
+        STAGE_DONE(STAGE_NTT);
+        for (size_t i = 0; i < sizeof(msms) / sizeof(msms[0]); i++) {
+            t->ns[msms[i]] = x.ns[msms[i]];
+            STAGE_DONE(msms[i]);
         }
         rc = x.rc;
-        pi_a = x.pi_a, pi_b1 = x.pi_b1, pi_b = x.pi_b, pi_c = x.pi_c;
+        pi = x.pi;
         if (hs) {
             t->ns[STAGE_MSM_H] = x.h1 > x.h0 ? x.h1 - x.h0 : 0;
             int rh = P_(g1_msm_split_end)(&pi_h, hs);
@@ -289,21 +303,12 @@ int P_(cpu_prove)(const struct zkey *zk, P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
         P_(ntt_stage)(a, b, c, dom, nthreads);
         t->ns[STAGE_NTT] = now_ns() - s0, s0 = now_ns();
         STAGE_DONE(STAGE_NTT);
-        rc = P_(g1_msm)(&pi_a, zk->a, witness, nv, nthreads);
-        t->ns[STAGE_MSM_A] = now_ns() - s0, s0 = now_ns();
-        STAGE_DONE(STAGE_MSM_A);
-        if (rc == 0)
-            rc = P_(g1_msm)(&pi_b1, zk->b1, witness, nv, nthreads);
-        t->ns[STAGE_MSM_B1] = now_ns() - s0, s0 = now_ns();
-        STAGE_DONE(STAGE_MSM_B1);
-        if (rc == 0)
-            rc = P_(g2_msm)(&pi_b, zk->b2, witness, nv, nthreads);
-        t->ns[STAGE_MSM_B2] = now_ns() - s0, s0 = now_ns();
-        STAGE_DONE(STAGE_MSM_B2);
-        if (rc == 0)
-            rc = P_(g1_msm)(&pi_c, zk->c, witness + 32 * (np + 1), nv - np - 1, nthreads);
-        t->ns[STAGE_MSM_C] = now_ns() - s0;
-        STAGE_DONE(STAGE_MSM_C);
+        for (size_t i = 0; i < sizeof(msms) / sizeof(msms[0]); i++) {
+            if (rc == 0)
+                rc = P_(witness_msm)(&pi, msms[i], zk, witness, nthreads);
+            t->ns[msms[i]] = now_ns() - s0, s0 = now_ns();
+            STAGE_DONE(msms[i]);
+        }
     }
     if (!hs) {
         s0 = now_ns();
@@ -315,7 +320,7 @@ int P_(cpu_prove)(const struct zkey *zk, P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
     if (rc < 0)
         return sp_fail(e, rc, "MSM: out of memory");
 
-    return P_(groth16_assemble)(zk, &pi_a, &pi_b1, &pi_b, &pi_c, &pi_h, out, e);
+    return P_(groth16_assemble)(zk, &pi.a, &pi.b1, &pi.b, &pi.c, &pi_h, out, e);
 #undef STAGE_DONE
 }
 
