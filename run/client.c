@@ -255,8 +255,10 @@ static void submit_usage(FILE *f)
             "                   snarkjs's public.json; with several a JSON array of arrays\n"
             "  -h, --help       this text\n"
             "\n"
-            "Outputs are written atomically (temporary file + rename). Without --wait,\n"
-            "fetch them later with `slotprove wait --proof ... --public ... JOB`.\n"
+            "PROOF and PUBLIC may be regular files (replaced atomically; a symlink stays a\n"
+            "link), devices, FIFOs or /dev/stdout (written directly); naming one file\n"
+            "twice is a usage error. Without --wait, fetch the outputs later with\n"
+            "`slotprove wait --proof ... --public ... JOB`.\n"
             "Exit status: 0 submitted (with --wait: proved and written), 1 failure (an\n"
             "unreadable file, no daemon, or the daemon's error, on stderr), 2 usage error.\n",
             REQUEST_MAX_WITNESSES, DEFAULT_SOCKET);
@@ -414,7 +416,9 @@ static void wait_usage(FILE *f)
             "  --public PATH    where to write the public signals\n"
             "  -h, --help       this text\n"
             "\n"
-            "Outputs are written atomically (temporary file + rename).\n"
+            "PROOF and PUBLIC may be regular files (replaced atomically; a symlink stays a\n"
+            "link), devices, FIFOs or /dev/stdout (written directly); naming one file\n"
+            "twice is a usage error.\n"
             "Exit status: 0 the job is done (and its outputs written), 1 the job failed or\n"
             "was cancelled, or another failure (the reason on stderr), 2 usage error.\n",
             DEFAULT_SOCKET);

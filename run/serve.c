@@ -42,7 +42,7 @@ static void usage(FILE *f)
         "\n"
         "Runs the proving daemon: this supervisor, N synthd processes and G gpuds,\n"
         "sharing a fixed pool of memfd slots. Clients talk to it with `slotprove\n"
-        "submit/wait/cancel/status` over a unix socket (JSON lines, see README).\n"
+        "submit/wait/cancel/status` over a unix socket (JSON lines, see run/README.md).\n"
         "\n"
         "options:\n"
         "  --socket PATH          socket to listen on (default %s); its directory\n"
