@@ -10,8 +10,11 @@
 int slot_publish(struct pool *pool, uint32_t r, uint32_t slot, uint32_t gen, uint32_t owner)
 {
     uint64_t seq;
-    int rc = slot_make_ready(pool, slot, gen, owner, &seq);
+    int rc;
 
+    if (pool == NULL || r >= pool->nrings)
+        return -EINVAL;
+    rc = slot_make_ready(pool, slot, gen, owner, &seq);
     if (rc < 0)
         return rc;
     /* The ticket only orders; if the ring refuses it the slot is READY in
@@ -25,8 +28,11 @@ int slot_reclaim_owner(struct pool *pool, uint32_t r, uint32_t dead, struct recl
 {
     struct reclaim_report local; /* 12 KiB on the stack, when the caller wants no report */
     struct reclaim_report *rp = rep != NULL ? rep : &local;
-    int rc = slot_reclaim_states(pool, dead, rp);
+    int rc;
 
+    if (pool == NULL || r >= pool->nrings)
+        return -EINVAL;
+    rc = slot_reclaim_states(pool, dead, rp);
     if (rc < 0)
         return rc;
     for (uint32_t i = 0; i < rp->n_readied; i++)

@@ -1,6 +1,6 @@
 /* slot_types.h - the slot table's shared types: the state word's layout
  * and the 128-byte slot descriptor in the control memfd (pool.h places the
- * table; slot.h has the transitions and their rules).
+ * table; slot.h has the bit layout, the transitions and their rules).
  *
  * A header without a .c: pool.c (which lays the table out) and slot.c
  * (which changes it) both need these types, and neither may include the

@@ -1000,6 +1000,22 @@ Test(shm_ring, one_ring_per_consumer, .timeout = 5)
     cr_assert_eq(ring_pop(&a, 1, &t), -EAGAIN);
     cr_assert_eq(ring_pop(&a, 2, &t), 0);
     cr_assert(t.slot == 0 && t.gen == 9 && t.publish_seq == 13);
+    /* slot_publish puts its ticket on the ring it is given, and a reclaim
+     * re-queues on the ring it is given */
+    uint32_t s, g;
+    struct reclaim_report rep;
+    cr_assert_eq(slot_claim(&p, 5, &s, &g), 0);
+    cr_assert_eq(slot_publish(&p, 3, s, g, 5), -EINVAL, "no ring 3");
+    cr_assert_eq(slot_publish(&p, 2, s, g, 5), 0);
+    cr_assert_eq(ring_pending(&a, 0) + ring_pending(&a, 1), 0);
+    cr_assert_eq(ring_pop(&a, 2, &t), 0);
+    cr_assert(t.slot == s && t.gen == g);
+    cr_assert_eq(slot_take(&a, s, g, 6), 0);
+    cr_assert_eq(slot_reclaim_owner(&p, 1, 6, &rep), 0);
+    cr_assert_eq(rep.n_readied, 1);
+    cr_assert_eq(ring_pending(&a, 2), 0);
+    cr_assert_eq(ring_pop(&a, 1, &t), 0);
+    cr_assert(t.slot == s && t.gen == g && t.publish_seq == rep.readied[0].publish_seq);
     pool_detach(&a);
     pool_detach(&p);
     cr_assert_eq(pool_create_rings(&p, 4, 4096, 0), -EINVAL);
