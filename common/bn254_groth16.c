@@ -1,4 +1,6 @@
-/* bn254_groth16.c - Groth16 verification on bn254 (groth16.h, groth16_tmpl.h). */
+/* bn254_groth16.c - Groth16 verification on bn254 (bn254_groth16.h, groth16_tmpl.h). */
+#include "bn254_groth16.h"
+
 #include "bn254_pairing.h"
 
 #define G16 bn254

@@ -2,19 +2,11 @@
  * curve arithmetic. */
 #include "groth16.h"
 
+#include "bls12381_groth16.h"
+#include "bn254_groth16.h"
+
 #include <stdlib.h>
 #include <string.h>
-
-/* per-curve bodies (groth16_tmpl.h) */
-#define G16_DECL(C)                                                                 \
-    int C##_groth16_g1_from_std(const uint64_t xy[2][6], uint8_t *out);             \
-    int C##_groth16_g2_from_std(const uint64_t xy[2][2][6], uint8_t *out);          \
-    void C##_groth16_alphabeta(struct groth16_vk *vk);                               \
-    int C##_groth16_check(const struct groth16_vk *vk, const uint8_t *pub,          \
-                          const struct groth16_proof *p, int subgroups,              \
-                          struct sp_err *e);
-G16_DECL(bn254)
-G16_DECL(bls12381)
 
 static const struct {
     int (*g1)(const uint64_t xy[2][6], uint8_t *out);

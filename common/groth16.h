@@ -18,22 +18,9 @@
 
 #include "curve.h"
 #include "err.h"
+#include "groth16_types.h"
 #include "proof.h"
 #include "zkey.h"
-
-/* Points are affine, coordinates in Montgomery form as little-endian bytes,
- * x then y, Fp2 as c0 then c1: the zkey's own layout (n8q = 32 or 48 bytes
- * per coordinate); all-zero is the point at infinity. */
-struct groth16_vk {
-    enum curve_id curve;
-    uint32_t n_public;
-    uint8_t alpha1[96];
-    uint8_t beta2[192], gamma2[192], delta2[192];
-    const uint8_t *ic;   /* (n_public + 1) G1 points */
-    uint8_t *ic_owned;   /* ic when this struct allocated it, else NULL */
-    int prepared;        /* alphabeta holds e(alpha1, beta2) */
-    uint64_t alphabeta[12 * 6]; /* Fp12 (Montgomery), per the curve's type */
-};
 
 /* vk from a zkey's header and IC section; vk->ic points into the zkey's
  * mapping (vk must not outlive zk). Does not prepare. */

@@ -1,5 +1,6 @@
 /*
- * groth16_tmpl.h - per-curve body of Groth16 verification (see groth16.h);
+ * groth16_tmpl.h - per-curve body of Groth16 verification (see groth16.h;
+ * declared in bn254_groth16.h / bls12381_groth16.h);
  * included once by each bn254_groth16.c / bls12381_groth16.c.
  *
  * Before including, define G16 (curve prefix, e.g. bn254) and G16_FPL (u64
@@ -12,9 +13,11 @@
  */
 #include <string.h>
 
-#include "groth16.h"
+#include "err.h"
+#include "groth16_types.h"
 #include "limb.h"
 #include "msm.h"
+#include "proof.h"
 
 #define GV_(name) TMPL_CAT(G16, _##name)
 #define GV_FP TMPL_CAT(G16, _fp_t)

@@ -32,6 +32,7 @@
 #include "parallel.h"
 #include "payload.h"
 #include "pool.h"
+#include "pool_scan.h"
 #include "ring.h"
 #include "self_check.h"
 #include "slot.h"
@@ -144,6 +145,7 @@ static void send_progress(void *arg, enum stage s, uint64_t ns)
  * the supervisor was started with --no-verify: it then sets
  * SLOTPROVE_NO_VERIFY=1 for its children. */
 static int self_verify = 1;
+static int trace_buffers; /* --trace-buffers: $SLOTPROVE_TRACE_BUFFERS from the supervisor */
 
 /* Keys are loaded and dropped by the main thread while workers prove with
  * them: a worker holds the read side for a whole proof, a KEY_LOAD or
@@ -197,7 +199,7 @@ static void prove_work(const struct work *w)
     rc = backend.ops->prove_start(&backend, zk, &in, &job, &e);
     /* the data is off the slot (or the start failed): either way it is free */
     slot_release(&pool, slot, gen, args.incarnation);
-    pool_trace_buffers(&pool, "gpud", args.incarnation, "release");
+    pool_trace_buffers(&pool, trace_buffers, "gpud", args.incarnation, "release");
     fault_delay();
     fault_delay_released();
     if (rc < 0) {
@@ -322,7 +324,7 @@ static void prove_slot(uint32_t slot, uint32_t gen)
         return;
     if (slot_take(&pool, slot, gen, args.incarnation) < 0)
         return; /* stale ticket: the slot moved on */
-    pool_trace_buffers(&pool, "gpud", args.incarnation, "take");
+    pool_trace_buffers(&pool, trace_buffers, "gpud", args.incarnation, "take");
     fault_delay();
     if ((rc = slot_read_header(&pool, slot, &h)) < 0 || (rc = check_header(&h, gen, &e)) < 0) {
         if (!e.msg[0])
@@ -389,16 +391,16 @@ static void drain_ready(void)
     static uint64_t hole_since;
     struct ring_ticket tk;
     for (;;) {
-        if (ring_pending(&pool) && wait_worker())
+        if (ring_pending(&pool, args.gpud_index) && wait_worker())
             return;
-        if (ring_pop(&pool, &tk) == 0) {
+        if (ring_pop(&pool, args.gpud_index, &tk) == 0) {
             hole_since = 0;
             prove_slot(tk.slot, tk.gen);
             if (between_proofs())
                 return;
             continue;
         }
-        if (ring_pending(&pool) == 0) {
+        if (ring_pending(&pool, args.gpud_index) == 0) {
             hole_since = 0;
             break;
         }
@@ -407,7 +409,7 @@ static void drain_ready(void)
         uint64_t now = now_ns();
         if (!hole_since)
             hole_since = now;
-        if (now - hole_since < HOLE_GRACE_NS || ring_skip_hole(&pool) < 0)
+        if (now - hole_since < HOLE_GRACE_NS || ring_skip_hole(&pool, args.gpud_index) < 0)
             break;
         hole_since = 0;
     }
@@ -495,9 +497,10 @@ int main(int argc, char **argv)
 
     const char *nv = getenv("SLOTPROVE_NO_VERIFY");
     self_verify = !(nv && strcmp(nv, "1") == 0);
+    trace_buffers = getenv("SLOTPROVE_TRACE_BUFFERS") != NULL;
     if (child_start(&args, argc, argv, "gpud", &pool, PROT_READ) != 0)
         return 2;
-    if ((rc = pool_select_ring(&pool, args.gpud_index)) < 0) {
+    if (args.gpud_index >= pool.nrings) {
         fprintf(stderr, "gpud: the pool has no ticket ring %u\n", args.gpud_index);
         return 2;
     }

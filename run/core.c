@@ -423,8 +423,7 @@ static void on_exit_(struct core *c, struct kid *k)
     /* only now, after the reap, are its slots reclaimed; a dead gpud's
      * PROVING slots go back to READY with a ticket on its own ring, which
      * its successor consumes (any other gpud finds them by the table scan) */
-    pool_select_ring(&c->pool, gpud ? k->index : 0);
-    slot_reclaim_owner(&c->pool, inc, &rep);
+    slot_reclaim_owner(&c->pool, gpud ? k->index : 0, inc, &rep);
     if (gpud) {
         c->c.gpud_deaths++;
         held |= c->dsp.gpuds[k->index].holding > 0 || rep.n_readied > 0;

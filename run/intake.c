@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "child.h"
+#include "fault_point.h"
 #include "intake.h"
 #include "proof.h"
 #include "wtns.h"
@@ -60,7 +60,7 @@ static void read_files(struct intake_task *t)
     for (uint32_t i = 0; i < t->n; i++) {
         struct wtns w;
         /* fault tests only: a witness whose reads never return */
-        while (child_fault_point("intake-stall", t->wnames[i]))
+        while (fault_point("intake-stall", t->wnames[i]))
             sleep(3600);
         if ((rc = wtns_open(&w, t->wfds[i], t->wnames[i], &t->err)) < 0 ||
             (rc = wtns_check_key(&w, zk, &t->err)) < 0) {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #ifdef SLOTPROVE_CUDA_BUILT
-#include "child.h"
+#include "fault_point.h"
 #include "gpu.h"
 
 struct keygen_gpu {
@@ -45,7 +45,7 @@ int keygen_gpu_mul(struct keygen_gpu *g, int g2, void *out, const uint64_t (*k)[
      * context here, with SLOTPROVE_FAULT_MATCH choosing the group ("g1",
      * "g2"), as a crashed kernel would: every later call fails too. */
     int rc;
-    if (child_fault_point("keygen-gpu-trap", g2 ? "g2" : "g1") && (rc = gpu_inject_fault(1, e)) < 0)
+    if (fault_point("keygen-gpu-trap", g2 ? "g2" : "g1") && (rc = gpu_inject_fault(1, e)) < 0)
         return rc;
     return gpu_fb_mul_batch(g2 ? g->g2 : g->g1, out, k, n, e);
 }

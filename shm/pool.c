@@ -1,8 +1,8 @@
 /* pool.c - pool creation, attach, layout (see pool.h). */
 #include "pool.h"
 
-#include "ring.h"
-#include "slot.h"
+#include "ring_types.h"
+#include "slot_types.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -122,25 +122,12 @@ static void bind_view(struct pool *pool, const struct layout *l)
     pool->rings = (struct ring_cell *)(base + l->ring_off);
     pool->cursors = (struct ring_cursor *)(base + l->cursors_off);
     pool->nrings = l->nrings;
-    pool->ring = pool->rings;
-    pool->cur = pool->cursors;
-    pool->ring_index = 0;
     pool->slots = (struct slot_desc *)(base + l->slots_off);
     pool->nslots = pool->hdr->nslots;
     pool->slot_bytes = l->slot_bytes;
     pool->ring_mask = l->ring_cap - 1;
     pool->ctl_bytes = l->ctl_bytes;
     pool->payload_bytes = l->payload_bytes;
-}
-
-int pool_select_ring(struct pool *pool, uint32_t r)
-{
-    if (pool == NULL || pool->hdr == NULL || r >= pool->nrings)
-        return -EINVAL;
-    pool->ring = pool->rings + (uint64_t)r * (pool->ring_mask + 1);
-    pool->cur = pool->cursors + r;
-    pool->ring_index = r;
-    return 0;
 }
 
 int pool_create(struct pool *pool, uint32_t nslots, uint64_t slot_bytes)
@@ -199,11 +186,8 @@ int pool_create_rings(struct pool *pool, uint32_t nslots, uint64_t slot_bytes, u
     atomic_init(&h->claim_hint, 0);
     atomic_init(&h->publish_counter, 1);   /* publish_seq 0 = never */
     bind_view(pool, &l);
-    for (uint32_t r = 0; r < nrings; r++) {
-        pool_select_ring(pool, r);
-        ring_init(pool);
-    }
-    pool_select_ring(pool, 0);
+    for (uint32_t r = 0; r < nrings; r++)
+        ring_init_cells(pool->rings + (uint64_t)r * l.ring_cap, pool->cursors + r, l.ring_cap);
     for (uint32_t s = 0; s < nslots; s++)
         atomic_init(&pool->slots[s].word, slot_word_make(SLOT_FREE, 0, 0));
     /* The fds reach other processes only after this returns (fork/exec),

@@ -1,12 +1,13 @@
-/* pool.h - the shared slot pool: two sealed memfds and their layout.
+/* pool.h - the shared slot pool: two sealed memfds and their layout
+ * (pool_create, pool_attach, pool_detach, pool_payload, the wake words).
  *
  * Control memfd (read-write in every process):
  *   offset 0                 struct pool_header (2 cache lines, below)
  *   hdr->cursors_off         nrings x struct ring_cursor (head, tail)
  *   hdr->ring_off            nrings x ring_cap x struct ring_cell (32 B each)  ring.h
  *   hdr->slots_off           nslots x struct slot_desc (128 B each)   slot.h
- * One ticket ring per consumer (gpud i consumes ring i); every process
- * picks the ring it works on with pool_select_ring.
+ * One ticket ring per consumer (gpud i consumes ring i); the ring
+ * operations (ring.h, publish.h) take the ring's index as an argument.
  *   size hdr->ctl_bytes      rounded up to the page size
  * Payload memfd (PROT_READ in gpud, read-write in synthd):
  *   slot i occupies [i * slot_bytes, (i + 1) * slot_bytes), slot_bytes a
@@ -31,8 +32,9 @@
 #define POOL_MAX_RINGS  16u    /* one per gpud */
 #define POOL_CACHELINE  64
 
-struct slot_desc;
-struct ring_cell;
+struct slot_desc;   /* slot_types.h */
+struct ring_cell;   /* ring_types.h */
+struct ring_cursor;
 
 struct pool_header {
     /* Line 0: immutable after pool_create. */
@@ -56,23 +58,14 @@ struct pool_header {
     uint64_t cursors_off;              /* immutable: byte offset of the ring cursors */
 };
 
-/* One ring's cursors, on separate lines so the consumer's head stores do not
- * bounce the line producers CAS on. */
-struct ring_cursor {
-    _Alignas(POOL_CACHELINE) _Atomic uint64_t head; /* consumer only */
-    _Alignas(POOL_CACHELINE) _Atomic uint64_t tail; /* producers CAS */
-};
-
 /* A process's view of the pool.  All pointers point into its own mappings. */
 struct pool {
     int ctl_fd, payload_fd;        /* owned: closed by pool_detach */
     struct pool_header *hdr;
     struct slot_desc *slots;
-    struct ring_cell *ring;        /* the selected ring's cells (pool_select_ring) */
-    struct ring_cursor *cur;       /* the selected ring's cursors */
     struct ring_cell *rings;       /* ring 0's cells; ring r at r * ring_cap */
     struct ring_cursor *cursors;   /* nrings of them */
-    uint32_t nrings, ring_index;
+    uint32_t nrings;
     uint8_t *payload;
     uint32_t nslots;
     uint64_t slot_bytes;
@@ -92,11 +85,6 @@ int pool_create(struct pool *pool, uint32_t nslots, uint64_t slot_bytes);
 
 /* pool_create with nrings (1..POOL_MAX_RINGS) ticket rings, one per gpud. */
 int pool_create_rings(struct pool *pool, uint32_t nslots, uint64_t slot_bytes, uint32_t nrings);
-
-/* Makes ring r the one this process's ring operations (ring.h) and
- * slot_publish/slot_reclaim_owner tickets use. Ring 0 is selected after
- * create and attach. 0, or -EINVAL when r >= nrings. */
-int pool_select_ring(struct pool *pool, uint32_t r);
 
 /* Map an existing pool from its two fds (e.g. inherited over exec).  The fds
  * are duplicated (CLOEXEC), so the caller keeps ownership of its own.

@@ -8,40 +8,44 @@
  */
 #include "ring.h"
 
-#include "slot.h"
-
 #include <errno.h>
 #include <stddef.h>
 
-static struct ring_cell *cell_at(const struct pool *pool, uint64_t pos)
+/* Ring r of the pool: its cells, cursors and capacity. */
+struct view {
+    struct ring_cell *cells;
+    struct ring_cursor *cur;
+    uint64_t cap;
+};
+
+/* -EINVAL when the pool is not mapped or r >= nrings. */
+static int view_of(const struct pool *pool, uint32_t r, struct view *v)
 {
-    return &pool->ring[pos & pool->ring_mask];
+    if (pool == NULL || pool->hdr == NULL || pool->rings == NULL || r >= pool->nrings)
+        return -EINVAL;
+    v->cap = (uint64_t)pool->ring_mask + 1;
+    v->cells = pool->rings + (uint64_t)r * v->cap;
+    v->cur = pool->cursors + r;
+    return 0;
 }
 
-static uint64_t ring_cap(const struct pool *pool)
+static struct ring_cell *cell_at(const struct view *v, uint64_t pos)
 {
-    return (uint64_t)pool->ring_mask + 1;
+    return &v->cells[pos & (v->cap - 1)];
 }
 
-void ring_init(struct pool *pool)
+int ring_reserve(struct pool *pool, uint32_t r, uint64_t *pos)
 {
-    for (uint64_t i = 0; i < ring_cap(pool); i++)
-        atomic_store_explicit(&pool->ring[i].seq, i, memory_order_relaxed);
-    atomic_store_explicit(&pool->cur->head, 0, memory_order_relaxed);
-    atomic_store_explicit(&pool->cur->tail, 0, memory_order_relaxed);
-}
-
-int ring_reserve(struct pool *pool, uint64_t *pos)
-{
+    struct view rv;
     _Atomic uint64_t *tail;
     uint64_t passed = 0;
 
-    if (pool == NULL || pool->hdr == NULL || pos == NULL)
+    if (view_of(pool, r, &rv) < 0 || pos == NULL)
         return -EINVAL;
-    tail = &pool->cur->tail;
+    tail = &rv.cur->tail;
     for (;;) {
         uint64_t t = atomic_load_explicit(tail, memory_order_acquire);
-        struct ring_cell *c = cell_at(pool, t);
+        struct ring_cell *c = cell_at(&rv, t);
         uint64_t v = atomic_load_explicit(&c->seq, memory_order_acquire);
         uint64_t x = v & RING_POS;
 
@@ -53,7 +57,7 @@ int ring_reserve(struct pool *pool, uint64_t *pos)
             if (x < t) {
                 atomic_compare_exchange_strong(&c->seq, &v, (v & RING_FLAGS) | t);
             } else if (x == t) {
-                if (++passed > ring_cap(pool))
+                if (++passed > rv.cap)
                     return -EAGAIN;        /* every cell retired */
                 atomic_compare_exchange_strong(tail, &t, t + 1);
             }
@@ -80,15 +84,16 @@ int ring_reserve(struct pool *pool, uint64_t *pos)
     }
 }
 
-int ring_commit(struct pool *pool, uint64_t pos, uint32_t slot, uint32_t gen,
+int ring_commit(struct pool *pool, uint32_t r, uint64_t pos, uint32_t slot, uint32_t gen,
                 uint64_t publish_seq)
 {
+    struct view rv;
     struct ring_cell *c;
     uint64_t e;
 
-    if (pool == NULL || pool->ring == NULL)
+    if (view_of(pool, r, &rv) < 0)
         return -EINVAL;
-    c = cell_at(pool, pos);
+    c = cell_at(&rv, pos);
     /* We hold the claim (BUSY|pos, or DEAD|x if skipped): sole writer. */
     c->slot = slot;
     c->gen = gen;
@@ -109,25 +114,26 @@ int ring_commit(struct pool *pool, uint64_t pos, uint32_t slot, uint32_t gen,
     return -ESTALE;
 }
 
-int ring_push(struct pool *pool, uint32_t slot, uint32_t gen, uint64_t publish_seq)
+int ring_push(struct pool *pool, uint32_t r, uint32_t slot, uint32_t gen, uint64_t publish_seq)
 {
     uint64_t pos;
-    int rc = ring_reserve(pool, &pos);
+    int rc = ring_reserve(pool, r, &pos);
 
     if (rc < 0)
         return rc;
-    return ring_commit(pool, pos, slot, gen, publish_seq);
+    return ring_commit(pool, r, pos, slot, gen, publish_seq);
 }
 
-int ring_pop(struct pool *pool, struct ring_ticket *out)
+int ring_pop(struct pool *pool, uint32_t r, struct ring_ticket *out)
 {
+    struct view rv;
 
-    if (pool == NULL || pool->hdr == NULL || out == NULL)
+    if (view_of(pool, r, &rv) < 0 || out == NULL)
         return -EINVAL;
     for (;;) {
         /* Only the consumer writes head; relaxed read of our own value. */
-        uint64_t h = atomic_load_explicit(&pool->cur->head, memory_order_relaxed);
-        struct ring_cell *c = cell_at(pool, h);
+        uint64_t h = atomic_load_explicit(&rv.cur->head, memory_order_relaxed);
+        struct ring_cell *c = cell_at(&rv, h);
         uint64_t v = atomic_load_explicit(&c->seq, memory_order_acquire);
         uint64_t x = v & RING_POS;
 
@@ -137,8 +143,8 @@ int ring_pop(struct pool *pool, struct ring_ticket *out)
             out->publish_seq = c->publish_seq;
             /* Cell first, then head: a consumer dying in between leaves
              * seq == h+cap at head h, which the next one steps over. */
-            atomic_store_explicit(&c->seq, h + ring_cap(pool), memory_order_release);
-            atomic_store_explicit(&pool->cur->head, h + 1, memory_order_release);
+            atomic_store_explicit(&c->seq, h + rv.cap, memory_order_release);
+            atomic_store_explicit(&rv.cur->head, h + 1, memory_order_release);
             return 0;
         }
         if (v & RING_DEAD) {
@@ -147,52 +153,54 @@ int ring_pop(struct pool *pool, struct ring_ticket *out)
             /* h was passed over.  Its producer may have died between retag
              * and tail CAS: help, so head never overtakes tail. */
             uint64_t t = h;
-            atomic_compare_exchange_strong(&pool->cur->tail, &t, h + 1);
+            atomic_compare_exchange_strong(&rv.cur->tail, &t, h + 1);
             if ((v & RING_DONE) && x == h) {
                 /* Writer finished: hand the cell to lap h+cap.  If a producer
                  * retagged it first the CAS fails and it stays retired one
                  * more lap. */
-                atomic_compare_exchange_strong(&c->seq, &v, h + ring_cap(pool));
+                atomic_compare_exchange_strong(&c->seq, &v, h + rv.cap);
             }
-            atomic_store_explicit(&pool->cur->head, h + 1, memory_order_release);
+            atomic_store_explicit(&rv.cur->head, h + 1, memory_order_release);
             continue;
         }
-        if (x >= h + ring_cap(pool)) {
+        if (x >= h + rv.cap) {
             /* A previous consumer finished h but died before moving head. */
-            atomic_store_explicit(&pool->cur->head, h + 1, memory_order_release);
+            atomic_store_explicit(&rv.cur->head, h + 1, memory_order_release);
             continue;
         }
         return -EAGAIN;  /* empty, or reserved/claimed but unpublished */
     }
 }
 
-uint64_t ring_pending(const struct pool *pool)
+uint64_t ring_pending(const struct pool *pool, uint32_t r)
 {
+    struct view rv;
     uint64_t h, t;
 
-    if (pool == NULL || pool->hdr == NULL)
+    if (view_of(pool, r, &rv) < 0)
         return 0;
-    h = atomic_load_explicit(&pool->cur->head, memory_order_acquire);
-    t = atomic_load_explicit(&pool->cur->tail, memory_order_acquire);
+    h = atomic_load_explicit(&rv.cur->head, memory_order_acquire);
+    t = atomic_load_explicit(&rv.cur->tail, memory_order_acquire);
     return t > h ? t - h : 0;
 }
 
-int ring_skip_hole(struct pool *pool)
+int ring_skip_hole(struct pool *pool, uint32_t r)
 {
+    struct view rv;
 
-    if (pool == NULL || pool->hdr == NULL)
+    if (view_of(pool, r, &rv) < 0)
         return -EINVAL;
     for (;;) {
-        uint64_t h = atomic_load_explicit(&pool->cur->head, memory_order_relaxed);
-        uint64_t t = atomic_load_explicit(&pool->cur->tail, memory_order_acquire);
-        struct ring_cell *c = cell_at(pool, h);
+        uint64_t h = atomic_load_explicit(&rv.cur->head, memory_order_relaxed);
+        uint64_t t = atomic_load_explicit(&rv.cur->tail, memory_order_acquire);
+        struct ring_cell *c = cell_at(&rv, h);
         uint64_t v = atomic_load_explicit(&c->seq, memory_order_acquire);
         uint64_t nv;
 
         if (t <= h)
             return -EAGAIN;                 /* nothing reserved */
         if (v == h)
-            nv = h + ring_cap(pool);        /* unclaimed: its claim CAS fails */
+            nv = h + rv.cap;        /* unclaimed: its claim CAS fails */
         else if (v == (RING_BUSY | h))
             nv = RING_DEAD | h;             /* claimed: retire until DONE */
         else
@@ -200,44 +208,8 @@ int ring_skip_hole(struct pool *pool)
         /* CAS against the producer's claim/publish; on failure re-read
          * (it made progress, most likely published). */
         if (atomic_compare_exchange_strong(&c->seq, &v, nv)) {
-            atomic_store_explicit(&pool->cur->head, h + 1, memory_order_release);
+            atomic_store_explicit(&rv.cur->head, h + 1, memory_order_release);
             return 0;
         }
     }
-}
-
-/* The table scan that backs the ring up (declared in ring.h): a ticket that
- * was dropped or skipped still leaves its slot READY here. */
-int pool_oldest_ready(const struct pool *pool, uint32_t *slot, uint32_t *gen)
-{
-    uint64_t best_seq = 0, best_w = 0;
-    uint32_t best = UINT32_MAX;
-
-    if (pool == NULL || pool->slots == NULL || slot == NULL || gen == NULL)
-        return -EINVAL;
-    for (uint32_t s = 0; s < pool->nslots; s++) {
-        struct slot_desc *d = &pool->slots[s];
-        uint64_t w = atomic_load_explicit(&d->word, memory_order_acquire);
-        uint64_t seq;
-
-        if (slot_state_of(w) != SLOT_READY)
-            continue;
-        /* publish_seq was written before READY (release/acquire above);
-         * nobody writes it while READY.  Re-reading the word shows the
-         * value belongs to this same READY generation. */
-        seq = __atomic_load_n(&d->publish_seq, __ATOMIC_RELAXED);
-        atomic_thread_fence(memory_order_acquire);
-        if (atomic_load_explicit(&d->word, memory_order_relaxed) != w)
-            continue;
-        if (best == UINT32_MAX || seq < best_seq) {
-            best = s;
-            best_seq = seq;
-            best_w = w;
-        }
-    }
-    if (best == UINT32_MAX)
-        return -EAGAIN;
-    *slot = best;
-    *gen = slot_gen_of(best_w);
-    return 0;
 }

@@ -4,10 +4,11 @@
  * {slot, gen, publish_seq}; the single consumer (gpud) pops them in order.
  * The ring only ORDERS work: the slot table decides.  A ticket may be stale
  * (slot_take then fails with -ESTALE: drop it) or missing (a producer died or
- * was skipped: the slot is READY anyway and pool_oldest_ready finds it).
+ * was skipped: the slot is READY anyway and pool_oldest_ready, pool_scan.h,
+ * finds it).
  *
  * Vyukov-style bounded queue: positions are 64-bit counters (head, tail in
- * struct pool_header); cell = ring[pos & mask]; each cell has a sequence word
+ * struct ring_cursor, ring_types.h); cell = ring[pos & mask]; each cell has a sequence word
  *   seq == pos            cell empty, position pos may be reserved
  *   seq == BUSY|pos       reserved and claimed by the producer of pos
  *   seq == pos + 1        ticket for pos published
@@ -35,6 +36,7 @@
 #define SHM_RING_H
 
 #include "pool.h"
+#include "ring_types.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -45,57 +47,42 @@
 #define RING_FLAGS (RING_BUSY | RING_DEAD | RING_DONE)
 #define RING_POS   (~RING_FLAGS)
 
-struct ring_cell {
-    _Atomic uint64_t seq;
-    /* Written only by the cell's claimant, read only after an acquire of
-     * seq == pos + 1: plain fields, ordered by seq. */
-    uint32_t slot;
-    uint32_t gen;
-    uint64_t publish_seq;
-    uint64_t pad;
-};
-_Static_assert(sizeof(struct ring_cell) == 32, "ring_cell is 32 bytes");
-
 struct ring_ticket {
     uint32_t slot;
     uint32_t gen;
     uint64_t publish_seq;
 };
 
-/* Initialise cells (pool_create only, before the pool is shared). */
-void ring_init(struct pool *pool);
+/* Every operation names its ring: r, 0 .. pool->nrings-1 (gpud i consumes
+ * ring i). An r out of range or an unmapped pool is -EINVAL. */
 
 /* Producer: reserve and claim the next position.  Returns 0 with *pos set,
  * -EAGAIN if the ring is full (next cell not yet consumed), -EINVAL. */
-int ring_reserve(struct pool *pool, uint64_t *pos);
+int ring_reserve(struct pool *pool, uint32_t r, uint64_t *pos);
 
 /* Producer: write the ticket into the claimed cell and publish it (release).
  * Returns 0, or -ESTALE if the consumer skipped the position meanwhile (the
  * ticket is dropped; the cell is handed back for recycling). */
-int ring_commit(struct pool *pool, uint64_t pos, uint32_t slot, uint32_t gen,
+int ring_commit(struct pool *pool, uint32_t r, uint64_t pos, uint32_t slot, uint32_t gen,
                 uint64_t publish_seq);
 
 /* ring_reserve + ring_commit.  Returns 0, -EAGAIN (full), -ESTALE. */
-int ring_push(struct pool *pool, uint32_t slot, uint32_t gen, uint64_t publish_seq);
+int ring_push(struct pool *pool, uint32_t r, uint32_t slot, uint32_t gen, uint64_t publish_seq);
 
 /* Consumer (one at a time): next ticket in FIFO order.  Returns 0, or
  * -EAGAIN when the ring is empty or the head position is reserved but not
  * yet published (see ring_pending / ring_skip_hole).  Positions whose
  * producers stepped over a retired cell are passed silently. */
-int ring_pop(struct pool *pool, struct ring_ticket *out);
+int ring_pop(struct pool *pool, uint32_t r, struct ring_ticket *out);
 
 /* Positions reserved but not yet popped (tail - head): > 0 while ring_pop
  * says -EAGAIN means the head is a hole in progress. */
-uint64_t ring_pending(const struct pool *pool);
+uint64_t ring_pending(const struct pool *pool, uint32_t r);
 
 /* Consumer, after deciding the head's producer is dead or too slow: step
  * past the unpublished head position (its ticket, if it ever comes, is
  * dropped).  Returns 0 if a hole was skipped, -EAGAIN if there is nothing
  * to skip (ring empty, or the head got published: ring_pop it). */
-int ring_skip_hole(struct pool *pool);
-
-/* Consumer fallback when the ring has nothing: the READY slot with the
- * smallest publish_seq.  Returns 0, -EAGAIN (no READY slot), -EINVAL. */
-int pool_oldest_ready(const struct pool *pool, uint32_t *slot, uint32_t *gen);
+int ring_skip_hole(struct pool *pool, uint32_t r);
 
 #endif

@@ -1,4 +1,4 @@
-/* slot.c - slot state word transitions, header seqlock, derived counters.
+/* slot.c - slot state word transitions and the header seqlock.
  *
  * Ordering: every transition is a CAS on the word with acq_rel.  Release
  * publishes what the holder wrote (payload, header) to the next holder;
@@ -14,8 +14,6 @@
 
 #include <errno.h>
 #include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <time.h>
 
 /* Header fields are plain integers accessed with relaxed atomics: same code
@@ -366,56 +364,4 @@ int slot_wait_free(struct pool *pool, uint32_t seen_free_seq, int timeout_ms)
     if (pool == NULL || pool->hdr == NULL)
         return -EINVAL;
     return shm_futex_wait(&pool->hdr->free_seq, seen_free_seq, timeout_ms);
-}
-
-void pool_counts(const struct pool *pool, struct pool_counts *out)
-{
-    if (out == NULL)
-        return;
-    *out = (struct pool_counts){0};
-    if (pool == NULL || pool->slots == NULL)
-        return;
-    /* One read per word: each slot is counted exactly once, so the counts
-     * always add up to nslots even while transitions run. */
-    for (uint32_t s = 0; s < pool->nslots; s++) {
-        uint32_t st = slot_state_of(slot_word(pool, s));
-
-        if (st < SLOT_NSTATES)
-            out->slots[st]++;
-        else
-            out->invalid++;
-    }
-    for (int st = 0; st < SLOT_NSTATES; st++)
-        out->bytes[st] = (uint64_t)out->slots[st] * pool->slot_bytes;
-}
-
-int pool_format_buffers(const struct pool *pool, const char *event, char *buf, size_t len)
-{
-    struct pool_counts c;
-    uint64_t busy;
-    int n;
-
-    if (pool == NULL || event == NULL || buf == NULL)
-        return -EINVAL;
-    pool_counts(pool, &c);
-    busy = c.bytes[SLOT_FILLING] + c.bytes[SLOT_READY] + c.bytes[SLOT_PROVING] +
-           (uint64_t)c.invalid * pool->slot_bytes;
-    n = snprintf(buf, len, "BUFFERS[%s]: free=%u filling=%u ready=%u proving=%u est=%.2fGiB",
-                 event, c.slots[SLOT_FREE], c.slots[SLOT_FILLING],
-                 c.slots[SLOT_READY], c.slots[SLOT_PROVING],
-                 (double)busy / (1024.0 * 1024.0 * 1024.0));
-    if (n < 0 || (size_t)n >= len)
-        return -ENOSPC;
-    return 0;
-}
-
-void pool_trace_buffers(const struct pool *pool, const char *who, uint32_t incarnation,
-                        const char *event)
-{
-    static int on = -1;
-    char line[160];
-    if (on < 0)
-        on = getenv("SLOTPROVE_TRACE_BUFFERS") != NULL;
-    if (on && pool_format_buffers(pool, event, line, sizeof(line)) == 0)
-        fprintf(stderr, "%s[%u]: %s\n", who, incarnation, line);
 }

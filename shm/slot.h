@@ -26,63 +26,12 @@
 #define SHM_SLOT_H
 
 #include "pool.h"
+#include "slot_types.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
-enum slot_state {
-    SLOT_FREE = 0,
-    SLOT_FILLING = 1,
-    SLOT_READY = 2,
-    SLOT_PROVING = 3,
-    SLOT_NSTATES = 4
-};
-
-#define SLOT_OWNER_MAX 0xffffffu
-
-/* Slot descriptor in the control memfd.  Header fields are written by the
- * slot's current holder under hdr_seq (a seqlock: odd while writing), and
- * accessed with relaxed atomics so concurrent seqlock readers are not data
- * races.  hdr_gen is the generation the owner's fields were written for; a
- * header whose hdr_gen differs from the word's generation is stale. */
-struct slot_desc {
-    _Alignas(128) _Atomic uint64_t word;
-    _Atomic uint32_t hdr_seq;
-    uint32_t hdr_gen;
-    uint64_t job_id;
-    uint32_t partition;
-    uint32_t key_id;
-    uint64_t domain_size;
-    uint64_t n_vars;
-    uint64_t payload_bytes;
-    uint64_t publish_seq;
-    uint64_t t_claim_ns, t_publish_ns, t_take_ns; /* CLOCK_MONOTONIC ns */
-};
-_Static_assert(sizeof(struct slot_desc) == 128, "slot_desc is 128 bytes");
-
-/* A consistent copy of a slot header. */
-struct slot_header {
-    uint32_t gen;             /* generation the owner fields belong to */
-    uint32_t partition;
-    uint64_t job_id;
-    uint32_t key_id;
-    uint32_t pad;
-    uint64_t domain_size;     /* elements */
-    uint64_t n_vars;
-    uint64_t payload_bytes;   /* bytes used in the slot's payload */
-    uint64_t publish_seq;     /* 0 until published */
-    uint64_t t_claim_ns, t_publish_ns, t_take_ns;
-};
-
-/* Word decoding. */
-static inline uint32_t slot_state_of(uint64_t w) { return (uint32_t)(w & 0xff); }
-static inline uint32_t slot_owner_of(uint64_t w) { return (uint32_t)(w >> 8) & SLOT_OWNER_MAX; }
-static inline uint32_t slot_gen_of(uint64_t w) { return (uint32_t)(w >> 32); }
-static inline uint64_t slot_word_make(uint32_t state, uint32_t owner, uint32_t gen)
-{
-    return (uint64_t)gen << 32 | (uint64_t)(owner & SLOT_OWNER_MAX) << 8 | (state & 0xff);
-}
 /* "FREE", "FILLING", "READY", "PROVING" or "INVALID". */
 const char *slot_state_name(uint32_t state);
 
@@ -163,26 +112,5 @@ int slot_read_header(const struct pool *pool, uint32_t slot, struct slot_header 
  * pool_free_seq() BEFORE the caller's failed slot_claim scan).  Returns 0
  * (rescan), -EAGAIN (already moved: rescan), -ETIMEDOUT, -EINTR. */
 int slot_wait_free(struct pool *pool, uint32_t seen_free_seq, int timeout_ms);
-
-/* Counts derived from the table (each word read once; the total is always
- * nslots).  bytes[s] = slots[s] * slot_bytes. */
-struct pool_counts {
-    uint32_t slots[SLOT_NSTATES];
-    uint64_t bytes[SLOT_NSTATES];
-    uint32_t invalid;         /* words with an unknown state (corruption) */
-};
-void pool_counts(const struct pool *pool, struct pool_counts *out);
-
-/* Writes exactly "BUFFERS[<event>]: free=N filling=N ready=N proving=N
- * est=X.XXGiB" (est = non-FREE slots * slot_bytes / 2^30) into buf.
- * Returns 0, -EINVAL (NULL), -ENOSPC (did not fit; buf holds a truncated,
- * terminated string when len > 0). */
-int pool_format_buffers(const struct pool *pool, const char *event, char *buf, size_t len);
-
-/* --trace-buffers: when $SLOTPROVE_TRACE_BUFFERS is set (the supervisor sets
- * it for its children), prints "who[incarnation]: BUFFERS[event]: …" to
- * stderr; otherwise does nothing. */
-void pool_trace_buffers(const struct pool *pool, const char *who, uint32_t incarnation,
-                        const char *event);
 
 #endif

@@ -21,9 +21,11 @@
 #include "child.h"
 #include "child_keys.h"
 #include "ctl.h"
+#include "fault_point.h"
 #include "parallel.h"
 #include "payload.h"
 #include "pool.h"
+#include "pool_scan.h"
 #include "publish.h"
 #include "slot.h"
 #include "synth.h"
@@ -34,6 +36,7 @@
 
 static struct child_args args;
 static struct pool pool;
+static int trace_buffers; /* --trace-buffers: $SLOTPROVE_TRACE_BUFFERS from the supervisor */
 static struct child_key keys[CTL_MAX_KEYS];
 static struct synth_index index_of[CTL_MAX_KEYS]; /* per loaded key */
 static unsigned nthreads;
@@ -92,7 +95,7 @@ static int claim_slot(uint32_t *slot, uint32_t *gen)
  * limit has something to catch. */
 static void bloat_if_asked(const char *wname)
 {
-    if (!child_fault_point("synthd-bloat", wname))
+    if (!fault_point("synthd-bloat", wname))
         return;
     const char *s = getenv("SLOTPROVE_FAULT_BYTES");
     size_t n = s ? strtoull(s, NULL, 10) : (512ull << 20);
@@ -154,8 +157,8 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     }
     /* the wait for a slot is backpressure, not synthesis: reported apart */
     uint64_t t_claimed = now_ns(), cpu0 = cpu_ns();
-    pool_trace_buffers(&pool, "synthd", args.incarnation, "claim");
-    child_fault_kill("synthd-fill", wname);
+    pool_trace_buffers(&pool, trace_buffers, "synthd", args.incarnation, "claim");
+    fault_point_kill("synthd-fill", wname);
     bloat_if_asked(wname);
     uint8_t *p = pool_payload(&pool, slot);
     uint8_t *a = p + pl.a, *b = p + pl.b, *c = p + pl.c, *wit = p + pl.witness;
@@ -185,12 +188,11 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     /* the ticket goes to the ring of the gpud the supervisor named (any
      * gpud may still take the slot: they also scan the table) */
     uint32_t g = req->gpud < args.ndoorbells ? req->gpud : 0;
-    pool_select_ring(&pool, g);
-    if ((rc = slot_publish(&pool, slot, gen, args.incarnation)) < 0) {
+    if ((rc = slot_publish(&pool, g, slot, gen, args.incarnation)) < 0) {
         reply(req, CTL_SYNTH_ERR, rc, "synthd: slot was taken from us (stale generation)");
         return;
     }
-    pool_trace_buffers(&pool, "synthd", args.incarnation, "publish");
+    pool_trace_buffers(&pool, trace_buffers, "synthd", args.incarnation, "publish");
     uint64_t one = 1;
     if (write(args.doorbell_fd + (int)g, &one, sizeof(one)) < 0) {
         /* gpud also rescans the table on its timeout: a lost ring is slow, not lost */
@@ -215,6 +217,7 @@ int main(int argc, char **argv)
     if (child_start(&args, argc, argv, "synthd", &pool, PROT_READ | PROT_WRITE) != 0)
         return 2;
     nthreads = args.threads ? args.threads : parallel_threads();
+    trace_buffers = getenv("SLOTPROVE_TRACE_BUFFERS") != NULL;
     struct ctl_msg hello;
     ctl_init(&hello, CTL_HELLO);
     child_send(&args, &hello);

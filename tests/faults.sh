@@ -2,7 +2,7 @@
 # Fault suite for `slotprove serve` (make faults; part of make test).
 #
 # Each section starts its own daemon (socket in a fresh 0700 directory),
-# injects one kind of fault (SIGKILLs, SLOTPROVE_FAULT* from common/child.h,
+# injects one kind of fault (SIGKILLs, SLOTPROVE_FAULT* from common/fault_point.h,
 # SLOTPROVE_FAULT_DELAY_MS from gpud/main.c, bad inputs, signals, other uids)
 # and checks what clients and `slotprove status --json` see. Proofs are
 # verified with snarkjs (its JS API, in one node process per batch).

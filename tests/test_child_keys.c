@@ -1,5 +1,5 @@
 /*
- * test_child_keys.c — the children's key table (common/child_keys.c):
+ * test_child_keys.c — the children's key table (shm/child_keys.c):
  * KEY_LOAD maps a fixture key under its id (sizes as snarkjs wrote them,
  * read back by zkey_open on its own), a second load under the same id
  * replaces it, KEY_DROP forgets it, ids out of range and bad keys fail with

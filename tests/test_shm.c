@@ -5,6 +5,7 @@
 
 #include "futex.h"
 #include "pool.h"
+#include "pool_scan.h"
 #include "publish.h"
 #include "ring.h"
 #include "slot.h"
@@ -79,7 +80,7 @@ static uint32_t publish_one(struct pool *p, uint32_t owner, uint64_t job,
     cr_assert_eq(slot_claim(p, owner, &s, &g), 0);
     fill_pattern(pool_payload(p, s), 64, job);
     slot_write_header(p, s, &h);
-    cr_assert_eq(slot_publish(p, s, g, owner), 0);
+    cr_assert_eq(slot_publish(p, 0, s, g, owner), 0);
     *gen = g;
     return s;
 }
@@ -245,8 +246,8 @@ Test(shm_slot, illegal_transitions, .timeout = 5)
     mkpool(&p, 2, 4096);
     cr_assert_eq(slot_claim(&p, 7, &s, &g), 0);
     /* FILLING(7, g): wrong gen / owner / state */
-    cr_assert_eq(slot_publish(&p, s, g + 1, 7), -ESTALE);
-    cr_assert_eq(slot_publish(&p, s, g, 8), -ESTALE);
+    cr_assert_eq(slot_publish(&p, 0, s, g + 1, 7), -ESTALE);
+    cr_assert_eq(slot_publish(&p, 0, s, g, 8), -ESTALE);
     cr_assert_eq(slot_abandon(&p, s, g - 1, 7), -ESTALE);
     cr_assert_eq(slot_abandon(&p, s, g, 8), -ESTALE);
     cr_assert_eq(slot_take(&p, s, g, 9), -ESTALE);
@@ -255,9 +256,9 @@ Test(shm_slot, illegal_transitions, .timeout = 5)
     cr_assert_eq(slot_force_free(&p, s, g), -ESTALE);
     cr_assert_eq(p.hdr->publish_counter, 1, "stale publish burned a seq");
 
-    cr_assert_eq(slot_publish(&p, s, g, 7), 0);
+    cr_assert_eq(slot_publish(&p, 0, s, g, 7), 0);
     /* READY(0, g) */
-    cr_assert_eq(slot_publish(&p, s, g, 7), -ESTALE);
+    cr_assert_eq(slot_publish(&p, 0, s, g, 7), -ESTALE);
     cr_assert_eq(slot_abandon(&p, s, g, 7), -ESTALE);
     cr_assert_eq(slot_take(&p, s, g + 1, 9), -ESTALE);
     cr_assert_eq(slot_release(&p, s, g, 9), -ESTALE);
@@ -270,7 +271,7 @@ Test(shm_slot, illegal_transitions, .timeout = 5)
     cr_assert_eq(slot_release(&p, s, g + 1, 9), -ESTALE);
     cr_assert_eq(slot_invalidate(&p, s, g, 8), -ESTALE);
     cr_assert_eq(slot_abandon(&p, s, g, 9), -ESTALE);
-    cr_assert_eq(slot_publish(&p, s, g, 9), -ESTALE);
+    cr_assert_eq(slot_publish(&p, 0, s, g, 9), -ESTALE);
     cr_assert_eq(slot_release(&p, s, g, 9), 0);
     /* FREE(0, g+1): a second release, old handles */
     cr_assert_eq(slot_release(&p, s, g, 9), -ESTALE);
@@ -281,9 +282,9 @@ Test(shm_slot, illegal_transitions, .timeout = 5)
     /* Bad arguments */
     cr_assert_eq(slot_claim(&p, 0, &s2, &g2), -EINVAL);
     cr_assert_eq(slot_claim(&p, SLOT_OWNER_MAX + 1, &s2, &g2), -EINVAL);
-    cr_assert_eq(slot_publish(&p, 2, 1, 7), -EINVAL);
+    cr_assert_eq(slot_publish(&p, 0, 2, 1, 7), -EINVAL);
     cr_assert_eq(slot_take(&p, 0, 1, 0), -EINVAL);
-    cr_assert_eq(slot_reclaim_owner(&p, 0, NULL), -EINVAL);
+    cr_assert_eq(slot_reclaim_owner(&p, 0, 0, NULL), -EINVAL);
     cr_assert_eq(slot_word(&p, 2), 0);
     pool_detach(&p);
 }
@@ -296,18 +297,18 @@ Test(shm_slot, stale_owner_late_publish_after_reclaim, .timeout = 5)
 
     mkpool(&p, 1, 4096);
     cr_assert_eq(slot_claim(&p, 5, &s, &g), 0);
-    cr_assert_eq(slot_reclaim_owner(&p, 5, &rep), 0);
+    cr_assert_eq(slot_reclaim_owner(&p, 0, 5, &rep), 0);
     cr_assert_eq(rep.n_freed, 1);
-    cr_assert_eq(slot_publish(&p, s, g, 5), -ESTALE);
+    cr_assert_eq(slot_publish(&p, 0, s, g, 5), -ESTALE);
     cr_assert_eq(slot_claim(&p, 6, &s2, &g2), 0);
     cr_assert_eq(s2, s);
     cr_assert_eq(g2, g + 2);
     /* The old owner's handle fails; same gen with the old owner fails too. */
-    cr_assert_eq(slot_publish(&p, s, g, 5), -ESTALE);
-    cr_assert_eq(slot_publish(&p, s, g2, 5), -ESTALE);
+    cr_assert_eq(slot_publish(&p, 0, s, g, 5), -ESTALE);
+    cr_assert_eq(slot_publish(&p, 0, s, g2, 5), -ESTALE);
     cr_assert_eq(slot_abandon(&p, s, g, 5), -ESTALE);
     cr_assert_eq(slot_word(&p, s), slot_word_make(SLOT_FILLING, 6, g2));
-    cr_assert_eq(slot_publish(&p, s, g2, 6), 0);
+    cr_assert_eq(slot_publish(&p, 0, s, g2, 6), 0);
     pool_detach(&p);
 }
 
@@ -353,13 +354,13 @@ Test(shm_slot, reclaim_owner_reports, .timeout = 5)
     o = publish_one(&p, 5, 90, 9, &go);
     /* Dead gpud (9) held one PROVING. */
     r = publish_one(&p, 6, 88, 4, &gr);
-    cr_assert_eq(ring_pop(&p, &t), 0);
-    cr_assert_eq(ring_pop(&p, &t), 0);
+    cr_assert_eq(ring_pop(&p, 0, &t), 0);
+    cr_assert_eq(ring_pop(&p, 0, &t), 0);
     cr_assert_eq(slot_take(&p, r, gr, 9), 0);
     atomic_fetch_add(&p.slots[r].hdr_seq, 1);            /* died in t_take */
 
     uint32_t fs = pool_free_seq(&p);
-    cr_assert_eq(slot_reclaim_owner(&p, 5, &rep), 0);
+    cr_assert_eq(slot_reclaim_owner(&p, 0, 5, &rep), 0);
     cr_assert_eq(rep.n_freed, 3);
     cr_assert_eq(rep.n_readied, 0);
     for (uint32_t i = 0; i < 3; i++) {
@@ -379,7 +380,7 @@ Test(shm_slot, reclaim_owner_reports, .timeout = 5)
     cr_assert_eq(pool_free_seq(&p), fs + 1);
 
     rs = pool_ready_seq(&p);
-    cr_assert_eq(slot_reclaim_owner(&p, 9, &rep), 0);
+    cr_assert_eq(slot_reclaim_owner(&p, 0, 9, &rep), 0);
     cr_assert_eq(rep.n_freed, 0);
     cr_assert_eq(rep.n_readied, 1);
     cr_assert_eq(rep.readied[0].slot, r);
@@ -388,7 +389,7 @@ Test(shm_slot, reclaim_owner_reports, .timeout = 5)
               rep.readied[0].partition == 4);
     cr_assert_eq(slot_word(&p, r), slot_word_make(SLOT_READY, 0, gr));
     cr_assert_eq(pool_ready_seq(&p), rs + 1);
-    cr_assert_eq(ring_pop(&p, &t), 0, "ticket re-pushed");
+    cr_assert_eq(ring_pop(&p, 0, &t), 0, "ticket re-pushed");
     cr_assert_eq(t.slot, r);
     cr_assert_eq(t.gen, gr);
     cr_assert_eq(t.publish_seq, 2);
@@ -459,9 +460,9 @@ Test(shm_slot, oldest_ready_by_publish_seq, .timeout = 5)
     cr_assert_eq(slot_claim(&p, 1, &a, &ga), 0);
     cr_assert_eq(slot_claim(&p, 1, &b, &gb), 0);
     cr_assert_eq(slot_claim(&p, 1, &c, &gc), 0);
-    cr_assert_eq(slot_publish(&p, c, gc, 1), 0);
-    cr_assert_eq(slot_publish(&p, a, ga, 1), 0);
-    cr_assert_eq(slot_publish(&p, b, gb, 1), 0);
+    cr_assert_eq(slot_publish(&p, 0, c, gc, 1), 0);
+    cr_assert_eq(slot_publish(&p, 0, a, ga, 1), 0);
+    cr_assert_eq(slot_publish(&p, 0, b, gb, 1), 0);
     cr_assert_eq(pool_oldest_ready(&p, &s, &g), 0);
     cr_assert_eq(s, c);
     cr_assert_eq(g, gc);
@@ -482,18 +483,18 @@ Test(shm_ring, fifo_empty_full_wrap, .timeout = 5)
     mkpool(&p, 2, 4096);
     cap = p.ring_mask + 1;
     cr_assert_eq(cap, 4);
-    cr_assert_eq(ring_pop(&p, &t), -EAGAIN);
+    cr_assert_eq(ring_pop(&p, 0, &t), -EAGAIN);
     for (uint32_t lap = 0; lap < 5; lap++) {
         for (uint32_t i = 0; i < cap; i++)
-            cr_assert_eq(ring_push(&p, i, lap, lap * 100 + i), 0);
-        cr_assert_eq(ring_push(&p, 9, 9, 9), -EAGAIN, "full ring must refuse");
-        cr_assert_eq(ring_pending(&p), cap);
+            cr_assert_eq(ring_push(&p, 0, i, lap, lap * 100 + i), 0);
+        cr_assert_eq(ring_push(&p, 0, 9, 9, 9), -EAGAIN, "full ring must refuse");
+        cr_assert_eq(ring_pending(&p, 0), cap);
         for (uint32_t i = 0; i < cap; i++) {
-            cr_assert_eq(ring_pop(&p, &t), 0);
+            cr_assert_eq(ring_pop(&p, 0, &t), 0);
             cr_assert(t.slot == i && t.gen == lap && t.publish_seq == lap * 100 + i);
         }
-        cr_assert_eq(ring_pop(&p, &t), -EAGAIN);
-        cr_assert_eq(ring_skip_hole(&p), -EAGAIN, "nothing to skip");
+        cr_assert_eq(ring_pop(&p, 0, &t), -EAGAIN);
+        cr_assert_eq(ring_skip_hole(&p, 0), -EAGAIN, "nothing to skip");
     }
     pool_detach(&p);
 }
@@ -505,20 +506,20 @@ Test(shm_ring, skip_unclaimed_hole, .timeout = 5)
     struct ring_ticket t;
 
     mkpool(&p, 2, 4096);
-    uint64_t pos = atomic_fetch_add(&p.cur->tail, 1);  /* reserve only */
-    cr_assert_eq(ring_push(&p, 1, 1, 11), 0);
-    cr_assert_eq(ring_pop(&p, &t), -EAGAIN);
-    cr_assert_eq(ring_pending(&p), 2);
-    cr_assert_eq(ring_skip_hole(&p), 0);
-    cr_assert_eq(ring_pop(&p, &t), 0);
+    uint64_t pos = atomic_fetch_add(&p.cursors[0].tail, 1);  /* reserve only */
+    cr_assert_eq(ring_push(&p, 0, 1, 1, 11), 0);
+    cr_assert_eq(ring_pop(&p, 0, &t), -EAGAIN);
+    cr_assert_eq(ring_pending(&p, 0), 2);
+    cr_assert_eq(ring_skip_hole(&p, 0), 0);
+    cr_assert_eq(ring_pop(&p, 0, &t), 0);
     cr_assert_eq(t.publish_seq, 11);
     /* Its late claim CAS can no longer succeed. */
     uint64_t e = pos;
-    cr_assert_not(atomic_compare_exchange_strong(&p.ring[pos & p.ring_mask].seq,
+    cr_assert_not(atomic_compare_exchange_strong(&p.rings[pos & p.ring_mask].seq,
                                                   &e, RING_BUSY | pos));
     for (int i = 0; i < 20; i++) {
-        cr_assert_eq(ring_push(&p, 0, 0, 100 + i), 0);
-        cr_assert_eq(ring_pop(&p, &t), 0);
+        cr_assert_eq(ring_push(&p, 0, 0, 0, 100 + i), 0);
+        cr_assert_eq(ring_pop(&p, 0, &t), 0);
         cr_assert_eq(t.publish_seq, 100 + i);
     }
     pool_detach(&p);
@@ -534,21 +535,21 @@ Test(shm_ring, late_commit_never_corrupts, .timeout = 5)
 
     mkpool(&p, 2, 4096);
     cap = p.ring_mask + 1;
-    cr_assert_eq(ring_reserve(&p, &pos), 0);
-    cr_assert_eq(ring_push(&p, 0, 0, next++), 0);
-    cr_assert_eq(ring_pop(&p, &t), -EAGAIN);
-    cr_assert_eq(ring_skip_hole(&p), 0);
+    cr_assert_eq(ring_reserve(&p, 0, &pos), 0);
+    cr_assert_eq(ring_push(&p, 0, 0, 0, next++), 0);
+    cr_assert_eq(ring_pop(&p, 0, &t), -EAGAIN);
+    cr_assert_eq(ring_skip_hole(&p, 0), 0);
     /* Several laps with the retired cell in the way: FIFO, nothing lost. */
     for (uint32_t i = 0; i < 5 * cap; i++) {
-        cr_assert_eq(ring_push(&p, 0, 0, next++), 0);
-        cr_assert_eq(ring_pop(&p, &t), 0);
+        cr_assert_eq(ring_push(&p, 0, 0, 0, next++), 0);
+        cr_assert_eq(ring_pop(&p, 0, &t), 0);
         cr_assert_eq(t.publish_seq, expect++);
     }
     /* Keep tickets queued, some sitting in the cells after the dead one. */
-    while (ring_push(&p, 0, 0, next) == 0)
+    while (ring_push(&p, 0, 0, 0, next) == 0)
         next++;
-    cr_assert_eq(ring_commit(&p, pos, 666, 666, 666), -ESTALE);
-    while (ring_pop(&p, &t) == 0) {
+    cr_assert_eq(ring_commit(&p, 0, pos, 666, 666, 666), -ESTALE);
+    while (ring_pop(&p, 0, &t) == 0) {
         cr_assert_eq(t.publish_seq, expect++, "ticket corrupted or reordered");
         cr_assert_neq(t.slot, 666);
     }
@@ -557,11 +558,11 @@ Test(shm_ring, late_commit_never_corrupts, .timeout = 5)
     for (uint32_t lap = 0; lap < 3; lap++) {
         uint32_t n = 0;
 
-        while (ring_push(&p, 0, 0, next) == 0) {
+        while (ring_push(&p, 0, 0, 0, next) == 0) {
             next++;
             n++;
         }
-        while (ring_pop(&p, &t) == 0)
+        while (ring_pop(&p, 0, &t) == 0)
             cr_assert_eq(t.publish_seq, expect++);
         if (lap == 2)
             cr_assert_eq(n, cap, "retired cell was not recycled");
@@ -577,21 +578,21 @@ Test(shm_ring, dead_claim_is_stepped_over, .timeout = 5)
     uint64_t pos, next = 1, expect = 1;
 
     mkpool(&p, 4, 4096);
-    cr_assert_eq(ring_reserve(&p, &pos), 0);
-    cr_assert_eq(ring_pop(&p, &t), -EAGAIN);
-    cr_assert_eq(ring_pending(&p), 1);
-    cr_assert_eq(ring_skip_hole(&p), 0);
+    cr_assert_eq(ring_reserve(&p, 0, &pos), 0);
+    cr_assert_eq(ring_pop(&p, 0, &t), -EAGAIN);
+    cr_assert_eq(ring_pending(&p, 0), 1);
+    cr_assert_eq(ring_skip_hole(&p, 0), 0);
     for (int round = 0; round < 50; round++) {
         int n = 0;
 
-        while (ring_push(&p, 1, 2, next) == 0) {
+        while (ring_push(&p, 0, 1, 2, next) == 0) {
             next++;
             n++;
         }
         cr_assert_geq(n, (int)p.ring_mask, "capacity lost beyond one cell");
-        while (ring_pop(&p, &t) == 0)
+        while (ring_pop(&p, 0, &t) == 0)
             cr_assert_eq(t.publish_seq, expect++);
-        cr_assert_eq(ring_pending(&p), 0);
+        cr_assert_eq(ring_pending(&p, 0), 0);
     }
     cr_assert_eq(expect, next);
     pool_detach(&p);
@@ -604,12 +605,12 @@ Test(shm_ring, consumer_crash_between_cell_and_head, .timeout = 5)
     struct ring_ticket t;
 
     mkpool(&p, 2, 4096);
-    cr_assert_eq(ring_push(&p, 1, 1, 1), 0);
-    cr_assert_eq(ring_push(&p, 2, 2, 2), 0);
-    atomic_store(&p.ring[0].seq, p.ring_mask + 1);   /* popped, head not moved */
-    cr_assert_eq(ring_pop(&p, &t), 0);
+    cr_assert_eq(ring_push(&p, 0, 1, 1, 1), 0);
+    cr_assert_eq(ring_push(&p, 0, 2, 2, 2), 0);
+    atomic_store(&p.rings[0].seq, p.ring_mask + 1);   /* popped, head not moved */
+    cr_assert_eq(ring_pop(&p, 0, &t), 0);
     cr_assert_eq(t.slot, 2);
-    cr_assert_eq(ring_pop(&p, &t), -EAGAIN);
+    cr_assert_eq(ring_pop(&p, 0, &t), -EAGAIN);
     pool_detach(&p);
 }
 
@@ -688,7 +689,7 @@ static int stress_producer(int ctl, int pay, uint32_t idx)
         }
         fill_pattern(pool_payload(&c, s), ST_BYTES, job);
         slot_write_header(&c, s, &h);
-        if (slot_publish(&c, s, g, owner) != 0)
+        if (slot_publish(&c, 0, s, g, owner) != 0)
             return 2;
     }
     pool_detach(&c);
@@ -738,7 +739,7 @@ Test(shm_stress, four_producers_one_consumer, .timeout = 60)
         int rc;
 
         cr_assert_lt(ms_now(), deadline, "stalled at %u", consumed);
-        if (ring_pop(&c, &t) == 0) {
+        if (ring_pop(&c, 0, &t) == 0) {
             if (slot_take(&c, t.slot, t.gen, 1) != 0)
                 continue;             /* stale: already taken via scan */
             s = t.slot;
@@ -766,9 +767,9 @@ Test(shm_stress, four_producers_one_consumer, .timeout = 60)
         for (uint32_t j = 0; j < ST_PER_PROD; j++)
             cr_assert_eq(seen[i][j], 1);
     /* Leftover tickets can only be stale ones. */
-    while (ring_pop(&c, &t) == 0)
+    while (ring_pop(&c, 0, &t) == 0)
         cr_assert_eq(slot_take(&c, t.slot, t.gen, 1), -ESTALE);
-    cr_assert_eq(ring_pending(&c), 0);
+    cr_assert_eq(ring_pending(&c, 0), 0);
     pool_counts(&c, &pc);
     cr_assert_eq(pc.slots[SLOT_FREE], 4, "slots not conserved");
     cr_assert_eq(c.hdr->publish_counter, 1 + ST_PRODUCERS * ST_PER_PROD);
@@ -817,7 +818,7 @@ Test(shm_stress, sigkill_mid_filling_then_reclaim, .timeout = 20)
 
     pool_counts(&p, &pc);
     cr_assert_eq(pc.slots[SLOT_FILLING], 2);
-    cr_assert_eq(slot_reclaim_owner(&p, 42, &rep), 0);
+    cr_assert_eq(slot_reclaim_owner(&p, 0, 42, &rep), 0);
     cr_assert_eq(rep.n_freed, 2);
     cr_assert_eq(rep.n_readied, 0);
     int found = 0;
@@ -862,7 +863,7 @@ Test(shm_stress, sigkill_mid_proving_requeues, .timeout = 20)
 
         close(pfd[0]);
         if (pool_attach(&c, p.ctl_fd, p.payload_fd, PROT_READ) != 0 ||
-            ring_pop(&c, &ct) != 0 || slot_take(&c, ct.slot, ct.gen, 77) != 0 ||
+            ring_pop(&c, 0, &ct) != 0 || slot_take(&c, ct.slot, ct.gen, 77) != 0 ||
             write(pfd[1], "x", 1) != 1)
             _exit(1);
         for (;;)
@@ -874,11 +875,11 @@ Test(shm_stress, sigkill_mid_proving_requeues, .timeout = 20)
     cr_assert_eq(slot_word(&p, s), slot_word_make(SLOT_PROVING, 77, g));
     cr_assert_eq(kill(pid, SIGKILL), 0);
     cr_assert_eq(waitpid(pid, &status, 0), pid);
-    cr_assert_eq(slot_reclaim_owner(&p, 77, &rep), 0);
+    cr_assert_eq(slot_reclaim_owner(&p, 0, 77, &rep), 0);
     cr_assert_eq(rep.n_readied, 1);
     cr_assert_eq(rep.readied[0].job_id, 4242);
     cr_assert_eq(rep.readied[0].partition, 6);
-    cr_assert_eq(ring_pop(&p, &t), 0);
+    cr_assert_eq(ring_pop(&p, 0, &t), 0);
     cr_assert(t.slot == s && t.gen == g);
     cr_assert_eq(slot_take(&p, s, g, 78), 0);
     cr_assert(check_pattern(pool_payload(&p, s), 64, 4242));
@@ -901,13 +902,13 @@ static int ring_producer(struct pool *p, uint32_t idx, _Atomic uint32_t *stale)
         uint64_t pos;
         int rc;
 
-        while ((rc = ring_reserve(p, &pos)) == -EAGAIN)
+        while ((rc = ring_reserve(p, 0, &pos)) == -EAGAIN)
             sched_yield();
         if (rc != 0)
             return 1;
         if (k % 5 == 0)
             sched_yield();
-        rc = ring_commit(p, pos, idx, k, rs_check(idx, k));
+        rc = ring_commit(p, 0, pos, idx, k, rs_check(idx, k));
         if (rc == -ESTALE)
             atomic_fetch_add(stale, 1);
         else if (rc != 0)
@@ -936,7 +937,7 @@ Test(shm_stress, ring_skips_under_contention, .timeout = 60)
             _exit(ring_producer(&p, i, stale));
     }
     for (;;) {
-        if (ring_pop(&p, &t) == 0) {
+        if (ring_pop(&p, 0, &t) == 0) {
             cr_assert_lt(t.slot, RS_PRODUCERS);
             cr_assert_eq(t.publish_seq, rs_check(t.slot, t.gen), "corrupt ticket");
             cr_assert_gt((int32_t)t.gen, last[t.slot], "reordered or duplicated");
@@ -945,11 +946,11 @@ Test(shm_stress, ring_skips_under_contention, .timeout = 60)
             continue;
         }
         /* Impatient consumer: skip a pending hole every few polls. */
-        if (ring_pending(&p) > 0 && ++spin % 4 == 0) {
-            skipped += ring_skip_hole(&p) == 0;
+        if (ring_pending(&p, 0) > 0 && ++spin % 4 == 0) {
+            skipped += ring_skip_hole(&p, 0) == 0;
             continue;
         }
-        if (alive == 0 && ring_pending(&p) == 0)
+        if (alive == 0 && ring_pending(&p, 0) == 0)
             break;
         for (uint32_t i = 0; i < RS_PRODUCERS; i++) {
             int status;
@@ -967,8 +968,8 @@ Test(shm_stress, ring_skips_under_contention, .timeout = 60)
     cr_assert_eq(popped + atomic_load(stale), RS_PRODUCERS * RS_PER_PROD,
                  "a ticket was lost or invented");
     /* Still a working ring afterwards. */
-    cr_assert_eq(ring_push(&p, 1, 2, 3), 0);
-    cr_assert_eq(ring_pop(&p, &t), 0);
+    cr_assert_eq(ring_push(&p, 0, 1, 2, 3), 0);
+    cr_assert_eq(ring_pop(&p, 0, &t), 0);
     cr_assert_eq(t.publish_seq, 3);
     pool_detach(&p);
 }
@@ -982,24 +983,39 @@ Test(shm_ring, one_ring_per_consumer, .timeout = 5)
     struct ring_ticket t;
     cr_assert_eq(pool_create_rings(&p, 4, 4096, 3), 0);
     cr_assert_eq(p.nrings, 3u);
-    cr_assert_eq(pool_select_ring(&p, 3), -EINVAL);
+    cr_assert_eq(ring_push(&p, 3, 1, 1, 1), -EINVAL, "no ring 3");
+    cr_assert_eq(ring_pop(&p, 3, &t), -EINVAL);
+    cr_assert_eq(ring_pending(&p, 3), 0);
     cr_assert_eq(pool_attach(&a, p.ctl_fd, p.payload_fd, PROT_READ), 0);
     cr_assert_eq(a.nrings, 3u);
-    cr_assert_eq(pool_select_ring(&p, 1), 0);
-    cr_assert_eq(ring_push(&p, 2, 7, 11), 0);
-    cr_assert_eq(ring_push(&p, 3, 8, 12), 0);
-    cr_assert_eq(pool_select_ring(&p, 2), 0);
-    cr_assert_eq(ring_push(&p, 0, 9, 13), 0);
-    cr_assert_eq(ring_pop(&a, &t), -EAGAIN, "ring 0 holds nothing");
-    cr_assert_eq(pool_select_ring(&a, 1), 0);
-    cr_assert_eq(ring_pop(&a, &t), 0);
+    cr_assert_eq(ring_push(&p, 1, 2, 7, 11), 0);
+    cr_assert_eq(ring_push(&p, 1, 3, 8, 12), 0);
+    cr_assert_eq(ring_push(&p, 2, 0, 9, 13), 0);
+    cr_assert_eq(ring_pop(&a, 0, &t), -EAGAIN, "ring 0 holds nothing");
+    cr_assert_eq(ring_pending(&a, 1), 2);
+    cr_assert_eq(ring_pop(&a, 1, &t), 0);
     cr_assert(t.slot == 2 && t.gen == 7 && t.publish_seq == 11);
-    cr_assert_eq(ring_pop(&a, &t), 0);
+    cr_assert_eq(ring_pop(&a, 1, &t), 0);
     cr_assert(t.slot == 3 && t.gen == 8 && t.publish_seq == 12);
-    cr_assert_eq(ring_pop(&a, &t), -EAGAIN);
-    cr_assert_eq(pool_select_ring(&a, 2), 0);
-    cr_assert_eq(ring_pop(&a, &t), 0);
+    cr_assert_eq(ring_pop(&a, 1, &t), -EAGAIN);
+    cr_assert_eq(ring_pop(&a, 2, &t), 0);
     cr_assert(t.slot == 0 && t.gen == 9 && t.publish_seq == 13);
+    /* slot_publish puts its ticket on the ring it is given, and a reclaim
+     * re-queues on the ring it is given */
+    uint32_t s, g;
+    struct reclaim_report rep;
+    cr_assert_eq(slot_claim(&p, 5, &s, &g), 0);
+    cr_assert_eq(slot_publish(&p, 3, s, g, 5), -EINVAL, "no ring 3");
+    cr_assert_eq(slot_publish(&p, 2, s, g, 5), 0);
+    cr_assert_eq(ring_pending(&a, 0) + ring_pending(&a, 1), 0);
+    cr_assert_eq(ring_pop(&a, 2, &t), 0);
+    cr_assert(t.slot == s && t.gen == g);
+    cr_assert_eq(slot_take(&a, s, g, 6), 0);
+    cr_assert_eq(slot_reclaim_owner(&p, 1, 6, &rep), 0);
+    cr_assert_eq(rep.n_readied, 1);
+    cr_assert_eq(ring_pending(&a, 2), 0);
+    cr_assert_eq(ring_pop(&a, 1, &t), 0);
+    cr_assert(t.slot == s && t.gen == g && t.publish_seq == rep.readied[0].publish_seq);
     pool_detach(&a);
     pool_detach(&p);
     cr_assert_eq(pool_create_rings(&p, 4, 4096, 0), -EINVAL);

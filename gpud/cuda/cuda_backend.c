@@ -34,8 +34,8 @@
 #include <string.h>
 
 #include "backend.h"
-#include "child.h"
 #include "cpu_prove.h"
+#include "fault_point.h"
 #include "gpu.h"
 #include "msm.h"
 #include "payload.h"
@@ -168,7 +168,7 @@ static int key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e)
             break; /* other work holds the memory: try */
         }
     }
-    if (child_fault_point("gpu-key-large", NULL))
+    if (fault_point("gpu-key-large", NULL))
         return sp_fail(e, -E2BIG, "key %s is too large for the GPU (injected)", k->name);
     enum gpu_group gg1 = zk->curve == CURVE_BN254 ? GPU_BN254_G1 : GPU_BLS12381_G1;
     enum gpu_group gg2 = zk->curve == CURVE_BN254 ? GPU_BN254_G2 : GPU_BLS12381_G2;
@@ -271,7 +271,7 @@ static int set_reserve(struct cuda_priv *p, struct cuda_set *s, size_t vec, size
 {
     if (vec <= s->cap_vec && wit <= s->cap_wit)
         return 0;
-    if (child_fault_point("gpu-oom", NULL))
+    if (fault_point("gpu-oom", NULL))
         return sp_fail(e, -ENOMEM, "gpu: out of device memory for %zu MiB (injected)",
                        (6 * vec + wit) >> 20);
     set_release_memory(s);
@@ -448,9 +448,9 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
     if (!p->ntt[curve][lg] && (rc = gpu_ntt_create(&p->ntt[curve][lg], curve, lg, e)) < 0)
         return rc;
     struct gpu_ntt *d = p->ntt[curve][lg];
-    if (child_fault_point("gpu-kernel", NULL) && (rc = gpu_inject_fault(0, e)) < 0)
+    if (fault_point("gpu-kernel", NULL) && (rc = gpu_inject_fault(0, e)) < 0)
         return rc;
-    if (child_fault_point("gpu-trap", NULL) && (rc = gpu_inject_fault(1, e)) < 0)
+    if (fault_point("gpu-trap", NULL) && (rc = gpu_inject_fault(1, e)) < 0)
         return rc;
     /* o1 = LDE(a)·LDE(b), o2 = LDE(c), s = the H scalars; a, b, c kept */
     if ((rc = gpu_copy(s->s, s->a, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o1, s->s, e)) < 0 ||
@@ -486,7 +486,7 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
         if (be->progress)
             be->progress(be->progress_arg, STAGE_MSM_B2, t->ns[STAGE_MSM_B2]);
     }
-    if (child_fault_point("gpu-wrong", NULL)) /* a silent fault: a wrong πH */
+    if (fault_point("gpu-wrong", NULL)) /* a silent fault: a wrong πH */
         r[3] = r[0];
     return 0;
 }

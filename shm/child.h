@@ -50,7 +50,8 @@ struct ctl_msg;
 struct pool;
 
 /* The start every child makes: parses its arguments, binds itself to the
- * supervisor (PDEATHSIG), fires the "<role>-start" fault point, and
+ * supervisor (PDEATHSIG), fires the "<role>-start" fault point
+ * (fault_point.h), and
  * attaches the pool with payload_prot. 0, or 2 (the exit code: fatal, do
  * not respawn) after a message on stderr naming the role. */
 int child_start(struct child_args *a, int argc, char **argv, const char *role,
@@ -61,18 +62,5 @@ int child_start(struct child_args *a, int argc, char **argv, const char *role,
  * time, for as long as the supervisor lives. 0, or -errno (-EPIPE, or
  * -ESRCH once the supervisor is gone: the work will be redone anyway). */
 int child_send(const struct child_args *a, const struct ctl_msg *m);
-
-/*
- * Fault injection, for the fault tests only (never set in production):
- * returns 1 when $SLOTPROVE_FAULT names `point` (e.g. "synthd-start",
- * "synthd-fill") and, if $SLOTPROVE_FAULT_MATCH is set, `subject` (a witness
- * name, may be NULL) contains it, and, if $SLOTPROVE_FAULT_ONCE names a path,
- * this call is the first to create that file. child_fault_kill ends the
- * process when child_fault_point says so: with signal $SLOTPROVE_FAULT_SIGNAL
- * (a number; default 9, SIGKILL, as an external kill would), or with
- * _exit($SLOTPROVE_FAULT_EXIT) when that is set.
- */
-int child_fault_point(const char *point, const char *subject);
-void child_fault_kill(const char *point, const char *subject);
 
 #endif

@@ -1,10 +1,10 @@
 /* child.c — see child.h. */
 #include "child.h"
 #include "ctl.h"
+#include "fault_point.h"
 #include "pool.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -86,36 +86,6 @@ int child_supervisor_alive(const struct child_args *a)
     return getppid() == a->supervisor;
 }
 
-int child_fault_point(const char *point, const char *subject)
-{
-    const char *f = getenv("SLOTPROVE_FAULT"), *match = getenv("SLOTPROVE_FAULT_MATCH");
-    const char *once = getenv("SLOTPROVE_FAULT_ONCE");
-    if (!f || strcmp(f, point) != 0)
-        return 0;
-    if (match && (!subject || !strstr(subject, match)))
-        return 0;
-    if (once) {
-        int fd = open(once, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
-        if (fd < 0)
-            return 0;
-        close(fd);
-    }
-    return 1;
-}
-
-void child_fault_kill(const char *point, const char *subject)
-{
-    if (!child_fault_point(point, subject))
-        return;
-    const char *sig = getenv("SLOTPROVE_FAULT_SIGNAL"), *code = getenv("SLOTPROVE_FAULT_EXIT");
-    if (code)
-        _exit(atoi(code));
-    int s = sig ? atoi(sig) : SIGKILL;
-    signal(s, SIG_DFL);
-    kill(getpid(), s > 0 ? s : SIGKILL);
-    kill(getpid(), SIGKILL); /* a signal that did not end us */
-}
-
 int child_send(const struct child_args *a, const struct ctl_msg *m)
 {
     for (;;) {
@@ -143,7 +113,7 @@ int child_start(struct child_args *a, int argc, char **argv, const char *role,
     if (child_bind_to_supervisor(a) < 0)
         return 2;
     snprintf(point, sizeof(point), "%s-start", role);
-    child_fault_kill(point, NULL);
+    fault_point_kill(point, NULL);
     if ((rc = pool_attach(pool, a->pool_ctl_fd, a->pool_payload_fd, payload_prot)) < 0) {
         fprintf(stderr, "%s: cannot attach the slot pool: %s\n", role, strerror(-rc));
         return 2;
