@@ -88,7 +88,10 @@ test-keygen: $(BINS)
 test-pipeline: $(BINS)
 	@sh tests/pipeline.sh
 
-test: deps all unit e2e edges verify test-keygen test-pipeline faults
+# check-layout last: it names the cycles and arrows still to cut (issue 17)
+test: deps check-generated check-env all unit e2e edges verify test-keygen test-pipeline faults check-layout
+
+include tests/checks.mk
 
 demo: deps all
 	@sh tests/demo.sh
@@ -172,16 +175,26 @@ fuzz-short:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
 
 # ---- CUDA kernels (gpud/cuda/) -------------------------------------------
-# Built whenever nvcc is found (PATH or /usr/local/cuda/bin); `make NVCC=`
-# builds without them. CUDA_ARCHS lists the real architectures (default
-# sm_80, sm_86, sm_89, sm_90, plus PTX of the highest for newer GPUs); for
-# runs on one known GPU, e.g. `make CUDA_ARCHS=90` compiles a quarter as much.
+# Built when nvcc is found (PATH or /usr/local/cuda/bin) AND there is an
+# architecture to build for: CUDA_ARCHS defaults to the GPUs this machine's
+# `nvidia-smi --query-gpu=compute_cap` shows (9.0 -> 90), so with no GPU
+# visible `make` builds no kernels at all (gpud CPU-only, as with `make NVCC=`).
+# To build for another machine's GPU, name its architectures:
+#   make CUDA_ARCHS=90            (H100/H200)     make CUDA_ARCHS="80 86 89 90"
+# (PTX of the highest is added for newer GPUs). `make NVCC=` never builds them.
 # `make test-gpu` / `make bench-gpu` run the GPU checks and benchmarks on a
 # machine with a device (tests/gpu.sh runs both in one go).
 ifeq ($(origin NVCC),undefined)
 NVCC       := $(shell command -v nvcc 2>/dev/null || { test -x /usr/local/cuda/bin/nvcc && echo /usr/local/cuda/bin/nvcc; })
 endif
-CUDA_ARCHS ?= 80 86 89 90
+ifeq ($(origin CUDA_ARCHS),undefined)
+ifneq ($(NVCC),)
+CUDA_ARCHS := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | tr -d '. ' | grep -E '^[0-9]+$$' | sort -un)
+endif
+endif
+ifeq ($(strip $(CUDA_ARCHS)),)
+NVCC       :=
+endif
 CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
 NVCCFLAGS  := -std=c++17 -O3 -Icommon -Igpud/cuda -diag-suppress 1675 --default-stream per-thread \
               $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
@@ -205,7 +218,8 @@ $(BUILD)/obj/tests/%.o: CFLAGS += -DSLOTPROVE_CUDA -Igpud/cuda
 $(BUILD)/obj/run/%.o: CFLAGS += -DSLOTPROVE_CUDA_BUILT -Igpud/cuda
 GPUD_LINK := $(LIBGPU) $(CUDA_LDLIBS)
 $(BUILD)/gpud $(BUILD)/unit $(BUILD)/slotprove: $(LIBGPU)
-GPUD_CONFIG := cuda
+GPUD_CONFIG := cuda $(CUDA_ARCHS)
+$(CUDA_OBJ): $(BUILD)/gpud-config
 else
 GPUD_LINK :=
 GPUD_CONFIG := cpu

@@ -119,7 +119,7 @@ const char *ctl_type_name(uint32_t type)
 {
     static const char *const names[] = {
         "?", "HELLO", "KEY_LOAD", "KEY_OK", "KEY_ERR", "SYNTH", "SYNTH_DONE",
-        "SYNTH_ERR", "PROVED", "PROVE_ERR", "SHUTDOWN", "TAKEN", "PROGRESS", "KEY_DROP",
+        "SYNTH_ERR", "PROVED", "PROVE_ERR", "SHUTDOWN", "TAKEN", "PROGRESS", "KEY_DROP", "BACKEND",
     };
     return type < sizeof(names) / sizeof(names[0]) ? names[type] : "?";
 }

@@ -8,13 +8,8 @@ cd "$(dirname "$0")/.."
 BIN=build/slotprove
 SNARKJS=tests/node_modules/.bin/snarkjs
 FIX=tests/fixtures
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -f "$TMP/err" ] && sed 's/^/       /' "$TMP/err"; }
+SUITE=e2e
+. tests/lib.sh
 
 # JSON shape with every number blanked: ours must match snarkjs's byte for byte.
 shape() { sed 's/"[0-9][0-9]*"/"N"/g' "$1"; }
@@ -135,5 +130,4 @@ for args in "--backend cpu --gpus 0|--gpus needs" "--gpus 0,0|named twice" "--gp
     else rm -f "$TMP/x"; bad "serve $a: exit $rc, expected 2 and \"$want\""; fi
 done
 
-echo "e2e: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -7,13 +7,8 @@ cd "$(dirname "$0")/.."
 BIN=$PWD/build/slotprove
 SNARKJS=$PWD/tests/node_modules/.bin/snarkjs
 FIX=$PWD/tests/fixtures
-ROOT=$PWD
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -f "$TMP/err" ] && sed 's/^/       /' "$TMP/err"; }
+SUITE=edges
+. tests/lib.sh
 verifies() { # verifies PROOF PUBLIC [VK]: snarkjs accepts
     $SNARKJS groth16 verify "${3:-$FIX/bn128/chain.vk.json}" "$2" "$1" 2>&1 | grep -q 'OK!'
 }
@@ -308,5 +303,4 @@ grep -q 'idle closed by the daemon: 31 of 31' hog.out && grep -q 'idle for 30 s'
 $BIN status --socket b/s.sock >/dev/null 2>err && ok "a new connection is served once they are gone" || bad "status after the idle timeout"
 kill -TERM $bsrv; wait $bsrv
 
-echo "edges: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish

@@ -23,19 +23,13 @@ B=$ROOT/${GPU_BIN:-build}
 OUT=${GPU_PROVE_OUT:-$ROOT/build/gpu-prove}
 FIX=$ROOT/tests/fixtures
 mkdir -p "$OUT/proofs"
-TMP=$(mktemp -d)
-chmod 700 "$TMP"
-pass=0
-fail=0
+SUITE=gpu_prove
+. tests/lib.sh
 SERVE=""
-cleanup() {
+suite_cleanup() {
     [ -n "$SERVE" ] && kill "$SERVE" 2>/dev/null
     wait 2>/dev/null
-    rm -rf "$TMP"
 }
-trap cleanup EXIT
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -n "${2:-}" ] && [ -f "$2" ] && tail -5 "$2" | sed 's/^/       /'; }
 now() { echo "${EPOCHREALTIME/./}"; } # µs
 ms() { echo $(( ($2 - $1) / 1000 )); }
 
@@ -258,5 +252,4 @@ fi
 
 want 5 && [ "$ngpu" -lt 2 ] && echo "# section 5 skipped: $ngpu GPU visible (it needs two or more)"
 
-echo "gpu_prove: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

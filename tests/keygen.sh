@@ -11,17 +11,11 @@ set -u
 cd "$(dirname "$0")/.."
 BIN=build/slotprove
 SNARKJS=tests/node_modules/.bin/snarkjs
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-skip=0
+SUITE=keygen
+. tests/lib.sh
 MAXLOG=28                      # KEYGEN_MAX_LOG_DOMAIN
 MAXROWS=$((1 << MAXLOG))
 
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -f "$TMP/err" ] && sed 's/^/       /' "$TMP/err" | head -20; }
-skipped() { skip=$((skip + 1)); echo "skip - $1"; }
 empty_dir() { [ -z "$(ls -A "$1" 2>/dev/null)" ]; }
 
 # ---- a 2^16 key per curve, proved and verified
@@ -192,5 +186,4 @@ $BIN keygen --help | grep -q 'INSECURE, FOR TESTING ONLY' && ok "keygen --help s
     || bad "keygen --help"
 $BIN --help | grep -q 'slotprove keygen' && ok "slotprove --help lists keygen" || bad "slotprove --help"
 
-echo "keygen: $pass passed, $fail failed, $skip skipped"
-[ $fail -eq 0 ]
+finish

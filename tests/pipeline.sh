@@ -18,15 +18,10 @@ BIN=build/slotprove
 FIX=tests/fixtures/bn128
 DOMAIN=512 # nopub's domainSize
 N=6
-TMP=$(mktemp -d)
-chmod 700 "$TMP"
+SUITE=pipeline
+. tests/lib.sh
 SP=
-trap '[ -n "$SP" ] && kill "$SP" 2>/dev/null; rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; }
-check() { what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+suite_cleanup() { [ -n "$SP" ] && kill "$SP" 2>/dev/null; }
 
 $BIN serve --socket "$TMP/s.sock" --synth 2 --slots 1 --trace-times --key k="$FIX/nopub.zkey" \
     2>"$TMP/log" &
@@ -82,5 +77,4 @@ check "a lone partition waits under 50 ms for the free slot ($last ns)" [ "${las
 kill -TERM "$SP"
 wait "$SP"
 SP=
-echo "pipeline: $pass passed, $fail failed"
-[ "$fail" = 0 ]
+finish

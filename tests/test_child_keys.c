@@ -13,6 +13,10 @@
 
 #include "child_keys.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(child_keys, .timeout = 120);
+
 #define FIX "tests/fixtures/bn128/"
 
 static struct child_key tab[CTL_MAX_KEYS];

@@ -16,6 +16,13 @@
 #include "bls12381.h"
 #include "bn254.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(curve_bn254_g1, .timeout = 120);
+TestSuite(curve_bn254_g2, .timeout = 120);
+TestSuite(curve_bls12381_g1, .timeout = 120);
+TestSuite(curve_bls12381_g2, .timeout = 120);
+
 #define CT_MAXW 36  /* words in the largest Jacobian point (BLS G2) */
 #define CT_NPTS 6   /* random points per law test */
 #define CT_BATCH 12 /* batch_to_affine test size */

@@ -37,7 +37,7 @@ static void setup(void)
     dispatch_gpud_key(&D, 0, 5, 1);
 }
 
-TestSuite(dispatch, .init = setup);
+TestSuite(dispatch, .init = setup, .timeout = 120);
 
 Test(dispatch, one_partition_through_every_state)
 {

@@ -9,6 +9,10 @@
 #include "err.h"
 #include "escape.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(escape, .timeout = 120);
+
 Test(escape, control_bytes)
 {
     char out[128];

@@ -39,6 +39,17 @@
 #define FIELD_N0 0xd838091dd2253531ULL
 #include "field_tmpl.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(field_bn254_fr, .timeout = 120);
+TestSuite(field_bn254_fp, .timeout = 120);
+TestSuite(field_bn254_fp2, .timeout = 120);
+TestSuite(field_bls12381_fr, .timeout = 120);
+TestSuite(field_bls12381_fp, .timeout = 120);
+TestSuite(field_bls12381_fp2, .timeout = 120);
+TestSuite(field_generic_p256, .timeout = 120);
+TestSuite(field_dispatch, .timeout = 120);
+
 #define FT_MAXW 12 /* max words per element: Fp2 over a 6-limb field */
 #define FT_ITERS 1000
 

@@ -102,6 +102,12 @@ static unsigned gt_check_split(const struct glv_curve *c, const uint64_t k[4],
 #define GT_P bls12381
 #define GT_BITS BLS12381_GLV_BITS
 #include "test_glv.c"
+
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(glv_bn254, .timeout = 120);
+TestSuite(glv_bls12381, .timeout = 120);
+TestSuite(psi_bls12381, .timeout = 120);
 #undef GT_P
 #undef GT_BITS
 

@@ -10,6 +10,10 @@
 
 #include "gpus.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(gpus, .timeout = 120);
+
 Test(gpus, parses_indices_and_uuids)
 {
     struct gpu_list g;

@@ -30,6 +30,10 @@
 
 #include "fp381_ifma.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(ifma, .timeout = 300);
+
 static uint64_t ti_state = 0x2545f4914f6cdd1dULL;
 
 static uint64_t ti_rand64(void)

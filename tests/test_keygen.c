@@ -126,6 +126,15 @@ static void kt_lagrange_naive(mpz_t out, const mpz_t t, mpz_t *p, unsigned m, un
 #define KT_C bls12381
 #define KT_R KT_BLS12381_R
 #include "test_keygen.c"
+
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(fixed_base, .timeout = 300);
+TestSuite(keygen_circuit, .timeout = 300);
+TestSuite(keygen_h_bases, .timeout = 300);
+TestSuite(keygen_lagrange, .timeout = 300);
+TestSuite(keygen_shape, .timeout = 300);
+TestSuite(keygen_zkey, .timeout = 300);
 #undef KT_C
 #undef KT_R
 

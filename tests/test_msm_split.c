@@ -59,6 +59,10 @@ static void *ms_alloc(size_t bytes)
 #define MS_FR bls12381_fr
 #define MS_NAME "bls12381_g1"
 #include "test_msm_split.c"
+
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(msm_split, .timeout = 300);
 #undef MS_G
 #undef MS_FP
 #undef MS_FR

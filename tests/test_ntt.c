@@ -103,6 +103,16 @@ static void nt_fail_mpz(const char *what, const mpz_t got, const mpz_t exp)
 #define NT_C bls12381
 #define NT_NAME "bls12381"
 #include "test_ntt.c"
+
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(ntt_coset_lde, .timeout = 600);
+TestSuite(ntt_coset_shift, .timeout = 600);
+TestSuite(ntt_domain, .timeout = 600);
+TestSuite(ntt_forward, .timeout = 600);
+TestSuite(ntt_roots, .timeout = 600);
+TestSuite(ntt_roundtrip, .timeout = 600);
+TestSuite(ntt_threads, .timeout = 600);
 #undef NT_C
 #undef NT_NAME
 

@@ -28,6 +28,10 @@
 #include "bls12381_pairing.h"
 #include "bn254_pairing.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(pairing, .timeout = 120);
+
 static uint64_t tp_state = 0x243f6a8885a308d3ULL;
 
 static uint64_t tp_rand64(void)

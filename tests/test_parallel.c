@@ -17,6 +17,10 @@
 
 #include "parallel.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(parallel, .timeout = 300);
+
 struct pcount {
     atomic_uint *hits;
     size_t n;

@@ -15,6 +15,11 @@
 #include "wtns.h"
 #include "zkey.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(parse_wtns, .timeout = 120);
+TestSuite(parse_zkey, .timeout = 120);
+
 #define FIX "tests/fixtures/"
 
 struct blob {

@@ -9,6 +9,10 @@
 #include "bn254.h"
 #include "random.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(random_fr, .timeout = 120);
+
 static int below(const uint64_t v[4], const uint64_t m[4])
 {
     for (int i = 3; i >= 0; i--)

@@ -10,6 +10,12 @@
 
 #include "request.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(request_fds, .timeout = 120);
+TestSuite(request_parse, .timeout = 120);
+TestSuite(request_reject, .timeout = 120);
+
 #define JOB "0123456789abcdef0123456789abcdef"
 
 static char err[256];

@@ -19,6 +19,10 @@
 #include "self_check.h"
 #include "zkey.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(self_check, .timeout = 120);
+
 #define FIX "tests/fixtures/"
 
 struct fx {

@@ -22,6 +22,14 @@
 #include <time.h>
 #include <unistd.h>
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(shm_futex, .timeout = 120);
+TestSuite(shm_pool, .timeout = 120);
+TestSuite(shm_ring, .timeout = 120);
+TestSuite(shm_slot, .timeout = 120);
+TestSuite(shm_stress, .timeout = 300);
+
 static uint64_t ms_now(void)
 {
     struct timespec ts;

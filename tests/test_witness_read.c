@@ -14,6 +14,10 @@
 #include "witness_read.h"
 #include "wtns_write.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(witness_read, .timeout = 120);
+
 /* nWitness spanning 3 chunks and a part of a fourth */
 #define N (3 * SYNTH_READ_CHUNK + 1234)
 

@@ -13,6 +13,10 @@
 
 #include "wtns_pin.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(wtns_pin, .timeout = 120);
+
 static int tmp_file(char *path, const void *p, size_t n)
 {
     strcpy(path, "/tmp/slotprove-pin-XXXXXX");

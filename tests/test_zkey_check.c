@@ -16,6 +16,10 @@
 #include "zkey.h"
 #include "zkey_check.h"
 
+/* a hang fails the run naming the test (seconds per test, >= 15x the
+ * slowest measured on the loaded 2-core box) */
+TestSuite(zkey_check, .timeout = 120);
+
 #define FIX "tests/fixtures/"
 
 /* The fixture's bytes in a memfd, for zkey_open. */

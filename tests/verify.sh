@@ -8,13 +8,8 @@ cd "$(dirname "$0")/.."
 BIN=build/slotprove
 SNARKJS=tests/node_modules/.bin/snarkjs
 FIX=tests/fixtures
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
-bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -f "$TMP/err" ] && sed 's/^/       /' "$TMP/err"; }
+SUITE=verify
+. tests/lib.sh
 
 # both_accept NAME VK PUBLIC PROOF
 both_accept() {
@@ -154,5 +149,4 @@ wait $dpid 2>/dev/null
 $BIN verify --help | grep -q 'usage: slotprove verify' && ok "verify --help" || bad "verify --help"
 $BIN verify a b 2>/dev/null; [ $? -eq 2 ] && ok "verify usage error exits 2" || bad "verify usage exit code"
 
-echo "verify: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+finish
