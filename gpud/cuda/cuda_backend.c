@@ -1,6 +1,6 @@
 /*
- * cuda_backend.c — the CUDA prover backend (see backend.h), on the kernels
- * of gpu.h.
+ * cuda_backend.c — the CUDA prover backend (see cuda_backend.h, backend.h),
+ * on the kernels of gpud/cuda/kernels/gpu.h.
  *
  *   prove_start   uploads a, b, c and the witness off the slot into one of
  *                 the backend's device buffer sets (the slot is released
@@ -17,15 +17,16 @@
  *
  * Resident keys: each key's points are uploaded once and stay until the key
  * is dropped or device memory runs short, when the least recently used idle
- * key is evicted. A key that does not fit even alone is proved on the CPU
- * (where `auto` chose CUDA) or fails its attempts with that reason.
+ * key is evicted. A key that does not fit even alone is proved on the
+ * fallback backend (be->fallback_on_fault: where `auto` chose CUDA) or
+ * fails its attempts with that reason.
  *
  * GPU faults never become wrong proofs: a failed kernel, copy or allocation
- * fails the attempt (or, under `auto`, proves the partition on the CPU from
- * the inputs still on the device); a lost context (a sticky error) sets
- * cuda_backend_lost() so gpud exits and a fresh process takes the GPU; a
- * proof that fails gpud's check is proved again on the CPU
- * (reprove_cpu) before an unsatisfied witness is reported.
+ * fails the attempt (or, under `auto`, proves the partition on the fallback
+ * backend from the inputs still on the device); a lost context (a sticky
+ * error) makes ops->lost say so, so gpud exits and a fresh process takes the
+ * GPU; a proof that fails gpud's check is proved again on the fallback
+ * (ops->reprove) before an unsatisfied witness is reported.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -33,9 +34,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "assemble.h"
 #include "child.h"
-#include "cpu_prove.h"
+#include "cuda_backend.h"
 #include "gpu.h"
 #include "msm.h"
 #include "payload.h"
@@ -79,8 +80,8 @@ struct cuda_priv {
     struct cuda_key keys[CUDA_MAX_KEYS];
     struct cuda_set sets[CUDA_SETS];
     struct gpu_ntt *ntt[2][ZKEY_MAX_LOG_DOMAIN + 1];
-    struct backend cpu; /* fallback, re-proves, the G2 MSM on the CPU */
-    int fallback;       /* auto: a GPU failure proves on the CPU */
+    struct backend *cpu; /* be->fallback: re-proves, and what the GPU cannot prove */
+    int fallback;        /* be->fallback_on_fault (auto): a GPU failure proves on cpu */
     int g2_on_cpu;      /* $SLOTPROVE_G2=cpu: measured against the GPU */
     size_t mem_limit;   /* $SLOTPROVE_GPU_MEM_LIMIT (tests): 0 = the device's */
     uint64_t clock;
@@ -90,8 +91,9 @@ struct cuda_priv {
 
 static int lost;
 
-int cuda_backend_lost(void)
+static int cuda_lost(struct backend *be)
 {
+    (void)be;
     return lost;
 }
 
@@ -313,7 +315,7 @@ static void job_free(struct cuda_priv *p, struct cuda_job *j)
 static int cpu_start(struct cuda_priv *p, struct cuda_job *j, const struct zkey *zk,
                      const struct prove_input *in, struct sp_err *e)
 {
-    return p->cpu.ops->prove_start(&p->cpu, zk, in, &j->cpu_job, e);
+    return p->cpu->ops->prove_start(p->cpu, zk, in, &j->cpu_job, e);
 }
 
 static int cuda_prove_start(struct backend *be, const struct zkey *zk,
@@ -508,13 +510,13 @@ static int cpu_from_device(struct backend *be, const struct zkey *zk, struct cud
     void *cj = NULL;
     if (rc == 0) {
         struct prove_input in = { a, b, c, w };
-        p->cpu.progress = be->progress;
-        p->cpu.progress_arg = be->progress_arg;
-        rc = p->cpu.ops->prove_start(&p->cpu, zk, &in, &cj, e);
+        p->cpu->progress = be->progress;
+        p->cpu->progress_arg = be->progress_arg;
+        rc = p->cpu->ops->prove_start(p->cpu, zk, &in, &cj, e);
     }
     free(a), free(b), free(c), free(w);
     if (rc == 0)
-        rc = p->cpu.ops->prove_finish(&p->cpu, zk, cj, out, t, e);
+        rc = p->cpu->ops->prove_finish(p->cpu, zk, cj, out, t, e);
     return rc;
 }
 
@@ -525,9 +527,9 @@ static int cuda_prove_finish(struct backend *be, const struct zkey *zk, void *jo
     struct cuda_job *j = job;
     int rc;
     if (j->cpu_job) {
-        p->cpu.progress = be->progress;
-        p->cpu.progress_arg = be->progress_arg;
-        rc = p->cpu.ops->prove_finish(&p->cpu, zk, j->cpu_job, out, t, e);
+        p->cpu->progress = be->progress;
+        p->cpu->progress_arg = be->progress_arg;
+        rc = p->cpu->ops->prove_finish(p->cpu, zk, j->cpu_job, out, t, e);
         j->cpu_job = NULL; /* the CPU backend freed it */
         if (rc < 0)
             job_free(p, j);
@@ -573,14 +575,14 @@ static int cuda_prove_finish(struct backend *be, const struct zkey *zk, void *jo
         rc = bls12381_groth16_assemble(zk, &r[0].bls12381, &r[1].bls12381, &g2.bls12381,
                                        &r[2].bls12381, &r[3].bls12381, out, e);
     /* on success the inputs stay on the device until the proof has passed
-     * gpud's check: job_done or reprove_cpu then */
+     * gpud's check: job_done or reprove then */
     if (rc < 0)
         job_free(p, j);
     return rc;
 }
 
-static int cuda_reprove_cpu(struct backend *be, const struct zkey *zk, void *job,
-                             struct groth16_proof *out, struct stage_times *t, struct sp_err *e)
+static int cuda_reprove(struct backend *be, const struct zkey *zk, void *job,
+                        struct groth16_proof *out, struct stage_times *t, struct sp_err *e)
 {
     struct cuda_job *j = job;
     return j->set ? cpu_from_device(be, zk, j, out, t, e)
@@ -644,6 +646,8 @@ static void cuda_host_memory(struct backend *be, void *ptr, size_t len)
 
 static int cuda_open(struct backend *be, struct sp_err *e)
 {
+    if (!be->fallback)
+        return sp_fail(e, -EINVAL, "cuda backend: no fallback backend for re-proves");
     struct cuda_priv *p = calloc(1, sizeof(*p));
     if (!p)
         return sp_fail(e, -ENOMEM, "cuda backend: out of host memory");
@@ -652,11 +656,8 @@ static int cuda_open(struct backend *be, struct sp_err *e)
         free(p);
         return rc;
     }
-    rc = backend_open(&p->cpu, "cpu", be->nthreads, e);
-    if (rc < 0) {
-        free(p);
-        return rc;
-    }
+    p->cpu = be->fallback;
+    p->fallback = be->fallback_on_fault;
     pthread_mutex_init(&p->lock, NULL);
     pthread_mutex_init(&p->gpu, NULL);
     pthread_cond_init(&p->set_free, NULL);
@@ -686,24 +687,20 @@ static void cuda_close(struct backend *be)
             for (unsigned k = 0; k <= ZKEY_MAX_LOG_DOMAIN; k++)
                 gpu_ntt_free(p->ntt[c][k]);
     }
-    p->cpu.ops->close(&p->cpu);
-    free(p);
+    free(p); /* the fallback is its opener's to close (select.c) */
     be->priv = NULL;
-}
-
-void cuda_backend_set_fallback(struct backend *be, int on)
-{
-    ((struct cuda_priv *)be->priv)->fallback = on;
 }
 
 const struct backend_ops cuda_backend_ops = {
     .name = "cuda",
     .workers = 2,
+    .device_errors = 1,
     .open = cuda_open,
     .prove_start = cuda_prove_start,
     .prove_finish = cuda_prove_finish,
     .job_done = cuda_job_done,
-    .reprove_cpu = cuda_reprove_cpu,
+    .reprove = cuda_reprove,
+    .lost = cuda_lost,
     .key_drop = cuda_key_drop,
     .status = cuda_status,
     .host_memory = cuda_host_memory,

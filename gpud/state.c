@@ -1,0 +1,6 @@
+/* state.c — gpud's shared state (see state.h). */
+#include "state.h"
+
+struct child_args gpud_args;
+struct pool gpud_pool;
+struct backend gpud_backend;
