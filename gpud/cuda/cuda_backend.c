@@ -247,9 +247,9 @@ static int cuda_prove_finish(struct backend *be, const struct zkey *zk, void *jo
     struct cuda_job *j = job;
     int rc;
     if (j->cpu_job) {
-        p->cpu->progress = be->progress;
-        p->cpu->progress_arg = be->progress_arg;
-        rc = p->cpu->ops->prove_finish(p->cpu, zk, j->cpu_job, out, t, e);
+        p->fb->progress = be->progress;
+        p->fb->progress_arg = be->progress_arg;
+        rc = p->fb->ops->prove_finish(p->fb, zk, j->cpu_job, out, t, e);
         j->cpu_job = NULL; /* the CPU backend freed it */
         if (rc < 0)
             job_free(p, j);
@@ -376,7 +376,7 @@ static int cuda_open(struct backend *be, struct sp_err *e)
         free(p);
         return rc;
     }
-    p->cpu = be->fallback;
+    p->fb = be->fallback;
     p->fallback = be->fallback_on_fault;
     pthread_mutex_init(&p->lock, NULL);
     pthread_mutex_init(&p->gpu, NULL);

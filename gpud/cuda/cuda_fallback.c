@@ -11,7 +11,7 @@
 int cuda_cpu_start(struct cuda_priv *p, struct cuda_job *j, const struct zkey *zk,
                      const struct prove_input *in, struct sp_err *e)
 {
-    return p->cpu->ops->prove_start(p->cpu, zk, in, &j->cpu_job, e);
+    return p->fb->ops->prove_start(p->fb, zk, in, &j->cpu_job, e);
 }
 
 /* Downloads the kept inputs and proves them on the CPU. */
@@ -31,12 +31,12 @@ int cuda_cpu_from_device(struct backend *be, const struct zkey *zk, struct cuda_
     void *cj = NULL;
     if (rc == 0) {
         struct prove_input in = { a, b, c, w };
-        p->cpu->progress = be->progress;
-        p->cpu->progress_arg = be->progress_arg;
-        rc = p->cpu->ops->prove_start(p->cpu, zk, &in, &cj, e);
+        p->fb->progress = be->progress;
+        p->fb->progress_arg = be->progress_arg;
+        rc = p->fb->ops->prove_start(p->fb, zk, &in, &cj, e);
     }
     free(a), free(b), free(c), free(w);
     if (rc == 0)
-        rc = p->cpu->ops->prove_finish(p->cpu, zk, cj, out, t, e);
+        rc = p->fb->ops->prove_finish(p->fb, zk, cj, out, t, e);
     return rc;
 }

@@ -52,8 +52,8 @@ struct cuda_priv {
     struct cuda_key keys[CUDA_MAX_KEYS];
     struct cuda_set sets[CUDA_SETS];
     struct gpu_ntt *ntt[2][ZKEY_MAX_LOG_DOMAIN + 1];
-    struct backend *cpu; /* be->fallback: re-proves, and what the GPU cannot prove */
-    int fallback;        /* be->fallback_on_fault (auto): a GPU failure proves on cpu */
+    struct backend *fb;  /* be->fallback: re-proves, and what the GPU cannot prove */
+    int fallback;        /* be->fallback_on_fault (auto): a GPU failure proves on fb */
     int g2_on_cpu;      /* $SLOTPROVE_G2=cpu: measured against the GPU */
     size_t mem_limit;   /* $SLOTPROVE_GPU_MEM_LIMIT (tests): 0 = the device's */
     uint64_t clock;
