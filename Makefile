@@ -174,7 +174,7 @@ fuzz: $(FUZZ_BINS)
 fuzz-short:
 	@$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=10
 
-# ---- CUDA kernels (gpud/cuda/) -------------------------------------------
+# ---- CUDA kernels (gpud/cuda/kernels/) -------------------------------------------
 # Built when nvcc is found (PATH or /usr/local/cuda/bin) AND there is an
 # architecture to build for: CUDA_ARCHS defaults to the GPUs this machine's
 # `nvidia-smi --query-gpu=compute_cap` shows (9.0 -> 90), so with no GPU
@@ -196,10 +196,10 @@ ifeq ($(strip $(CUDA_ARCHS)),)
 NVCC       :=
 endif
 CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(NVCC))
-NVCCFLAGS  := -std=c++17 -O3 -Icommon -Igpud/cuda -diag-suppress 1675 --default-stream per-thread \
+NVCCFLAGS  := -std=c++17 -O3 -Icommon -Igpud/cuda/kernels -diag-suppress 1675 --default-stream per-thread \
               $(foreach a,$(CUDA_ARCHS),-gencode arch=compute_$(a),code=sm_$(a)) \
               -gencode arch=compute_$(lastword $(CUDA_ARCHS)),code=compute_$(lastword $(CUDA_ARCHS))
-CUDA_SRC   := $(wildcard gpud/cuda/*.cu)
+CUDA_SRC   := $(wildcard gpud/cuda/kernels/*.cu)
 CUDA_OBJ   := $(patsubst %.cu,$(BUILD)/cuda/%.o,$(CUDA_SRC))
 LIBGPU     := $(BUILD)/libgpu.a
 CUDA_LDLIBS = -L$(CUDA_HOME)/lib64 -l:libcudart_static.a -lstdc++ -ldl -lrt
@@ -207,15 +207,16 @@ GPU_BINS   := $(BUILD)/gpu_test $(BUILD)/gpu_bench
 
 ifneq ($(NVCC),)
 all: $(GPU_BINS)
-# gpud gets the CUDA backend (gpud/cuda/*.c on the kernels of libgpu.a);
+# gpud gets the CUDA backend (gpud/cuda/*.c on the kernels of libgpu.a,
+# gpud/cuda/kernels/);
 # build/gpud-config records whether, so switching rebuilds gpud's objects.
 GPUD_CUDA_SRC := $(wildcard gpud/cuda/*.c)
 $(LIBGPUD): $(call obj,$(GPUD_CUDA_SRC))
-$(BUILD)/obj/gpud/%.o: CFLAGS += -DSLOTPROVE_CUDA -Igpud/cuda
-$(BUILD)/obj/tests/%.o: CFLAGS += -DSLOTPROVE_CUDA -Igpud/cuda
+$(BUILD)/obj/gpud/%.o: CFLAGS += -DSLOTPROVE_CUDA -Igpud/cuda -Igpud/cuda/kernels
+$(BUILD)/obj/tests/%.o: CFLAGS += -DSLOTPROVE_CUDA -Igpud/cuda -Igpud/cuda/kernels
 # slotprove links the kernels too, for keygen's points on the GPU
 # (run/keygen_gpu.c); serve and prove never touch the GPU themselves.
-$(BUILD)/obj/run/%.o: CFLAGS += -DSLOTPROVE_CUDA_BUILT -Igpud/cuda
+$(BUILD)/obj/run/%.o: CFLAGS += -DSLOTPROVE_CUDA_BUILT -Igpud/cuda/kernels
 GPUD_LINK := $(LIBGPU) $(CUDA_LDLIBS)
 $(BUILD)/gpud $(BUILD)/unit $(BUILD)/slotprove: $(LIBGPU)
 GPUD_CONFIG := cuda $(CUDA_ARCHS)
@@ -230,7 +231,7 @@ $(call obj,gpud/main.c $(GPUD_SRC) $(GPUD_CUDA_SRC) $(TEST_SRC) run/main.c $(RUN
 $(BUILD)/cuda/%.o: %.cu
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVCCFLAGS) -MMD -MP -c $< -o $@
--include $(wildcard $(BUILD)/cuda/gpud/cuda/*.d)
+-include $(wildcard $(BUILD)/cuda/gpud/cuda/kernels/*.d)
 
 $(LIBGPU): $(CUDA_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -238,7 +239,7 @@ $(LIBGPU): $(CUDA_OBJ)
 $(BUILD)/gpu_%: $(call obj,tests/gpu_%.c tests/gpu_data.c) $(LIBGPU) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ $(CUDA_LDLIBS) $(LDLIBS)
 
-$(call obj,tests/gpu_test.c tests/gpu_bench.c tests/gpu_data.c): CFLAGS += -Igpud/cuda -Itests -I$(CUDA_HOME)/include
+$(call obj,tests/gpu_test.c tests/gpu_bench.c tests/gpu_data.c): CFLAGS += -Igpud/cuda/kernels -Itests -I$(CUDA_HOME)/include
 
 # the CUDA backend through the pipeline: fixtures, serve, GPU faults (needs a GPU)
 .PHONY: test-gpu-prove

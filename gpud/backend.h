@@ -8,7 +8,9 @@
  *                 after it returns, the caller releases the slot;
  *   prove_finish  does the rest and assembles the proof.
  * The CPU backend is a real, multi-threaded backend: the one CI tests and the
- * correctness oracle for the CUDA one.
+ * correctness oracle for the CUDA one. This header names no backend: each
+ * implementation exports its ops (gpud/cpu/cpu_backend.h,
+ * gpud/cuda/cuda_backend.h) and gpud/select.c chooses among them.
  */
 #ifndef SLOTPROVE_BACKEND_H
 #define SLOTPROVE_BACKEND_H
@@ -30,18 +32,28 @@ struct backend;
 struct backend_ops {
     const char *name;
     unsigned workers; /* proofs gpud runs at once on this backend (0: 1) */
+    /* 1: this backend's failures are its device's, never the input's: gpud
+     * reports them as -SP_EDEVICE (the partition is proved again); 0: they
+     * are reported as they are */
+    int device_errors;
     int (*open)(struct backend *be, struct sp_err *e);
     int (*prove_start)(struct backend *be, const struct zkey *zk,
                        const struct prove_input *in, void **job, struct sp_err *e);
     /* On failure the job is freed. On success it is freed too, unless the
      * backend has job_done: then the caller checks the proof and calls
-     * reprove_cpu (a proof that failed the check) and/or job_done. */
+     * reprove (a proof that failed the check) and/or job_done. */
     int (*prove_finish)(struct backend *be, const struct zkey *zk, void *job,
                         struct groth16_proof *out, struct stage_times *t,
                         struct sp_err *e);
     void (*job_done)(struct backend *be, void *job);
-    int (*reprove_cpu)(struct backend *be, const struct zkey *zk, void *job,
-                       struct groth16_proof *out, struct stage_times *t, struct sp_err *e);
+    /* optional: the job's proof failed the caller's check; prove it once
+     * more by an independent path (the CUDA backend: on be->fallback, from
+     * the inputs it kept) so a device fault is told from a bad witness. */
+    int (*reprove)(struct backend *be, const struct zkey *zk, void *job,
+                   struct groth16_proof *out, struct stage_times *t, struct sp_err *e);
+    /* optional: 1 once the backend can prove nothing more (a GPU's lost
+     * context, a sticky error): gpud exits so a fresh process takes over */
+    int (*lost)(struct backend *be);
     /* optional: forget what the backend holds for zk (before it is unmapped) */
     void (*key_drop)(struct backend *be, const struct zkey *zk);
     /* optional: the memory prove_input views will point into (the slot
@@ -58,24 +70,15 @@ struct backend {
     void *priv;
     stage_progress_fn progress; /* optional: called as each stage finishes */
     void *progress_arg;
+    /* optional, set before open by whoever chooses the backends
+     * (gpud/select.c), and owned by it: a second, open backend this one
+     * proves on where it cannot itself. A proof that failed the caller's
+     * check is proved again there (ops->reprove); with fallback_on_fault
+     * ("auto") also a partition whose key does not fit the device or whose
+     * device work failed. */
+    struct backend *fallback;
+    int fallback_on_fault;
     char description[200];      /* for the start-up line: "cuda: NVIDIA H200, …" */
 };
-
-/* Opens a backend by name: "cpu", "cuda" (-ENODEV naming the reason when
- * this gpud has no CUDA backend or no device is visible), or "auto" (CUDA
- * when built in and a device is present, with partitions the GPU cannot
- * take proved on the CPU; else CPU). -ENOENT for an unknown name. */
-int backend_open(struct backend *be, const char *name, unsigned nthreads, struct sp_err *e);
-
-/* 1 when this gpud was built with the CUDA backend. */
-int backend_cuda_built(void);
-
-extern const struct backend_ops cpu_backend_ops;
-#ifdef SLOTPROVE_CUDA
-extern const struct backend_ops cuda_backend_ops;
-void cuda_backend_set_fallback(struct backend *be, int on);
-/* 1 once the CUDA context is lost (a sticky error): gpud must exit. */
-int cuda_backend_lost(void);
-#endif
 
 #endif

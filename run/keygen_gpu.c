@@ -1,5 +1,5 @@
 /* keygen_gpu.c — keygen's point sections on the GPU (keygen.h
- * keygen_gpu_*), through the kernels of gpud/cuda/gpu.h (gpu_fb_*), when
+ * keygen_gpu_*), through the kernels of gpud/cuda/kernels/gpu.h (gpu_fb_*), when
  * slotprove was built with CUDA; without it every call says so. */
 #include "keygen.h"
 

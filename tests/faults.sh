@@ -3,7 +3,7 @@
 #
 # Each section starts its own daemon (socket in a fresh 0700 directory),
 # injects one kind of fault (SIGKILLs, SLOTPROVE_FAULT* from common/fault_point.h,
-# SLOTPROVE_FAULT_DELAY_MS from gpud/main.c, bad inputs, signals, other uids)
+# SLOTPROVE_FAULT_DELAY_MS from gpud/fault_delay.c, bad inputs, signals, other uids)
 # and checks what clients and `slotprove status --json` see. Proofs are
 # verified with snarkjs (its JS API, in one node process per batch).
 # Synchronisation is by polling `status --json` (or the daemon log) with a

@@ -1,5 +1,5 @@
 /*
- * gpu_bench.c — `make bench-gpu`: times the GPU kernels (gpud/cuda/gpu.h)
+ * gpu_bench.c — `make bench-gpu`: times the GPU kernels (gpud/cuda/kernels/gpu.h)
  * on a machine with a CUDA device; prints figures, asserts nothing.
  *
  *   gpu_bench [max_log [what [min_log]]]   what: a substring filter ("g1",

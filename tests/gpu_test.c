@@ -1,5 +1,5 @@
 /*
- * gpu_test.c — `make test-gpu`: the GPU kernels (gpud/cuda/gpu.h) against
+ * gpu_test.c — `make test-gpu`: the GPU kernels (gpud/cuda/kernels/gpu.h) against
  * the CPU backend (common/ntt.h, common/msm.h) on random inputs, on a
  * machine with a CUDA device. Prints one line per check and
  * "N passed, N failed"; exits 1 if any failed, 2 if no device.

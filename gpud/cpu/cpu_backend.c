@@ -8,10 +8,11 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "backend.h"
+#include "cpu_backend.h"
 #include "cpu_prove.h"
 #include "payload.h"
 
@@ -69,6 +70,7 @@ static int cpu_open(struct backend *be, struct sp_err *e)
         return sp_fail(e, -ENOMEM, "cpu backend: out of memory");
     pthread_mutex_init(&p->lock, NULL);
     be->priv = p;
+    snprintf(be->description, sizeof(be->description), "cpu: %u threads", be->nthreads);
     return 0;
 }
 

@@ -27,16 +27,4 @@ int bls12381_cpu_prove(const struct zkey *zk, bls12381_fr_t *a, bls12381_fr_t *b
                        struct groth16_proof *out, struct stage_times *t,
                        struct sp_err *e);
 
-/* The proof from the MSM results πA', πB1', πB' (G2), πC', πH: draws the
- * blinding r, s (getrandom) and applies snarkjs's formulas (prove_tmpl.h).
- * Shared by every backend. Errors: -errno from getrandom. */
-int bn254_groth16_assemble(const struct zkey *zk, const bn254_g1_jac_t *pi_a,
-                           const bn254_g1_jac_t *pi_b1, const bn254_g2_jac_t *pi_b,
-                           const bn254_g1_jac_t *pi_c, const bn254_g1_jac_t *pi_h,
-                           struct groth16_proof *out, struct sp_err *e);
-int bls12381_groth16_assemble(const struct zkey *zk, const bls12381_g1_jac_t *pi_a,
-                              const bls12381_g1_jac_t *pi_b1, const bls12381_g2_jac_t *pi_b,
-                              const bls12381_g1_jac_t *pi_c, const bls12381_g1_jac_t *pi_h,
-                              struct groth16_proof *out, struct sp_err *e);
-
 #endif

@@ -1,0 +1,35 @@
+/*
+ * cuda_keys.h — keys resident on the GPU: each key's points (A, B1, C, H in
+ * one G1 engine, B2 in a G2 engine) are uploaded once and stay until the
+ * key is dropped or device memory runs short, when the least recently used
+ * idle key is evicted.
+ *
+ *   cuda_key_get(p, zk)        zk's entry (made if new; the table full, the
+ *                              least recently used idle one is forgotten),
+ *                              marked busy; NULL when every entry is busy.
+ *   cuda_key_put(p, k)         the job using k is done with it.
+ *   cuda_key_upload(p, k, e)   k's points onto the device, evicting idle
+ *                              keys as needed; with p->gpu held. -E2BIG
+ *                              when the key cannot fit even alone, -ENOMEM
+ *                              when other work holds the memory now, or the
+ *                              CUDA error.
+ *   cuda_key_evict(k)          frees k's device memory and forgets k.
+ *   cuda_evict_lru(p, keep)    evicts the least recently used idle key other
+ *                              than keep; 0 if one went, -1 if none could.
+ *   cuda_device_free(p, &total) free device memory in bytes (and the total;
+ *                              $SLOTPROVE_GPU_MEM_LIMIT lowers it in tests).
+ */
+#ifndef SLOTPROVE_CUDA_KEYS_H
+#define SLOTPROVE_CUDA_KEYS_H
+
+#include "cuda_priv.h"
+#include "err.h"
+
+struct cuda_key *cuda_key_get(struct cuda_priv *p, const struct zkey *zk);
+void cuda_key_put(struct cuda_priv *p, struct cuda_key *k);
+int cuda_key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e);
+void cuda_key_evict(struct cuda_key *k);
+int cuda_evict_lru(struct cuda_priv *p, const struct cuda_key *keep);
+size_t cuda_device_free(struct cuda_priv *p, size_t *total);
+
+#endif

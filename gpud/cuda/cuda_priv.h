@@ -1,0 +1,64 @@
+/*
+ * cuda_priv.h — the CUDA backend's state, shared by its files
+ * (cuda_backend.c: the ops and the prove; cuda_keys.c: resident keys;
+ * cuda_sets.c: device buffer sets; cuda_fallback.c: proving on the
+ * fallback backend; cuda_lost.c: the sticky-error flag). Not for use
+ * outside gpud/cuda/.
+ */
+#ifndef SLOTPROVE_CUDA_PRIV_H
+#define SLOTPROVE_CUDA_PRIV_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backend.h"
+#include "gpu.h"
+#include "zkey.h"
+
+#define CUDA_MAX_KEYS 16
+#define CUDA_SETS 2 /* device buffer sets: one per worker */
+
+struct cuda_key {
+    const struct zkey *zk; /* identity: the loaded key and its mapping */
+    const uint8_t *map;
+    char name[64];
+    struct gpu_msm *g1, *g2;
+    size_t bytes;
+    uint64_t last_used;
+    int busy;      /* a job between prove_start and prove_finish uses it */
+    int too_large; /* proved on the CPU (auto) */
+};
+
+struct cuda_set {
+    int in_use;
+    size_t cap_vec, cap_wit;
+    void *a, *b, *c;  /* the inputs, kept for a CPU re-prove */
+    void *s, *o1, *o2; /* scratch and the LDE outputs */
+    void *w;          /* witness */
+};
+
+struct cuda_job {
+    struct cuda_key *key;
+    struct cuda_set *set;
+    void *cpu_job;      /* set when the partition is proved on the CPU */
+    uint8_t *witness;   /* host copy, for the G2 MSM on the CPU */
+};
+
+struct cuda_priv {
+    pthread_mutex_t lock; /* keys, sets, tables */
+    pthread_mutex_t gpu;  /* the kernel phase, key uploads and evictions */
+    pthread_cond_t set_free;
+    struct cuda_key keys[CUDA_MAX_KEYS];
+    struct cuda_set sets[CUDA_SETS];
+    struct gpu_ntt *ntt[2][ZKEY_MAX_LOG_DOMAIN + 1];
+    struct backend *fb;  /* be->fallback: re-proves, and what the GPU cannot prove */
+    int fallback;        /* be->fallback_on_fault (auto): a GPU failure proves on fb */
+    int g2_on_cpu;      /* $SLOTPROVE_G2=cpu: measured against the GPU */
+    size_t mem_limit;   /* $SLOTPROVE_GPU_MEM_LIMIT (tests): 0 = the device's */
+    uint64_t clock;
+    void *registered; /* the page-locked slot pool, or NULL */
+    char desc[160];
+};
+
+#endif

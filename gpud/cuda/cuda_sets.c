@@ -1,0 +1,74 @@
+/* cuda_sets.c — the CUDA backend's device buffer sets (see cuda_sets.h). */
+#include "cuda_sets.h"
+
+#include <errno.h>
+
+#include "child.h"
+#include "fault_point.h"
+#include "cuda_keys.h"
+#include "cuda_lost.h"
+
+struct cuda_set *cuda_set_get(struct cuda_priv *p)
+{
+    pthread_mutex_lock(&p->lock);
+    for (;;) {
+        for (int i = 0; i < CUDA_SETS; i++)
+            if (!p->sets[i].in_use) {
+                p->sets[i].in_use = 1;
+                pthread_mutex_unlock(&p->lock);
+                return &p->sets[i];
+            }
+        pthread_cond_wait(&p->set_free, &p->lock);
+    }
+}
+
+void cuda_set_put(struct cuda_priv *p, struct cuda_set *s)
+{
+    pthread_mutex_lock(&p->lock);
+    s->in_use = 0;
+    pthread_cond_signal(&p->set_free);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void cuda_set_release(struct cuda_set *s)
+{
+    void **v[] = { &s->a, &s->b, &s->c, &s->s, &s->o1, &s->o2, &s->w };
+    for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+        gpu_free(*v[i]);
+        *v[i] = NULL;
+    }
+    s->cap_vec = s->cap_wit = 0;
+}
+
+/* Grows the set to vec bytes per vector and wit bytes of witness. */
+int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, size_t vec, size_t wit,
+                       const struct cuda_key *k, struct sp_err *e)
+{
+    if (vec <= s->cap_vec && wit <= s->cap_wit)
+        return 0;
+    if (fault_point("gpu-oom", NULL))
+        return sp_fail(e, -ENOMEM, "gpu: out of device memory for %zu MiB (injected)",
+                       (6 * vec + wit) >> 20);
+    cuda_set_release(s);
+    for (;;) {
+        void **v[] = { &s->a, &s->b, &s->c, &s->s, &s->o1, &s->o2 };
+        int rc = 0;
+        for (size_t i = 0; i < 6 && rc == 0; i++)
+            rc = gpu_alloc(v[i], vec, e);
+        if (rc == 0)
+            rc = gpu_alloc(&s->w, wit, e);
+        if (rc == 0) {
+            s->cap_vec = vec;
+            s->cap_wit = wit;
+            return 0;
+        }
+        cuda_set_release(s);
+        if (rc != -ENOMEM)
+            return cuda_gpu_failed(rc);
+        pthread_mutex_lock(&p->gpu);
+        int evicted = cuda_evict_lru(p, k);
+        pthread_mutex_unlock(&p->gpu);
+        if (evicted < 0)
+            return rc;
+    }
+}

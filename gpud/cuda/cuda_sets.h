@@ -1,0 +1,27 @@
+/*
+ * cuda_sets.h — the CUDA backend's device buffer sets, one per worker
+ * (CUDA_SETS): a job's inputs a, b, c (kept for a re-prove on the
+ * fallback), scratch, the LDE outputs and the witness.
+ *
+ *   cuda_set_get(p)            a free set (waits for one).
+ *   cuda_set_put(p, s)         gives it back.
+ *   cuda_set_reserve(p, s, vec, wit, k, e)
+ *                              grows s to vec bytes a vector and wit bytes
+ *                              of witness, evicting idle keys other than k
+ *                              while memory is short; -ENOMEM or the CUDA
+ *                              error.
+ *   cuda_set_release(s)        frees s's device memory.
+ */
+#ifndef SLOTPROVE_CUDA_SETS_H
+#define SLOTPROVE_CUDA_SETS_H
+
+#include "cuda_priv.h"
+#include "err.h"
+
+struct cuda_set *cuda_set_get(struct cuda_priv *p);
+void cuda_set_put(struct cuda_priv *p, struct cuda_set *s);
+int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, size_t vec, size_t wit,
+                     const struct cuda_key *k, struct sp_err *e);
+void cuda_set_release(struct cuda_set *s);
+
+#endif

@@ -1,0 +1,18 @@
+/*
+ * fault_delay.h — fault tests only: stretches the windows a test kills
+ * gpud in (tests/faults.sh).
+ *
+ *   fault_delay()           sleeps $SLOTPROVE_FAULT_DELAY_MS milliseconds
+ *                           (unset: not at all): called while a slot is
+ *                           PROVING and again after its early release.
+ *   fault_delay_released()  sleeps $SLOTPROVE_FAULT_RELEASED_MS ms: only
+ *                           after the early release, so with two workers
+ *                           gpud holds two released partitions at once.
+ */
+#ifndef SLOTPROVE_GPUD_FAULT_DELAY_H
+#define SLOTPROVE_GPUD_FAULT_DELAY_H
+
+void fault_delay(void);
+void fault_delay_released(void);
+
+#endif

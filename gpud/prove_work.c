@@ -1,0 +1,110 @@
+/* prove_work.c — one partition on a worker thread (see prove_work.h). */
+#include "prove_work.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fault_delay.h"
+#include "key_table.h"
+#include "payload.h"
+#include "self_check.h"
+#include "send.h"
+#include "state.h"
+
+/* Every proof is checked (proof_self_check) before it leaves gpud, unless
+ * the supervisor was started with --no-verify. */
+static int self_verify = 1;
+
+void prove_work_verify(int on)
+{
+    self_verify = on;
+}
+
+/* A backend's error as the supervisor should read it: a device backend's
+ * failures are the device's (the partition is proved again), never the
+ * input's; the others' are reported as they are. */
+static int device_status(int rc)
+{
+    return gpud_backend.ops->device_errors ? -SP_EDEVICE : rc;
+}
+
+void prove_work(const struct work *w)
+{
+    struct backend *be = &gpud_backend;
+    struct sp_err e = { "" };
+    struct stage_times t;
+    const struct slot_header *hp = &w->h;
+    struct slot_header h = *hp;
+    uint32_t slot = w->slot, gen = w->gen;
+    uint64_t t0 = now_ns();
+    int rc;
+
+    memset(&t, 0, sizeof(t));
+    const struct zkey *zk = &key_table_get(h.key_id)->zk;
+    const uint8_t *p = pool_payload(&gpud_pool, slot);
+    struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
+    struct prove_input in = { p + pl.a, p + pl.b, p + pl.c, p + pl.witness };
+    void *job = NULL;
+    /* the public signals, for the proof's check, before the slot goes */
+    uint8_t *pub = self_verify ? malloc((size_t)zk->n_public * 32 + 32) : NULL;
+    if (pub)
+        memcpy(pub, in.witness + 32, (size_t)zk->n_public * 32);
+    rc = be->ops->prove_start(be, zk, &in, &job, &e);
+    /* the data is off the slot (or the start failed): either way it is free */
+    slot_release(&gpud_pool, slot, gen, gpud_args.incarnation);
+    pool_trace_buffers(&gpud_pool, gpud_trace_buffers, "gpud", gpud_args.incarnation, "release");
+    fault_delay();
+    fault_delay_released();
+    if (rc < 0) {
+        free(pub);
+        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, device_status(rc), NULL, e.msg);
+        return;
+    }
+    struct groth16_proof proof;
+    struct progress_ctx pc = { h.job_id, h.partition };
+    progress_set(&pc);
+    rc = be->ops->prove_finish(be, zk, job, &proof, &t, &e);
+    if (rc < 0) {
+        progress_set(NULL);
+        free(pub);
+        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, device_status(rc), NULL, e.msg);
+        return;
+    }
+    t.ns[STAGE_PROVE] = now_ns() - t0;
+    if (self_verify) {
+        rc = pub ? proof_self_check(zk, pub, &proof, &t.ns[STAGE_VERIFY], &e)
+                 : sp_fail(&e, -ENOMEM, "gpud: out of memory for the public signals");
+        if (rc == -SP_EVERIFY && be->ops->reprove) {
+            /* a device fault fails the check as an unsatisfied witness
+             * does: prove once more another way before saying which */
+            fprintf(stderr, "gpud: the %s proof of job %llu partition %u failed its check; "
+                    "proving it again on the %s backend\n", be->ops->name,
+                    (unsigned long long)h.job_id, h.partition,
+                    be->fallback ? be->fallback->ops->name : be->ops->name);
+            e.msg[0] = 0;
+            rc = be->ops->reprove(be, zk, job, &proof, &t, &e);
+            if (rc == 0)
+                rc = proof_self_check(zk, pub, &proof, &t.ns[STAGE_VERIFY], &e);
+        }
+        send_progress(&pc, STAGE_VERIFY, t.ns[STAGE_VERIFY]);
+    }
+    progress_set(NULL);
+    if (be->ops->job_done)
+        be->ops->job_done(be, job);
+    free(pub);
+    if (rc < 0) { /* a proof that fails is never sent */
+        send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
+        return;
+    }
+    /* the proof travels in binary; the supervisor formats it, once */
+    static __thread struct ctl_msg m;
+    ctl_init(&m, CTL_PROVED);
+    m.job_id = h.job_id;
+    m.partition = h.partition;
+    m.key_id = h.key_id;
+    m.times = t;
+    ctl_bytes(&m, &proof, sizeof(proof));
+    send_ctl(&m);
+}
