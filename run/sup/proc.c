@@ -22,26 +22,6 @@ static int pidfd_open_(pid_t pid)
     return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
-int proc_sibling_path(char *buf, size_t len, const char *name)
-{
-    const char *dir = getenv("SLOTPROVE_LIBEXEC");
-    char self[PATH_MAX];
-    if (!dir) {
-        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-        if (n < 0)
-            return -errno;
-        self[n] = 0;
-        char *slash = strrchr(self, '/');
-        if (!slash)
-            return -ENOENT;
-        *slash = 0;
-        dir = self;
-    }
-    if ((size_t)snprintf(buf, len, "%s/%s", dir, name) >= len)
-        return -ENAMETOOLONG;
-    return 0;
-}
-
 /* In the child, between fork and exec: async-signal-safe calls only. */
 static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const char *role)
 {

@@ -14,6 +14,7 @@
 
 #include "ctl.h"
 #include "kids.h"
+#include "sibling.h"
 #include "log.h"
 
 const char *kid_role_name(enum kid_role r)
@@ -99,8 +100,8 @@ static int spawn(struct kid_table *t, struct kid *k)
 int kids_start(struct kid_table *t, struct sp_err *e)
 {
     int rc;
-    if ((rc = proc_sibling_path(t->exe_synthd, sizeof(t->exe_synthd), "synthd")) < 0 ||
-        (rc = proc_sibling_path(t->exe_gpud, sizeof(t->exe_gpud), "gpud")) < 0)
+    if ((rc = sibling_path(t->exe_synthd, sizeof(t->exe_synthd), "synthd")) < 0 ||
+        (rc = sibling_path(t->exe_gpud, sizeof(t->exe_gpud), "gpud")) < 0)
         return sp_fail(e, rc, "cannot locate the synthd/gpud binaries: %s", strerror(-rc));
     t->nkids = t->nsynthds + t->ngpuds;
     t->next_incarnation = 1;

@@ -1,6 +1,6 @@
 /*
- * submit.c — a job from a submit request, and the intake of its files
- * (core.h; the files themselves are read on helper threads, intake.h).
+ * submit.c — a job from a submission, and the intake of its files
+ * (submit.h; the files themselves are read on helper threads, intake.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -9,17 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "core.h"
+#include "job_end.h"
+#include "kid_keys.h"
 #include "log.h"
-
-uint64_t core_busy_keys(const struct core *c)
-{
-    uint64_t m = 0;
-    for (const struct job *j = c->jobs.head; j; j = j->next)
-        if (j->state == JOB_RUNNING && !j->intake_pending)
-            m |= 1ull << j->d.key_id;
-    return m;
-}
+#include "submit.h"
 
 void core_intake_done(struct core *c, struct intake_task *t)
 {
@@ -99,15 +92,18 @@ void core_intake_deadlines(struct core *c, uint64_t now)
     }
 }
 
-int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, int nfds,
+int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds, int nfds,
                 struct job **out, struct sp_err *e)
 {
     uint32_t key_id = 0;
     int fi = 0;
 
-    if ((unsigned)nfds != request_fd_count(r))
+    if ((unsigned)nfds != submission_fd_count(r))
         return sp_fail(e, -EINVAL, "request names %u files but carries %d descriptors",
-                       request_fd_count(r), nfds);
+                       submission_fd_count(r), nfds);
+    if (r->n_witnesses > JOB_MAX_PARTS)
+        return sp_fail(e, -EINVAL, "%u witnesses: at most %d in one job", r->n_witnesses,
+                       JOB_MAX_PARTS);
     unsigned queued = 0;
     for (struct job *q = c->jobs.head; q; q = q->next)
         if (q->state == JOB_RUNNING)

@@ -17,7 +17,7 @@
 
 #include "dispatch.h"
 #include "proof.h"
-#include "request.h"
+#include "job_limits.h"
 #include "stages.h"
 #include "wtns_pin.h"
 
@@ -27,7 +27,7 @@ enum job_state { JOB_RUNNING, JOB_DONE, JOB_FAILED, JOB_CANCELLED };
 
 struct job_part {
     int wfd;                   /* the client's witness, kept for retries */
-    char wname[REQUEST_NAME_MAX + 1];
+    char wname[JOB_NAME_MAX + 1];
     char *proof_json;          /* formatted once from gpud's binary proof, once done */
     char *public_json;         /* read from the witness at submit */
     struct wtns_pin pin;       /* checked by synthd against what it reads */

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "pipeline.h"
 #include "server.h"
 #include "slot.h"
 

@@ -56,10 +56,6 @@ int proc_kill(struct child_proc *c, int sig);
 /* "exited with code 2", "killed by signal 9 (Killed)" */
 void proc_describe(const struct child_proc *c, char *buf, size_t len);
 
-/* Path of a sibling binary of the running executable: dir(/proc/self/exe)/name,
- * or $SLOTPROVE_LIBEXEC/name when set. */
-int proc_sibling_path(char *buf, size_t len, const char *name);
-
 void proc_close(struct child_proc *c);
 
 #endif

@@ -25,7 +25,9 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "job_end.h"
 #include "server.h"
+#include "submit.h"
 
 #define CONN_OUT_MAX (16u << 20)  /* answers queued but unread: past it, drop the client */
 #define CONN_OUT_SOFT (1u << 20)  /* stop reading requests, stop adding result lines */
@@ -292,7 +294,10 @@ static void handle_line(struct server *d, struct conn *c, const char *line, size
             send_error(d, c, e.msg);
             return;
         }
-        int rc = core_submit(&d->core, c->uid, &r, c->fds, c->nfds, &j, &e);
+        struct submission s = { .key = r.key, .zkey = r.zkey, .n_witnesses = r.n_witnesses };
+        for (unsigned i = 0; i < r.n_witnesses; i++)
+            s.witnesses[i] = r.witnesses[i];
+        int rc = core_submit(&d->core, c->uid, &s, c->fds, c->nfds, &j, &e);
         close_fds(c); /* those the job took are -1 now */
         if (rc < 0) {
             send_error(d, c, e.msg);

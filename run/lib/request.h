@@ -27,11 +27,12 @@
 
 #include <stddef.h>
 
+#include "job_limits.h"
+
 #define REQUEST_LINE_MAX 65536
-#define REQUEST_MAX_WITNESSES 64
+#define REQUEST_MAX_WITNESSES JOB_MAX_PARTS
 #define REQUEST_MAX_FDS (REQUEST_MAX_WITNESSES + 1) /* one job: its key + its witnesses */
-#define REQUEST_NAME_MAX 255
-#define JOB_ID_HEX 32
+#define REQUEST_NAME_MAX JOB_NAME_MAX
 
 enum request_op { REQ_SUBMIT = 1, REQ_WAIT, REQ_CANCEL, REQ_STATUS };
 

@@ -25,8 +25,8 @@
 
 #include "args.h"
 #include "keygen.h"
+#include "keygen_cmd.h"
 #include "random.h"
-#include "run.h"
 #include "binfile_write.h"
 #include "wtns_write.h"
 #include "zkey_write.h"

@@ -21,11 +21,13 @@
 
 #include "args.h"
 #include "core.h"
+#include "loop.h"
+#include "submit.h"
 #include "log.h"
 #include "output.h"
 #include "payload.h"
 #include "proc.h"
-#include "run.h"
+#include "commands.h"
 #include "wtns.h"
 #include "zkey.h"
 
@@ -135,16 +137,7 @@ static void print_totals(const struct prove_run *r, const struct stage_times *t,
 /* Runs the core until the job ends. */
 static void run_until_ended(struct core *c, struct prove_run *r)
 {
-    struct pollfd pf[2 * (MAX_SYNTHDS + MAX_GPUDS)];
-    while (!r->ended) {
-        int n = core_pollfds(c, pf, (int)(sizeof(pf) / sizeof(pf[0])));
-        if (poll(pf, (nfds_t)n, 100) < 0 && errno != EINTR)
-            break;
-        for (int i = 0; i < n && !r->ended; i++)
-            if (pf[i].revents)
-                core_on_fd(c, pf[i].fd);
-        core_tick(c, now_ns());
-    }
+    core_loop_until(c, &r->ended);
 }
 
 int cmd_prove(int argc, char **argv)
@@ -239,12 +232,11 @@ int cmd_prove(int argc, char **argv)
     if (core_start(&core, &e) < 0)
         goto out;
 
-    struct request req = { .op = REQ_SUBMIT, .n_witnesses = 1 };
-    snprintf(req.key, sizeof(req.key), "prove");
-    snprintf(req.witnesses[0], sizeof(req.witnesses[0]), "%s", wtns_path);
+    struct submission sub = { .key = "prove", .zkey = "", .n_witnesses = 1,
+                              .witnesses = { wtns_path } };
     struct job *j;
     int fds[1] = { wfd };
-    if (core_submit(&core, getuid(), &req, fds, 1, &j, &e) < 0)
+    if (core_submit(&core, getuid(), &sub, fds, 1, &j, &e) < 0)
         goto out;
     wfd = fds[0]; /* -1: the job owns it */
     run_until_ended(&core, &r);

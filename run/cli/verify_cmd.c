@@ -20,7 +20,7 @@
 #include "args.h"
 #include "groth16.h"
 #include "groth16_json.h"
-#include "run.h"
+#include "commands.h"
 #include "stages.h"
 
 /* This thread's CPU time in ns (excludes time the scheduler gave others). */

@@ -183,9 +183,9 @@ int keys_add_fd(struct key_cache *kc, int fd, const char *name, const char *alia
 int keys_preload(struct key_cache *kc, const char *arg, struct sp_err *e)
 {
     const char *eq = strchr(arg, '=');
-    char name[REQUEST_NAME_MAX + 1];
+    char name[JOB_NAME_MAX + 1];
     uint32_t id;
-    if (!eq || eq == arg || (size_t)(eq - arg) > REQUEST_NAME_MAX || !eq[1]) {
+    if (!eq || eq == arg || (size_t)(eq - arg) > JOB_NAME_MAX || !eq[1]) {
         return sp_fail(e, -EINVAL, "--key %s: expected NAME=PATH.zkey", arg);
     }
     memcpy(name, arg, (size_t)(eq - arg));

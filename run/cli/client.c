@@ -26,15 +26,8 @@
 #include "client.h"
 #include "output.h"
 #include "request.h"
-#include "run.h"
-
-#define DEFAULT_SOCKET "/run/slotprove/slotprove.sock"
-
-const char *default_socket_path(void)
-{
-    const char *s = getenv("SLOTPROVE_SOCKET");
-    return s && *s ? s : DEFAULT_SOCKET;
-}
+#include "sockpath.h"
+#include "commands.h"
 
 /* ---- arguments ------------------------------------------------------------ */
 

@@ -19,7 +19,7 @@
 
 #include "err.h"
 #include "keys.h"
-#include "request.h"
+#include "job_limits.h"
 #include "wtns_pin.h"
 #include "zkey.h"
 
@@ -29,21 +29,21 @@ struct intake_task {
     /* set by the loop before intake_start */
     uint64_t job_num;
     int key_fd;                /* a client's key to prepare (consumed), or -1 */
-    char key_name[REQUEST_NAME_MAX + 1];
+    char key_name[JOB_NAME_MAX + 1];
     uint64_t max_key_bytes;
     int hash_key;
     struct zkey zk;            /* with key_fd -1: the cached key's header view */
     uint32_t preloaded_id;     /* with key_fd -1: its id in the key cache */
     uint32_t n;                /* witnesses */
-    int wfds[REQUEST_MAX_WITNESSES];   /* duplicates, owned by the task */
-    char wnames[REQUEST_MAX_WITNESSES][REQUEST_NAME_MAX + 1];
+    int wfds[JOB_MAX_PARTS];   /* duplicates, owned by the task */
+    char wnames[JOB_MAX_PARTS][JOB_NAME_MAX + 1];
     /* set by the thread */
     int rc;                    /* 0, or a negative code with err */
     struct sp_err err;
     int have_key;              /* key holds a prepared key (from key_fd) */
     struct key_prep key;
-    char *public_json[REQUEST_MAX_WITNESSES];
-    struct wtns_pin pin[REQUEST_MAX_WITNESSES]; /* each witness as read (wtns_pin.h) */
+    char *public_json[JOB_MAX_PARTS];
+    struct wtns_pin pin[JOB_MAX_PARTS]; /* each witness as read (wtns_pin.h) */
     /* the loop's bookkeeping */
     int post_fd;               /* intake.post_fd, for the thread */
     uint64_t deadline_ns;

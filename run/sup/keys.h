@@ -17,13 +17,13 @@
 
 #include "ctl.h"
 #include "err.h"
-#include "request.h"
+#include "job_limits.h"
 #include "zkey.h"
 
 struct key_entry {
     int used;
-    char name[REQUEST_NAME_MAX + 1];
-    char alias[REQUEST_NAME_MAX + 1]; /* --key NAME of a preloaded key */
+    char name[JOB_NAME_MAX + 1];
+    char alias[JOB_NAME_MAX + 1]; /* --key NAME of a preloaded key */
     uint8_t hash[32];          /* SHA-256 of the file: the cache key */
     int fd;                    /* kept to load it into restarted children */
     struct zkey zk;            /* header view, for validation and sizes */

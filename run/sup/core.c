@@ -1,6 +1,6 @@
 /*
  * core.c — the supervisor core (core.h): start, the children's messages
- * and deaths, dispatch, job ends. Submits are in submit.c.
+ * and deaths, dispatch. Submits are in submit.c, job ends in job_end.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -15,10 +15,14 @@
 
 #include "core.h"
 #include "ctl.h"
+#include "job_end.h"
+#include "kid_keys.h"
 #include "log.h"
+#include "pipeline.h"
 #include "proof.h"
 #include "publish.h"
 #include "slot.h"
+#include "submit.h"
 #include "wtns.h"
 
 _Static_assert(CTL_MAX_KEYS <= DSP_MAX_KEYS, "key ids must fit the dispatcher's key bitmasks");
@@ -77,85 +81,6 @@ int core_pollfds(struct core *c, struct pollfd *pf, int max)
         pf[n++] = (struct pollfd){ k->p.pidfd, POLLIN, 0 };
     }
     return n;
-}
-
-/* ---- keys in the children ------------------------------------------------ */
-
-int core_send_key(struct core *c, struct kid *k, uint32_t key_id)
-{
-    static struct ctl_msg m;
-    if (!k->alive || (k->keys_sent >> key_id & 1))
-        return 0;
-    ctl_init(&m, CTL_KEY_LOAD);
-    m.key_id = key_id;
-    ctl_text(&m, "%s", c->keys.keys[key_id].name);
-    int rc = ctl_send(k->p.ctl, &m, &c->keys.keys[key_id].fd, 1);
-    if (rc == 0)
-        k->keys_sent |= 1ull << key_id;
-    return rc;
-}
-
-/* Every child forgets an evicted key. */
-void core_drop_key(struct core *c, uint32_t key_id)
-{
-    static struct ctl_msg m;
-    ctl_init(&m, CTL_KEY_DROP);
-    m.key_id = key_id;
-    for (unsigned i = 0; i < c->kids.nkids; i++) {
-        struct kid *k = &c->kids.kids[i];
-        if (k->alive && (k->keys_sent >> key_id & 1))
-            ctl_send(k->p.ctl, &m, NULL, 0);
-        k->keys_sent &= ~(1ull << key_id);
-        k->keys_loaded &= ~(1ull << key_id);
-    }
-    for (unsigned g = 0; g < c->kids.ngpuds; g++)
-        dispatch_gpud_key(&c->dsp, g, key_id, 0);
-}
-
-/* ---- job ends ------------------------------------------------------------- */
-
-/* Frees READY slots that still hold this (ended) job's partitions. */
-static void free_ready_slots(struct core *c, const struct job *j)
-{
-    for (uint32_t s = 0; s < c->pool.nslots; s++) {
-        uint64_t w = slot_word(&c->pool, s);
-        struct slot_header h;
-        if (slot_state_of(w) == SLOT_READY && slot_read_header(&c->pool, s, &h) == 0 &&
-            h.job_id == j->d.num)
-            slot_force_free(&c->pool, s, slot_gen_of(w));
-    }
-}
-
-static void end_job(struct core *c, struct job *j, enum job_state st, const char *reason)
-{
-    if (!jobs_end(j, st, reason))
-        return;
-    dispatch_end(&c->dsp, &j->d);
-    if (st != JOB_DONE)
-        free_ready_slots(c, j);
-    if (st == JOB_DONE)
-        c->c.jobs_done++;
-    else if (st == JOB_FAILED) {
-        c->c.jobs_failed++;
-        sup_log(LOG_WARN, "job %s failed: %s", j->id, j->error);
-    }
-    if (c->hooks.job_ended)
-        c->hooks.job_ended(c->hooks.ctx, j);
-}
-
-void core_fail_job(struct core *c, struct job *j, const char *fmt, ...)
-{
-    char why[JOB_ERROR_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, sizeof(why), fmt, ap);
-    va_end(ap);
-    end_job(c, j, JOB_FAILED, why);
-}
-
-void core_cancel_job(struct core *c, struct job *j)
-{
-    end_job(c, j, JOB_CANCELLED, "cancelled");
 }
 
 static void fail_all(struct core *c, const char *why)
@@ -230,7 +155,7 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
     core_note_proved(c, j, m->partition, k->index, &m->times);
     c->done_ns[c->done_head++ % (sizeof(c->done_ns) / sizeof(c->done_ns[0]))] = now_ns();
     if (o == DSP_JOB_DONE)
-        end_job(c, j, JOB_DONE, NULL);
+        core_finish_job(c, j);
     gpud_progress(c, k, j);
 }
 

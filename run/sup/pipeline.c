@@ -9,8 +9,8 @@
  */
 #include <jansson.h>
 
-#include "core.h"
 #include "log.h"
+#include "pipeline.h"
 
 static uint64_t key_rows(const struct core *c, const struct job *j)
 {

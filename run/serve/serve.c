@@ -33,7 +33,9 @@
 #include "args.h"
 #include "log.h"
 #include "server.h"
-#include "run.h"
+#include "loop.h"
+#include "serve.h"
+#include "sockpath.h"
 
 static void usage(FILE *f)
 {
@@ -371,7 +373,7 @@ static void protect_from_oom(void)
         close(fd);
 }
 
-enum { PF_SIGNAL, PF_LISTEN, PF_CORE, PF_CONN };
+enum { PF_SIGNAL, PF_LISTEN, PF_CONN };
 
 static int loop(struct server *d, int sfd)
 {
@@ -386,9 +388,6 @@ static int loop(struct server *d, int sfd)
         kind[n++] = PF_SIGNAL;
         pf[n] = (struct pollfd){ d->listen_fd, POLLIN, 0 };
         kind[n++] = PF_LISTEN;
-        int nk = core_pollfds(core, pf + n, 2 * (MAX_SYNTHDS + MAX_GPUDS));
-        for (int i = 0; i < nk; i++)
-            kind[n++] = PF_CORE;
         for (int i = 0; i < MAX_CONNS; i++) {
             struct conn *c = d->conns[i];
             if (!c)
@@ -398,8 +397,10 @@ static int loop(struct server *d, int sfd)
             kind[n] = PF_CONN;
             who[n++] = c;
         }
-        if (poll(pf, (nfds_t)n, 100) < 0 && errno != EINTR) {
-            sup_log(LOG_WARN, "poll: %s", strerror(errno));
+        /* the core's descriptors go after these, and are handled first */
+        int rc = core_loop_turn(core, pf, n, (int)(sizeof(pf) / sizeof(pf[0])), 100);
+        if (rc < 0) {
+            sup_log(LOG_WARN, "poll: %s", strerror(-rc));
             return 1;
         }
         for (int i = 0; i < n; i++) {
@@ -418,8 +419,6 @@ static int loop(struct server *d, int sfd)
                 }
             } else if (kind[i] == PF_LISTEN) {
                 conn_accept(d);
-            } else if (kind[i] == PF_CORE) {
-                core_on_fd(core, pf[i].fd);
             } else {
                 struct conn *c = who[i];
                 int still = 0;
