@@ -27,7 +27,9 @@ LDLIBS  := -l:liburing.a -lbsd -lmd -ljansson -lgmp -lpthread -lm
 COMMON_SRC := $(wildcard common/*.c) $(wildcard shm/*.c)
 GPUD_SRC   := $(filter-out gpud/main.c,$(wildcard gpud/*.c gpud/cpu/*.c))
 SYNTHD_SRC := $(filter-out synthd/main.c,$(wildcard synthd/*.c))
-RUN_SRC    := $(foreach r,$(RUN_ROOMS),$(wildcard run/$(r)/*.c))
+# keygen's GPU helper is a program of its own (build/slotprove-keygen-gpu)
+KEYGEN_GPU_MAIN := run/keygen/keygen_gpu_main.c
+RUN_SRC    := $(filter-out $(KEYGEN_GPU_MAIN),$(foreach r,$(RUN_ROOMS),$(wildcard run/$(r)/*.c)))
 TEST_SRC   := $(wildcard tests/test_*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -54,7 +56,7 @@ $(LIBCOMMON) $(LIBSYNTHD) $(LIBGPUD) $(LIBRUN):
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/slotprove: $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON)
-	$(CC) $(CFLAGS) $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON) $(GPUD_LINK) -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON) -o $@ $(LDLIBS)
 $(BUILD)/synthd: $(call obj,synthd/main.c) $(LIBSYNTHD) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 $(BUILD)/gpud: $(call obj,gpud/main.c) $(LIBGPUD) $(LIBCOMMON)
@@ -208,18 +210,24 @@ GPUD_CUDA_SRC := $(wildcard gpud/cuda/*.c)
 $(LIBGPUD): $(call obj,$(GPUD_CUDA_SRC))
 $(BUILD)/obj/gpud/%.o: CFLAGS += -DSLOTPROVE_CUDA -Igpud/cuda
 $(BUILD)/obj/tests/%.o: CFLAGS += -DSLOTPROVE_CUDA -Igpud/cuda
-# slotprove links the kernels too, for keygen's points on the GPU
-# (run/keygen_gpu.c); serve and prove never touch the GPU themselves.
-$(BUILD)/obj/run/%.o: CFLAGS += -DSLOTPROVE_CUDA_BUILT -Igpud/cuda
+# slotprove never links the kernels: it only knows that this build has
+# them (--backend cuda is accepted). keygen's points on the GPU go through
+# the helper build/slotprove-keygen-gpu (run/keygen/keygen_gpu_main.c),
+# which links them like gpud does.
+$(BUILD)/obj/run/%.o: CFLAGS += -DSLOTPROVE_CUDA_BUILT
+$(call obj,$(KEYGEN_GPU_MAIN)): CFLAGS += -Igpud/cuda
 GPUD_LINK := $(LIBGPU) $(CUDA_LDLIBS)
-$(BUILD)/gpud $(BUILD)/unit $(BUILD)/slotprove: $(LIBGPU)
+$(BUILD)/gpud $(BUILD)/unit: $(LIBGPU)
+all: $(BUILD)/slotprove-keygen-gpu
+$(BUILD)/slotprove-keygen-gpu: $(call obj,$(KEYGEN_GPU_MAIN)) $(LIBGPU) $(LIBCOMMON)
+	$(CC) $(CFLAGS) $^ -o $@ $(CUDA_LDLIBS) $(LDLIBS)
 GPUD_CONFIG := cuda
 else
 GPUD_LINK :=
 GPUD_CONFIG := cpu
 endif
 $(shell mkdir -p $(BUILD); test "$$(cat $(BUILD)/gpud-config 2>/dev/null)" = "$(GPUD_CONFIG)" || echo $(GPUD_CONFIG) > $(BUILD)/gpud-config)
-$(call obj,gpud/main.c $(GPUD_SRC) $(GPUD_CUDA_SRC) $(TEST_SRC) run/main.c $(RUN_SRC)): $(BUILD)/gpud-config
+$(call obj,gpud/main.c $(GPUD_SRC) $(GPUD_CUDA_SRC) $(TEST_SRC) run/main.c $(RUN_SRC) $(KEYGEN_GPU_MAIN)): $(BUILD)/gpud-config
 
 $(BUILD)/cuda/%.o: %.cu
 	@mkdir -p $(dir $@)

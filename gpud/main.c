@@ -141,9 +141,10 @@ static void send_progress(void *arg, enum stage s, uint64_t ns)
 }
 
 /* Every proof is checked (proof_self_check) before it leaves gpud, unless
- * the supervisor was started with --no-verify: it then sets
- * SLOTPROVE_NO_VERIFY=1 for its children. */
+ * the supervisor was started with --no-verify: it then starts gpud with
+ * --no-verify 1. */
 static int self_verify = 1;
+static int trace_buffers; /* --trace-buffers 1 from the supervisor */
 
 /* Keys are loaded and dropped by the main thread while workers prove with
  * them: a worker holds the read side for a whole proof, a KEY_LOAD or
@@ -197,7 +198,7 @@ static void prove_work(const struct work *w)
     rc = backend.ops->prove_start(&backend, zk, &in, &job, &e);
     /* the data is off the slot (or the start failed): either way it is free */
     slot_release(&pool, slot, gen, args.incarnation);
-    pool_trace_buffers(&pool, "gpud", args.incarnation, "release");
+    pool_trace_buffers(&pool, trace_buffers, "gpud", args.incarnation, "release");
     fault_delay();
     fault_delay_released();
     if (rc < 0) {
@@ -322,7 +323,7 @@ static void prove_slot(uint32_t slot, uint32_t gen)
         return;
     if (slot_take(&pool, slot, gen, args.incarnation) < 0)
         return; /* stale ticket: the slot moved on */
-    pool_trace_buffers(&pool, "gpud", args.incarnation, "take");
+    pool_trace_buffers(&pool, trace_buffers, "gpud", args.incarnation, "take");
     fault_delay();
     if ((rc = slot_read_header(&pool, slot, &h)) < 0 || (rc = check_header(&h, gen, &e)) < 0) {
         if (!e.msg[0])
@@ -493,10 +494,10 @@ int main(int argc, char **argv)
     struct sp_err e = { "" };
     int rc;
 
-    const char *nv = getenv("SLOTPROVE_NO_VERIFY");
-    self_verify = !(nv && strcmp(nv, "1") == 0);
     if (child_start(&args, argc, argv, "gpud", &pool, PROT_READ) != 0)
         return 2;
+    self_verify = !args.no_verify;
+    trace_buffers = args.trace_buffers;
     if ((rc = pool_select_ring(&pool, args.gpud_index)) < 0) {
         fprintf(stderr, "gpud: the pool has no ticket ring %u\n", args.gpud_index);
         return 2;

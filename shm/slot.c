@@ -409,13 +409,10 @@ int pool_format_buffers(const struct pool *pool, const char *event, char *buf, s
     return 0;
 }
 
-void pool_trace_buffers(const struct pool *pool, const char *who, uint32_t incarnation,
+void pool_trace_buffers(const struct pool *pool, int on, const char *who, uint32_t incarnation,
                         const char *event)
 {
-    static int on = -1;
     char line[160];
-    if (on < 0)
-        on = getenv("SLOTPROVE_TRACE_BUFFERS") != NULL;
     if (on && pool_format_buffers(pool, event, line, sizeof(line)) == 0)
         fprintf(stderr, "%s[%u]: %s\n", who, incarnation, line);
 }

@@ -179,10 +179,10 @@ void pool_counts(const struct pool *pool, struct pool_counts *out);
  * terminated string when len > 0). */
 int pool_format_buffers(const struct pool *pool, const char *event, char *buf, size_t len);
 
-/* --trace-buffers: when $SLOTPROVE_TRACE_BUFFERS is set (the supervisor sets
- * it for its children), prints "who[incarnation]: BUFFERS[event]: …" to
- * stderr; otherwise does nothing. */
-void pool_trace_buffers(const struct pool *pool, const char *who, uint32_t incarnation,
+/* --trace-buffers: when on (the child was started with --trace-buffers 1),
+ * prints "who[incarnation]: BUFFERS[event]: …" to stderr; otherwise does
+ * nothing. */
+void pool_trace_buffers(const struct pool *pool, int on, const char *who, uint32_t incarnation,
                         const char *event);
 
 #endif

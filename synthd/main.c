@@ -37,6 +37,7 @@ static struct pool pool;
 static struct child_key keys[CTL_MAX_KEYS];
 static struct synth_index index_of[CTL_MAX_KEYS]; /* per loaded key */
 static unsigned nthreads;
+static int trace_buffers; /* --trace-buffers 1 from the supervisor */
 
 static void reply(const struct ctl_msg *req, uint32_t type, int status, const char *text)
 {
@@ -154,7 +155,7 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     }
     /* the wait for a slot is backpressure, not synthesis: reported apart */
     uint64_t t_claimed = now_ns(), cpu0 = cpu_ns();
-    pool_trace_buffers(&pool, "synthd", args.incarnation, "claim");
+    pool_trace_buffers(&pool, trace_buffers, "synthd", args.incarnation, "claim");
     child_fault_kill("synthd-fill", wname);
     bloat_if_asked(wname);
     uint8_t *p = pool_payload(&pool, slot);
@@ -190,7 +191,7 @@ static void synthesize(const struct ctl_msg *req, int wfd)
         reply(req, CTL_SYNTH_ERR, rc, "synthd: slot was taken from us (stale generation)");
         return;
     }
-    pool_trace_buffers(&pool, "synthd", args.incarnation, "publish");
+    pool_trace_buffers(&pool, trace_buffers, "synthd", args.incarnation, "publish");
     uint64_t one = 1;
     if (write(args.doorbell_fd + (int)g, &one, sizeof(one)) < 0) {
         /* gpud also rescans the table on its timeout: a lost ring is slow, not lost */
@@ -214,6 +215,7 @@ int main(int argc, char **argv)
 
     if (child_start(&args, argc, argv, "synthd", &pool, PROT_READ | PROT_WRITE) != 0)
         return 2;
+    trace_buffers = args.trace_buffers;
     nthreads = args.threads ? args.threads : parallel_threads();
     struct ctl_msg hello;
     ctl_init(&hello, CTL_HELLO);

@@ -154,6 +154,7 @@ int cmd_prove(int argc, char **argv)
     struct prove_run r;
     const char *backend = "auto";
     unsigned threads = 0;
+    int no_verify = 0;
     int c;
 
     memset(&r, 0, sizeof(r));
@@ -181,7 +182,7 @@ int cmd_prove(int argc, char **argv)
             }
             break;
         case 'q': r.quiet = 1; break;
-        case 'V': setenv("SLOTPROVE_NO_VERIFY", "1", 1); break; /* read by gpud */
+        case 'V': no_verify = 1; break; /* passed to gpud as --no-verify 1 */
         case 'h': usage(stdout); return 0;
         default: usage(stderr); return 2;
         }
@@ -214,7 +215,7 @@ int cmd_prove(int argc, char **argv)
     core.o = (struct core_opts){
         .synthds = 1, .gpuds = 1, .slots = 1, .slot_bytes = payload_layout(zk.domain_size, zk.n_vars).total,
         .backend = backend, .threads = threads, .max_attempts = 3, .result_ttl_s = 3600,
-        .file_timeout_s = 3600, .max_queued = 1,
+        .file_timeout_s = 3600, .max_queued = 1, .no_verify = no_verify,
     };
     core.hooks = (struct core_hooks){ .ctx = &r, .hello = on_hello,
                                       .synthesized = on_synthesized, .progress = on_progress,

@@ -245,7 +245,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
             break;
         case 'x': o->trace_buffers = 1; break;
         case 'X': o->trace_times = 1; break;
-        case 'V': setenv("SLOTPROVE_NO_VERIFY", "1", 1); break; /* read by gpud */
+        case 'V': o->no_verify = 1; break; /* passed to gpud as --no-verify 1 */
         case 'h': usage(stdout); return -1; /* done: exit 0 */
         default:
             fprintf(stderr, "see `slotprove serve --help`\n");

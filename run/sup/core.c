@@ -49,8 +49,6 @@ int core_start(struct core *c, struct sp_err *e)
     for (unsigned g = 0; g < c->o.gpuds; g++)
         if ((c->doorbells[g] = eventfd(0, EFD_CLOEXEC)) < 0)
             return sp_fail(e, -errno, "eventfd: %s", strerror(errno));
-    if (c->o.trace_buffers)
-        setenv("SLOTPROVE_TRACE_BUFFERS", "1", 1);
     if ((rc = intake_init(&c->intake, e)) < 0)
         return rc;
     dispatch_init(&c->dsp, c->o.gpuds, c->o.max_attempts);
@@ -65,6 +63,8 @@ int core_start(struct core *c, struct sp_err *e)
     t->backend = c->o.backend;
     t->gpus = c->o.gpus;
     t->synth_rss_max = c->o.synth_rss_max;
+    t->no_verify = c->o.no_verify;
+    t->trace_buffers = c->o.trace_buffers;
     return kids_start(t, e);
 }
 

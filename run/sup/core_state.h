@@ -30,7 +30,8 @@ struct core_opts {
     unsigned file_timeout_s;   /* a submit's files must be read within this */
     unsigned max_queued;       /* partitions submitted and not yet proved, all jobs */
     uint64_t key_cache_max;    /* bytes: all client-attached keys held together */
-    int trace_buffers;
+    int trace_buffers;         /* children print slot-table lines (serve --trace-buffers) */
+    int no_verify;             /* gpuds skip the self-check of each proof (--no-verify) */
     int trace_times;           /* a TIMES line per proved partition (serve --trace-times) */
 };
 

@@ -63,6 +63,8 @@ static int spawn(struct kid_table *t, struct kid *k)
         .incarnation = t->next_incarnation,
         .threads = t->threads,
         .backend = k->role == ROLE_GPUD ? t->backend : NULL,
+        .no_verify = k->role == ROLE_GPUD && t->no_verify,
+        .trace_buffers = t->trace_buffers,
         .gpu = k->role == ROLE_GPUD && t->gpus ? t->gpus[k->index] : NULL,
     };
     t->next_incarnation = t->next_incarnation % 0xfffffe + 1; /* 24 bits, never 0 */

@@ -97,6 +97,8 @@ struct kid_table {
     const char *backend;
     const char *const *gpus;   /* gpud i's CUDA device gpus[i], or NULL: no choice */
     uint64_t synth_rss_max;    /* bytes of RssAnon; 0 = no limit */
+    int no_verify;             /* gpuds: no self-check of proofs (--no-verify) */
+    int trace_buffers;         /* every child: slot-table lines on stderr (--trace-buffers) */
     uint64_t oom_kills;        /* /proc/vmstat oom_kill at the last sample */
     uint64_t last_rss_ns;
     unsigned rss_kills;

@@ -66,6 +66,14 @@ static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const cha
         argv[k++] = "--gpu";
         argv[k++] = (char *)o->gpu;
     }
+    if (o->no_verify) {
+        argv[k++] = "--no-verify";
+        argv[k++] = "1";
+    }
+    if (o->trace_buffers) {
+        argv[k++] = "--trace-buffers";
+        argv[k++] = "1";
+    }
     argv[k] = NULL;
     execv(o->exe, argv);
     _exit(127);

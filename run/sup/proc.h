@@ -36,6 +36,8 @@ struct spawn_opts {
     unsigned threads;     /* 0 = all CPUs */
     const char *backend;  /* gpud only, else NULL */
     const char *gpu;      /* gpud only: its CUDA device (an index or UUID), or NULL */
+    int no_verify;        /* gpud only: --no-verify 1 (no self-check of its proofs) */
+    int trace_buffers;    /* --trace-buffers 1: slot-table lines on stderr */
 };
 
 /* Forks and execs one child. -errno with a message on failure. */
