@@ -26,7 +26,10 @@
 
 #include "log.h"
 #include "job_end.h"
+#include "conn.h"
+#include "core.h"
 #include "server.h"
+#include "status.h"
 #include "submit.h"
 
 #define CONN_OUT_MAX (16u << 20)  /* answers queued but unread: past it, drop the client */

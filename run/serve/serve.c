@@ -32,6 +32,8 @@
 
 #include "args.h"
 #include "log.h"
+#include "conn.h"
+#include "core.h"
 #include "server.h"
 #include "loop.h"
 #include "serve.h"

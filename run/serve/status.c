@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "pipeline.h"
-#include "server.h"
+#include "status.h"
 #include "slot.h"
 
 static long pss_kib(pid_t pid)
