@@ -219,6 +219,7 @@ $(call obj,$(KEYGEN_GPU_MAIN)): CFLAGS += -Igpud/cuda
 GPUD_LINK := $(LIBGPU) $(CUDA_LDLIBS)
 $(BUILD)/gpud $(BUILD)/unit: $(LIBGPU)
 all: $(BUILD)/slotprove-keygen-gpu
+test-keygen test-gpu-prove bench-gpu bench-pipeline: $(BUILD)/slotprove-keygen-gpu
 $(BUILD)/slotprove-keygen-gpu: $(call obj,$(KEYGEN_GPU_MAIN)) $(LIBGPU) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ $(CUDA_LDLIBS) $(LDLIBS)
 GPUD_CONFIG := cuda
