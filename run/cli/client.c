@@ -23,7 +23,8 @@
 
 #include "err.h"
 #include "args.h"
-#include "client.h"
+#include "client_conn.h"
+#include "client_status.h"
 #include "client_results.h"
 #include "output.h"
 #include "request.h"

@@ -1,4 +1,4 @@
-/* client_conn.c — see client.h: the connection to the daemon's socket. */
+/* client_conn.c — see client_conn.h: the connection to the daemon's socket. */
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -9,7 +9,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "client.h"
+#include "client_conn.h"
 #include "request.h"
 
 int client_open(struct client_conn *c, const char *path, struct sp_err *e)

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "client.h"
+#include "client_conn.h"
 #include "err.h"
 
 /*

@@ -5,7 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "client.h"
+#include "client_conn.h"
+#include "client_status.h"
 
 #define TABLE_CELL_MAX 48 /* status tables truncate wider cells */
 #define TABLE_COLS_MAX 32

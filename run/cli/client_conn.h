@@ -1,10 +1,10 @@
 /*
- * client.h — the client side of the daemon's socket (request.h): one
+ * client_conn.h — the client side of the daemon's socket (request.h): one
  * connection, requests as JSON lines with descriptors attached, answers read
  * line by line (at most CLIENT_RESPONSE_MAX bytes each).
  */
-#ifndef SLOTPROVE_CLIENT_H
-#define SLOTPROVE_CLIENT_H
+#ifndef SLOTPROVE_CLIENT_CONN_H
+#define SLOTPROVE_CLIENT_CONN_H
 
 #include <jansson.h>
 #include <stddef.h>
@@ -42,8 +42,5 @@ int client_call(struct client_conn *c, json_t *req, const int *fds, unsigned nfd
 
 /* Replaces control characters from the daemon with '?', in place. */
 void client_sanitize(char *s);
-
-/* Prints a status object as indented "key: value" lines and tables. */
-void client_print_status(json_t *status);
 
 #endif
