@@ -11,15 +11,25 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP -Icomm
 # library with libcommon.a only: no process uses another's code by accident.
 $(BUILD)/obj/synthd/%.o: CFLAGS += -Isynthd
 $(BUILD)/obj/gpud/%.o: CFLAGS += -Igpud -Igpud/cpu
-$(BUILD)/obj/run/%.o: CFLAGS += -Irun
-$(BUILD)/obj/tests/%.o: CFLAGS += -Isynthd -Igpud -Igpud/cpu -Irun
+# run/ holds rooms (run/README.md); each sees its own headers and the rooms
+# below it only: lib <- sup <- serve, cli; lib <- keygen; main.c sees all.
+RUN_ROOMS := lib sup serve cli keygen
+$(BUILD)/obj/run/lib/%.o: CFLAGS += -Irun/lib
+$(BUILD)/obj/run/sup/%.o: CFLAGS += -Irun/sup -Irun/lib
+$(BUILD)/obj/run/serve/%.o: CFLAGS += -Irun/serve -Irun/sup -Irun/lib
+$(BUILD)/obj/run/cli/%.o: CFLAGS += -Irun/cli -Irun/sup -Irun/lib
+$(BUILD)/obj/run/keygen/%.o: CFLAGS += -Irun/keygen -Irun/lib
+$(BUILD)/obj/run/main.o: CFLAGS += -Irun/cli -Irun/serve -Irun/keygen
+$(BUILD)/obj/tests/%.o: CFLAGS += -Isynthd -Igpud -Igpud/cpu $(addprefix -Irun/,$(RUN_ROOMS))
 # liburing is linked statically so the binaries also run on hosts without it.
 LDLIBS  := -l:liburing.a -lbsd -lmd -ljansson -lgmp -lpthread -lm
 
 COMMON_SRC := $(wildcard common/*.c) $(wildcard shm/*.c)
 GPUD_SRC   := $(filter-out gpud/main.c,$(wildcard gpud/*.c gpud/cpu/*.c))
 SYNTHD_SRC := $(filter-out synthd/main.c,$(wildcard synthd/*.c))
-RUN_SRC    := $(filter-out run/main.c,$(wildcard run/*.c))
+# keygen's GPU helper is a program of its own (build/slotprove-keygen-gpu)
+KEYGEN_GPU_MAIN := run/keygen/keygen_gpu_main.c
+RUN_SRC    := $(filter-out $(KEYGEN_GPU_MAIN),$(foreach r,$(RUN_ROOMS),$(wildcard run/$(r)/*.c)))
 TEST_SRC   := $(wildcard tests/test_*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -46,7 +56,7 @@ $(LIBCOMMON) $(LIBSYNTHD) $(LIBGPUD) $(LIBRUN):
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/slotprove: $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON)
-	$(CC) $(CFLAGS) $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON) $(GPUD_LINK) -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON) -o $@ $(LDLIBS)
 $(BUILD)/synthd: $(call obj,synthd/main.c) $(LIBSYNTHD) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 $(BUILD)/gpud: $(call obj,gpud/main.c) $(LIBGPUD) $(LIBCOMMON)
@@ -142,9 +152,9 @@ bench-sha256: deps all
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-                -fno-sanitize-recover=undefined -Wall -Wextra -Icommon -Irun
+                -fno-sanitize-recover=undefined -Wall -Wextra -Icommon -Irun/lib
 FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c common/err.c common/escape.c common/limb_x86.c \
-                run/request.c common/groth16.c common/groth16_json.c \
+                run/lib/request.c common/groth16.c common/groth16_json.c \
                 common/bn254_groth16.c common/bls12381_groth16.c \
                 common/bn254_pairing.c common/bls12381_pairing.c \
                 common/bn254_g1_msm.c common/bls12381_g1_msm.c common/glv.c common/parallel.c \
@@ -155,7 +165,7 @@ FUZZ_BINS    := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 .PHONY: fuzz fuzz-short fuzz-build
 fuzz-build: $(FUZZ_BINS)
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard common/*.h run/*.h)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard common/*.h run/lib/*.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRC) -o $@ -ljansson -lgmp
 
@@ -214,11 +224,18 @@ GPUD_CUDA_SRC := $(wildcard gpud/cuda/*.c)
 $(LIBGPUD): $(call obj,$(GPUD_CUDA_SRC))
 $(BUILD)/obj/gpud/%.o: CFLAGS += -DSLOTPROVE_CUDA -Igpud/cuda -Igpud/cuda/kernels
 $(BUILD)/obj/tests/%.o: CFLAGS += -DSLOTPROVE_CUDA -Igpud/cuda -Igpud/cuda/kernels
-# slotprove links the kernels too, for keygen's points on the GPU
-# (run/keygen_gpu.c); serve and prove never touch the GPU themselves.
-$(BUILD)/obj/run/%.o: CFLAGS += -DSLOTPROVE_CUDA_BUILT -Igpud/cuda/kernels
+# slotprove never links the kernels: it only knows that this build has
+# them (--backend cuda is accepted). keygen's points on the GPU go through
+# the helper build/slotprove-keygen-gpu (run/keygen/keygen_gpu_main.c),
+# which links them like gpud does.
+$(BUILD)/obj/run/%.o: CFLAGS += -DSLOTPROVE_CUDA_BUILT
+$(call obj,$(KEYGEN_GPU_MAIN)): CFLAGS += -Igpud/cuda/kernels
 GPUD_LINK := $(LIBGPU) $(CUDA_LDLIBS)
-$(BUILD)/gpud $(BUILD)/unit $(BUILD)/slotprove: $(LIBGPU)
+$(BUILD)/gpud $(BUILD)/unit: $(LIBGPU)
+all: $(BUILD)/slotprove-keygen-gpu
+test-keygen test-gpu-prove bench-gpu bench-pipeline: $(BUILD)/slotprove-keygen-gpu
+$(BUILD)/slotprove-keygen-gpu: $(call obj,$(KEYGEN_GPU_MAIN)) $(LIBGPU) $(LIBCOMMON)
+	$(CC) $(CFLAGS) $^ -o $@ $(CUDA_LDLIBS) $(LDLIBS)
 GPUD_CONFIG := cuda $(CUDA_ARCHS)
 $(CUDA_OBJ): $(BUILD)/gpud-config
 else
@@ -226,7 +243,7 @@ GPUD_LINK :=
 GPUD_CONFIG := cpu
 endif
 $(shell mkdir -p $(BUILD); test "$$(cat $(BUILD)/gpud-config 2>/dev/null)" = "$(GPUD_CONFIG)" || echo $(GPUD_CONFIG) > $(BUILD)/gpud-config)
-$(call obj,gpud/main.c $(GPUD_SRC) $(GPUD_CUDA_SRC) $(TEST_SRC) run/main.c $(RUN_SRC)): $(BUILD)/gpud-config
+$(call obj,gpud/main.c $(GPUD_SRC) $(GPUD_CUDA_SRC) $(TEST_SRC) run/main.c $(RUN_SRC) $(KEYGEN_GPU_MAIN)): $(BUILD)/gpud-config
 
 $(BUILD)/cuda/%.o: %.cu
 	@mkdir -p $(dir $@)

@@ -31,12 +31,11 @@ int main(int argc, char **argv)
     struct sp_err e = { "" };
     struct backend *be = &gpud_backend;
 
-    /* the supervisor's --no-verify reaches its children as this variable */
-    const char *nv = getenv("SLOTPROVE_NO_VERIFY");
-    prove_work_verify(!(nv && strcmp(nv, "1") == 0));
     if (child_start(&gpud_args, argc, argv, "gpud", &gpud_pool, PROT_READ) != 0)
         return 2;
-    gpud_trace_buffers = getenv("SLOTPROVE_TRACE_BUFFERS") != NULL;
+    /* the supervisor's --no-verify and --trace-buffers reach gpud as arguments */
+    prove_work_verify(!gpud_args.no_verify);
+    gpud_trace_buffers = gpud_args.trace_buffers;
     if (gpud_args.gpud_index >= gpud_pool.nrings) {
         fprintf(stderr, "gpud: the pool has no ticket ring %u\n", gpud_args.gpud_index);
         return 2;

@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "run.h"
+#include "commands.h"
+#include "keygen_cmd.h"
+#include "serve.h"
 
 #define SLOTPROVE_VERSION "0.1.0"
 

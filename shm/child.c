@@ -62,6 +62,10 @@ int child_args_parse(struct child_args *a, int argc, char **argv, struct sp_err 
             a->gpu = val;
         else if (strcmp(k, "--doorbells") == 0 && parse_uint(val, CHILD_MAX_DOORBELLS, &v) == 0 && v)
             a->ndoorbells = (unsigned)v;
+        else if (strcmp(k, "--no-verify") == 0 && parse_uint(val, 1, &v) == 0)
+            a->no_verify = (int)v;
+        else if (strcmp(k, "--trace-buffers") == 0 && parse_uint(val, 1, &v) == 0)
+            a->trace_buffers = (int)v;
         else if (strcmp(k, "--gpud-index") == 0 && parse_uint(val, CHILD_MAX_DOORBELLS - 1, &v) == 0)
             a->gpud_index = (unsigned)v;
         else

@@ -33,6 +33,8 @@ struct child_args {
     const char *gpu;       /* gpud only: --gpu, its CUDA device, or NULL */
     unsigned ndoorbells;   /* synthd: doorbells at doorbell_fd + 0 .. ndoorbells-1 */
     unsigned gpud_index;   /* gpud: its ticket ring */
+    int no_verify;         /* gpud: --no-verify 1: no proof_self_check (serve/prove --no-verify) */
+    int trace_buffers;     /* --trace-buffers 1: a slot-table line per claim/publish/take/release */
 };
 
 /* Parses the arguments above. -EINVAL with a message on anything else. */

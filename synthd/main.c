@@ -40,6 +40,7 @@ static int trace_buffers; /* --trace-buffers: $SLOTPROVE_TRACE_BUFFERS from the 
 static struct child_key keys[CTL_MAX_KEYS];
 static struct synth_index index_of[CTL_MAX_KEYS]; /* per loaded key */
 static unsigned nthreads;
+static int trace_buffers; /* --trace-buffers 1 from the supervisor */
 
 static void reply(const struct ctl_msg *req, uint32_t type, int status, const char *text)
 {
@@ -216,8 +217,8 @@ int main(int argc, char **argv)
 
     if (child_start(&args, argc, argv, "synthd", &pool, PROT_READ | PROT_WRITE) != 0)
         return 2;
+    trace_buffers = args.trace_buffers;
     nthreads = args.threads ? args.threads : parallel_threads();
-    trace_buffers = getenv("SLOTPROVE_TRACE_BUFFERS") != NULL;
     struct ctl_msg hello;
     ctl_init(&hello, CTL_HELLO);
     child_send(&args, &hello);

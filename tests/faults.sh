@@ -486,7 +486,7 @@ s4() {
     note "s4: backoff_reason: $reason (respawn in $wait_s s)"
     check "s4: status shows when the next start is (respawn_in_s $wait_s > 1)" \
         eval 'awk -v w="$wait_s" "BEGIN { exit !(w > 1) }"'
-    lim=$(sed -n 's/^#define CRASH_LIMIT *\([0-9]*\).*/\1/p' run/kids.h)
+    lim=$(sed -n 's/^#define CRASH_LIMIT *\([0-9]*\).*/\1/p' run/sup/kids.h)
     r1=$(synthd_restarts)
     sleep 1
     r2=$(synthd_restarts)

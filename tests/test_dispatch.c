@@ -1,8 +1,8 @@
 /*
- * test_dispatch.c — the partition dispatcher (run/dispatch.c) driven by
+ * test_dispatch.c — the partition dispatcher (run/sup/dispatch.c) driven by
  * events alone, no processes: each test feeds a sequence of events and
  * checks the partition table, the outcomes and the gpud table against the
- * rules stated in run/dispatch.h.
+ * rules stated in run/sup/dispatch.h.
  */
 #include <criterion/criterion.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /*
- * test_gpus.c — which GPUs `serve` puts a gpud on (run/gpus.c): --gpus
+ * test_gpus.c — which GPUs `serve` puts a gpud on (run/serve/gpus.c): --gpus
  * lists at the limit and one past it, duplicates and bad items, and
  * CUDA_VISIBLE_DEVICES read as CUDA reads it.
  */

@@ -1,5 +1,5 @@
 /*
- * test_request.c — request_parse and request_fd_count (run/request.c): every
+ * test_request.c — request_parse and request_fd_count (run/lib/request.c): every
  * op of the socket protocol parses into the right fields, and every malformed
  * line is rejected with a reason.
  */

@@ -1,6 +1,6 @@
 /*
  * fuzz_request.c — libFuzzer target for request_parse, the daemon's parser
- * of client lines (run/request.h). The input is the line (len bytes, no NUL).
+ * of client lines (run/lib/request.h). The input is the line (len bytes, no NUL).
  *
  * Besides the sanitizers, it checks the contract: a rejected line has a
  * reason; an accepted one has a known op, NUL-terminated names within

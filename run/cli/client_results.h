@@ -1,0 +1,19 @@
+/* client_results.h — a job's results from the daemon (client_results.c). */
+#ifndef SLOTPROVE_CLIENT_RESULTS_H
+#define SLOTPROVE_CLIENT_RESULTS_H
+
+#include <stddef.h>
+
+#include "client_conn.h"
+#include "err.h"
+
+/*
+ * Sends wait for job on c and handles the answer: writes the outputs when
+ * both paths are given (want: the partitions expected, 0 when unknown),
+ * else prints "done". 0, or a negative errno with the reason in e
+ * (-EPROTO: the job ended failed or cancelled, or a malformed answer).
+ */
+int client_wait_job(struct client_conn *c, const char *job, size_t want,
+                    const char *proof_path, const char *public_path, struct sp_err *e);
+
+#endif

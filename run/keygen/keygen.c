@@ -1,0 +1,487 @@
+/*
+ * keygen.c — `slotprove keygen`: writes a synthetic circuit's Groth16
+ * proving key (snarkjs .zkey), a satisfying witness (.wtns), vk.json and
+ * public.json from an INSECURE single-party setup, for tests and
+ * benchmarks at sizes snarkjs cannot set up.
+ *
+ * Before any work it checks the arguments, the output directory and its free
+ * space (statvfs, against the exact sizes the files will have), then writes
+ * every file as an unnamed temporary in DIR (O_TMPFILE; named ".NAME.tmp.PID"
+ * temporaries where the filesystem has no O_TMPFILE) and links them into
+ * place only when all four are complete and synced, so a failed or killed
+ * run leaves no partial file.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "keygen.h"
+#include "keygen_cmd.h"
+#include "random.h"
+#include "binfile_write.h"
+#include "wtns_write.h"
+#include "zkey_write.h"
+
+#define KEYGEN_FILES 4
+static const char *const out_names[KEYGEN_FILES] = {
+    "circuit.zkey", "circuit.wtns", "vk.json", "public.json",
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: slotprove keygen --curve bn128|bls12381 --constraints N [--public K]\n"
+            "                        [--vars V] [--seed S] [--threads T]\n"
+            "                        [--backend auto|cpu|cuda] [-q] --out DIR\n"
+            "\n"
+            "INSECURE, FOR TESTING ONLY. Makes a test key from a single-party trusted setup:\n"
+            "one process draws the secrets tau, alpha, beta, gamma and delta (from getrandom,\n"
+            "or from --seed, when anyone can recompute them) and forgets them at the end.\n"
+            "Whoever knows them can forge proofs. Never use these keys to protect anything.\n"
+            "\n"
+            "Writes to DIR (which must exist):\n"
+            "  circuit.zkey  Groth16 proving key, snarkjs format (bn128 or bls12381)\n"
+            "  circuit.wtns  a witness that satisfies the circuit\n"
+            "  vk.json       verification key, byte for byte as `snarkjs zkey export\n"
+            "                verificationkey` writes it\n"
+            "  public.json   the witness's public signals\n"
+            "\n"
+            "The circuit is synthetic, with the mix of a real one: sparse A and B rows (1 to\n"
+            "8 terms), N constraints of which about 11 in 16 make bits (bit checks, AND,\n"
+            "XOR), 4 in 16 full-size field elements (products and sums with random\n"
+            "coefficients), 1 in 16 a packed byte. So most witness values are 0 or 1 and\n"
+            "many are full-size. nVars = 1 + K + N (or V); the domain is the smallest\n"
+            "power of two >= N + K + 1.\n"
+            "\n"
+            "options:\n"
+            "  --curve C           bn128 (BN254) or bls12381 (BLS12-381)\n"
+            "  --constraints N     1 <= N, with N + K + 1 <= 2^%d (domain at most 2^%d:\n"
+            "                      BN254's 2-adicity, and the zkey reader's cap)\n"
+            "  --public K          public inputs, default 2\n"
+            "  --vars V            nVars, wires in all (default 1 + K + N; at least\n"
+            "                      1 + K + 16): the first V - 1 - K constraints make a\n"
+            "                      wire each, the others check earlier wires against\n"
+            "                      constants (same kinds). A large domain with a smaller\n"
+            "                      key: A, B and C take one point per wire, H one per\n"
+            "                      domain row\n"
+            "  --seed S            0..2^64-1: the same S gives the same files (circuit,\n"
+            "                      witness and secrets); default: a random circuit and\n"
+            "                      secrets from getrandom\n"
+            "  --out DIR           output directory; it needs the space the key takes\n"
+            "                      (checked first: about 0.5 KiB per constraint on\n"
+            "                      bn128, 0.7 KiB on bls12381; with --vars: 0.1 KiB\n"
+            "                      per constraint, 64 / 96 bytes per domain row and\n"
+            "                      0.3 / 0.5 KiB per wire)\n"
+            "  --threads T         worker threads, 0..1024 (default 0: all CPUs)\n"
+            "  --backend B         where the points are multiplied: auto (default: the\n"
+            "                      GPU when this build has CUDA and one is visible,\n"
+            "                      else the CPU), cpu, or cuda (refused without a GPU);\n"
+            "                      the files are the same byte for byte either way\n"
+            "  -q, --quiet         no progress on stderr (the INSECURE notice stays)\n"
+            "  -h, --help          this text\n"
+            "\n"
+            "Exit status: 0 files written, 1 failure (directory, disk space, I/O; no file\n"
+            "is left behind), 2 usage error (bad or missing argument).\n",
+            KEYGEN_MAX_LOG_DOMAIN, KEYGEN_MAX_LOG_DOMAIN);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* ---------------------------------------------------------------- progress */
+
+#define BAR_WIDTH 30
+
+void keygen_phase(struct keygen_progress *p, const char *phase)
+{
+    p->total = p->done = 0;
+    p->phase = phase;
+    p->t_phase = now_s();
+    p->last_pct = -1;
+    if (!p->quiet && p->tty)
+        fprintf(stderr, "  %-24s ...", phase);
+}
+
+void keygen_phase_units(struct keygen_progress *p, uint64_t total)
+{
+    p->total = total;
+    p->done = 0;
+}
+
+void keygen_advance(struct keygen_progress *p, uint64_t units)
+{
+    p->done += units;
+    if (p->quiet || !p->tty || p->total == 0)
+        return;
+    int pct = (int)(100 * (p->done < p->total ? p->done : p->total) / p->total);
+    if (pct == p->last_pct)
+        return;
+    p->last_pct = pct;
+    char bar[BAR_WIDTH + 1];
+    int fill = pct * BAR_WIDTH / 100;
+    for (int i = 0; i < BAR_WIDTH; i++)
+        bar[i] = i < fill ? '#' : '-';
+    bar[BAR_WIDTH] = 0;
+    fprintf(stderr, "\r  %-24s [%s] %3d%%", p->phase, bar, pct);
+}
+
+void keygen_phase_end(struct keygen_progress *p)
+{
+    if (p->quiet)
+        return;
+    double dt = now_s() - p->t_phase;
+    if (p->tty)
+        fprintf(stderr, "\r\033[K");
+    fprintf(stderr, "  %-24s %9.3f s\n", p->phase, dt);
+}
+
+uint64_t keygen_work(const struct keygen_shape *s)
+{
+    /* G1: IC, A, B1, C, H; G2: B2 (counted 3 each) */
+    return (uint64_t)s->n_public + 1 + 3 * (uint64_t)s->n_vars - s->n_public - 1 +
+           s->domain_size + 3 * (uint64_t)s->n_vars;
+}
+
+/* ---------------------------------------------------------------- files */
+
+struct out_file {
+    int fd;
+    int named;              /* a named temporary (no O_TMPFILE) */
+    char path[4096];        /* DIR/NAME */
+    char tmp[4096];         /* DIR/.NAME.tmp.PID */
+};
+
+/* Opens an unnamed temporary in dir (or a named one). */
+static int out_open(struct out_file *f, const char *dir, const char *name, struct sp_err *e)
+{
+    f->fd = -1;
+    f->named = 0;
+    if ((size_t)snprintf(f->path, sizeof(f->path), "%s/%s", dir, name) >= sizeof(f->path) ||
+        (size_t)snprintf(f->tmp, sizeof(f->tmp), "%s/.%s.tmp.%d", dir, name, (int)getpid()) >=
+            sizeof(f->tmp))
+        return sp_fail(e, -ENAMETOOLONG, "%s: path too long", dir);
+    f->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
+    if (f->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+        f->fd = open(f->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        f->named = f->fd >= 0;
+    }
+    if (f->fd < 0) {
+        int err = errno;
+        return sp_fail(e, -err, "%s: cannot create files there: %s", dir, strerror(err));
+    }
+    return 0;
+}
+
+/* Reserves size bytes (so a full disk shows now, not halfway). */
+static int out_reserve(struct out_file *f, uint64_t size, struct sp_err *e)
+{
+    if (fallocate(f->fd, 0, 0, (off_t)size) < 0 && errno != EOPNOTSUPP) {
+        int err = errno;
+        return sp_fail(e, -err, "%s: reserving %" PRIu64 " bytes: %s", f->path, size,
+                       strerror(err));
+    }
+    if (ftruncate(f->fd, (off_t)size) < 0) {
+        int err = errno;
+        return sp_fail(e, -err, "%s: %s", f->path, strerror(err));
+    }
+    return 0;
+}
+
+static int out_text(struct out_file *f, const char *text, struct sp_err *e)
+{
+    size_t n = strlen(text);
+    int rc = file_pwrite(f->fd, f->path, text, n, 0, e);
+    if (rc == 0 && ftruncate(f->fd, (off_t)n) < 0)
+        rc = sp_fail(e, -errno, "%s: %s", f->path, strerror(errno));
+    return rc;
+}
+
+/* Gives every file its name: all synced first, then each linked under its
+ * temporary name (unnamed ones) and renamed over NAME. */
+static int out_commit(struct out_file *f, unsigned n, const char *dir, struct sp_err *e)
+{
+    for (unsigned i = 0; i < n; i++)
+        if (fsync(f[i].fd) < 0)
+            return sp_fail(e, -errno, "%s: %s", f[i].path, strerror(errno));
+    for (unsigned i = 0; i < n; i++) {
+        if (!f[i].named) {
+            char proc[64];
+            snprintf(proc, sizeof(proc), "/proc/self/fd/%d", f[i].fd);
+            if (linkat(AT_FDCWD, proc, AT_FDCWD, f[i].tmp, AT_SYMLINK_FOLLOW) < 0)
+                return sp_fail(e, -errno, "%s: %s", f[i].path, strerror(errno));
+            f[i].named = 1;
+        }
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (rename(f[i].tmp, f[i].path) < 0)
+            return sp_fail(e, -errno, "%s: %s", f[i].path, strerror(errno));
+        f[i].named = 0;
+    }
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        fsync(dfd);
+        close(dfd);
+    }
+    return 0;
+}
+
+static void out_close(struct out_file *f, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        if (f[i].fd >= 0)
+            close(f[i].fd);
+        if (f[i].named)
+            unlink(f[i].tmp);
+        f[i].fd = -1;
+        f[i].named = 0;
+    }
+}
+
+static void human(char *buf, size_t len, uint64_t bytes)
+{
+    if (bytes >= (1ull << 30))
+        snprintf(buf, len, "%.2f GiB", (double)bytes / (1ull << 30));
+    else
+        snprintf(buf, len, "%.1f MiB", (double)bytes / (1ull << 20));
+}
+
+/* ---------------------------------------------------------------- command */
+
+int cmd_keygen(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "curve", required_argument, NULL, 'c' },
+        { "constraints", required_argument, NULL, 'n' },
+        { "public", required_argument, NULL, 'k' },
+        { "vars", required_argument, NULL, 'v' },
+        { "backend", required_argument, NULL, 'b' },
+        { "seed", required_argument, NULL, 's' },
+        { "out", required_argument, NULL, 'o' },
+        { "threads", required_argument, NULL, 't' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "help", no_argument, NULL, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    const char *curve_name = NULL, *n_arg = NULL, *dir = NULL, *v_arg = NULL;
+    const char *backend = "auto";
+    unsigned n_public = 2, nthreads = 0;
+    uint64_t seed = 0;
+    int seeded = 0, c;
+    struct keygen_progress prog = { 0 };
+    struct sp_err e = { { 0 } };
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'c': curve_name = optarg; break;
+        case 'n': n_arg = optarg; break;
+        case 'v': v_arg = optarg; break;
+        case 'b':
+            backend = optarg;
+            if (!backend_name_ok(backend)) {
+                fprintf(stderr, "slotprove keygen: --backend \"%s\": want auto, cpu or cuda\n",
+                        backend);
+                return 2;
+            }
+            break;
+        case 'k':
+            if (parse_count(optarg, 0, 1ul << KEYGEN_MAX_LOG_DOMAIN, &n_public) < 0) {
+                fprintf(stderr, "slotprove keygen: --public \"%s\": want an integer 0..2^%d\n",
+                        optarg, KEYGEN_MAX_LOG_DOMAIN);
+                return 2;
+            }
+            break;
+        case 's': {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &end, 10);
+            if (*optarg < '0' || *optarg > '9' || errno || *end) {
+                fprintf(stderr, "slotprove keygen: --seed \"%s\": want an integer 0..2^64-1\n",
+                        optarg);
+                return 2;
+            }
+            seed = v;
+            seeded = 1;
+            break;
+        }
+        case 'o': dir = optarg; break;
+        case 't':
+            if (parse_count(optarg, 0, 1024, &nthreads) < 0) {
+                fprintf(stderr, "slotprove keygen: --threads \"%s\": want 0..1024\n", optarg);
+                return 2;
+            }
+            break;
+        case 'q': prog.quiet = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "slotprove keygen: unexpected argument \"%s\"\n", argv[optind]);
+        return 2;
+    }
+    if (!curve_name || !n_arg || !dir) {
+        fprintf(stderr, "slotprove keygen: --curve, --constraints and --out are required\n\n");
+        usage(stderr);
+        return 2;
+    }
+    enum curve_id curve;
+    if (strcmp(curve_name, "bn128") == 0)
+        curve = CURVE_BN254;
+    else if (strcmp(curve_name, "bls12381") == 0)
+        curve = CURVE_BLS12381;
+    else {
+        fprintf(stderr, "slotprove keygen: --curve \"%s\": want bn128 or bls12381\n", curve_name);
+        return 2;
+    }
+    unsigned n;
+    if (parse_count(n_arg, 0, 0xffffffffUL, &n) < 0) {
+        fprintf(stderr, "slotprove keygen: --constraints \"%s\": want an integer 1..2^%d-%u\n",
+                n_arg, KEYGEN_MAX_LOG_DOMAIN, n_public + 1);
+        return 2;
+    }
+    struct keygen_job j = { .curve = curve, .seed = seed, .seeded = seeded,
+                            .nthreads = nthreads, .progress = &prog,
+                            .zkey_fd = -1, .wtns_fd = -1 };
+    if (keygen_shape(&j.shape, n, n_public, &e) < 0) {
+        fprintf(stderr, "slotprove keygen: %s\n", e.msg);
+        return 2;
+    }
+    if (v_arg) {
+        unsigned v;
+        if (parse_count(v_arg, 0, 0xffffffffUL, &v) < 0) {
+            fprintf(stderr, "slotprove keygen: --vars \"%s\": want an integer\n", v_arg);
+            return 2;
+        }
+        if (keygen_shape_vars(&j.shape, v, &e) < 0) {
+            fprintf(stderr, "slotprove keygen: %s\n", e.msg);
+            return 2;
+        }
+    }
+    const struct keygen_shape *s = &j.shape;
+    if (!seeded) { /* a fresh circuit too; the secrets come from getrandom anyway */
+        uint64_t r[4];
+        int rc = random_below(r, (const uint64_t[4]){ 0, 0, 0, 1 }); /* < 2^192: r[0..2] uniform */
+        if (rc < 0) {
+            fprintf(stderr, "slotprove keygen: getrandom: %s\n", strerror(-rc));
+            return 1;
+        }
+        j.seed = r[0];
+    }
+
+    /* The GPU, when asked for or available. */
+    char gpu_desc[160] = "";
+    if (strcmp(backend, "cpu") != 0) {
+        struct sp_err ge = { { 0 } };
+        if (keygen_gpu_probe(gpu_desc, sizeof(gpu_desc), &ge) == 0) {
+            j.gpu = strcmp(backend, "cuda") == 0 ? KEYGEN_GPU_REQUIRED : KEYGEN_GPU_AUTO;
+        } else if (strcmp(backend, "cuda") == 0) {
+            fprintf(stderr, "slotprove keygen: --backend cuda: %s\n", ge.msg);
+            return 1;
+        }
+    }
+
+    /* The directory and its free space, before any work. */
+    struct stat st;
+    if (stat(dir, &st) < 0) {
+        fprintf(stderr, "slotprove keygen: %s: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        fprintf(stderr, "slotprove keygen: %s: not a directory\n", dir);
+        return 1;
+    }
+    struct zkey_layout l;
+    zkey_layout(&l, curve, s->n_vars, s->n_public, s->domain_size, s->n_coefs);
+    uint64_t wtns_bytes = wtns_file_bytes(s->n_vars);
+    /* vk.json: about 200 bytes per IC point; public.json: 84 per value */
+    uint64_t text_bytes = 4096 + 200 * ((uint64_t)s->n_public + 1) + 84 * (uint64_t)s->n_public;
+    uint64_t need = l.file_size + wtns_bytes + text_bytes;
+    struct statvfs vfs;
+    if (statvfs(dir, &vfs) < 0) {
+        fprintf(stderr, "slotprove keygen: %s: statvfs: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    uint64_t avail = (uint64_t)vfs.f_bavail * vfs.f_frsize;
+    char hn[32], ha[32], hz[32], hw[32];
+    human(hn, sizeof(hn), need);
+    human(ha, sizeof(ha), avail);
+    human(hz, sizeof(hz), l.file_size);
+    human(hw, sizeof(hw), wtns_bytes);
+    if (avail < need) {
+        fprintf(stderr,
+                "slotprove keygen: %s: not enough free space: the files need %" PRIu64
+                " bytes (%s: key %s, witness %s), only %" PRIu64 " bytes (%s) are free\n",
+                dir, need, hn, hz, hw, avail, ha);
+        return 1;
+    }
+
+    struct out_file f[KEYGEN_FILES];
+    for (unsigned i = 0; i < KEYGEN_FILES; i++)
+        f[i].fd = -1, f[i].named = 0;
+    int rc = 0;
+    for (unsigned i = 0; i < KEYGEN_FILES && rc == 0; i++)
+        rc = out_open(&f[i], dir, out_names[i], &e);
+    if (rc == 0)
+        rc = out_reserve(&f[0], l.file_size, &e);
+    if (rc == 0)
+        rc = out_reserve(&f[1], wtns_bytes, &e);
+    if (rc < 0) {
+        fprintf(stderr, "slotprove keygen: %s\n", e.msg);
+        out_close(f, KEYGEN_FILES);
+        return 1;
+    }
+
+    fprintf(stderr,
+            "slotprove keygen: INSECURE, FOR TESTING ONLY: a single-party setup whose secrets "
+            "%s\n",
+            seeded ? "follow from --seed (anyone can recompute them)"
+                   : "came from getrandom and are discarded at the end");
+    if (!prog.quiet)
+        fprintf(stderr,
+                "slotprove keygen: %s, %u constraints, %u public, nVars %u, domain 2^%u; "
+                "%s to %s\n",
+                curve_name, s->n_constraints, s->n_public, s->n_vars, s->log_domain, hn, dir);
+    if (!prog.quiet)
+        fprintf(stderr, "slotprove keygen: points on the %s%s\n", j.gpu ? "GPU: " : "CPU",
+                gpu_desc);
+    prog.tty = isatty(2);
+    j.zkey_fd = f[0].fd;
+    j.wtns_fd = f[1].fd;
+    j.zkey_path = f[0].path;
+    j.wtns_path = f[1].path;
+    double t0 = now_s();
+    rc = curve == CURVE_BN254 ? keygen_bn254(&j, &e) : keygen_bls12381(&j, &e);
+    if (rc == 0)
+        rc = out_text(&f[2], j.vk_json, &e);
+    if (rc == 0)
+        rc = out_text(&f[3], j.public_json, &e);
+    if (rc == 0)
+        rc = out_commit(f, KEYGEN_FILES, dir, &e);
+    out_close(f, KEYGEN_FILES);
+    free(j.vk_json);
+    free(j.public_json);
+    if (rc < 0) {
+        fprintf(stderr, "slotprove keygen: %s\n", e.msg);
+        return 1;
+    }
+    if (!prog.quiet) {
+        fprintf(stderr, "  %-24s %9.3f s\n", "total", now_s() - t0);
+        fprintf(stderr, "slotprove keygen: wrote %s/{circuit.zkey,circuit.wtns,vk.json,public.json}"
+                        " (INSECURE, FOR TESTING ONLY)\n", dir);
+    }
+    return 0;
+}

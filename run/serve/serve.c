@@ -1,0 +1,530 @@
+/*
+ * serve.c — `slotprove serve`: the supervisor of the proving daemon.
+ *
+ * The supervisor core (core.h: pool, children, dispatcher, jobs) behind a
+ * unix socket: this file parses the options, makes the socket, and runs one
+ * poll loop over signals, the listener, the clients (conn.c), and each
+ * child's control socket and pidfd. It never blocks (non-blocking sockets,
+ * bounded buffers) and never reads slot payloads, so it cannot crash with
+ * its children. SIGTERM/SIGINT drain:
+ * no new jobs, running ones finish, then the children are stopped; a second
+ * signal stops at once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <grp.h>
+#include <libgen.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "log.h"
+#include "conn.h"
+#include "core.h"
+#include "server.h"
+#include "loop.h"
+#include "serve.h"
+#include "sockpath.h"
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: slotprove serve [options]\n"
+        "\n"
+        "Runs the proving daemon: this supervisor, N synthd processes and G gpuds,\n"
+        "sharing a fixed pool of memfd slots. Clients talk to it with `slotprove\n"
+        "submit/wait/cancel/status` over a unix socket (JSON lines, see run/README.md).\n"
+        "\n"
+        "options:\n"
+        "  --socket PATH          socket to listen on (default %s); its directory\n"
+        "                         must belong to this user with mode 0700 (0750 with\n"
+        "                         --allow-gid); it is created if missing\n"
+        "  --synth N              synthesizer processes (default 2, max %d)\n"
+        "  --gpuds G              prover processes (default: one per GPU, see --gpus;\n"
+        "                         1 without a GPU; max %d; with the CPU backend more\n"
+        "                         than 1 is a test option: they share the CPUs)\n"
+        "  --slots M              shared-memory slots: proofs in flight at most (default 4)\n"
+        "  --slot-bytes SIZE|auto bytes per slot, e.g. 512M, 4G; auto (default) sizes\n"
+        "                         them for the largest --key (so auto needs a --key);\n"
+        "                         keys submitted later must fit\n"
+        "  --synth-rss-max SIZE   kill and restart a synthd whose RssAnon passes SIZE\n"
+        "  --backend auto|cpu|cuda gpud's prover backend (default auto: CUDA where this\n"
+        "                         build has it and a GPU is visible, partitions the GPU\n"
+        "                         cannot take proved on the CPU; else the CPU)\n"
+        "  --gpus LIST            GPUs to prove on, one gpud each, e.g. 0,1 (indices or\n"
+        "                         UUIDs; default: every visible GPU, CUDA_VISIBLE_DEVICES\n"
+        "                         respected; with no GPU, one CPU gpud)\n"
+        "  --key NAME=PATH.zkey   preload a key, submitted by NAME (repeatable)\n"
+        "  --threads N            worker threads per process (default: all CPUs)\n"
+        "  --max-attempts K       a partition whose own processing kills its process K\n"
+        "                         times (crash signal, RSS limit, OOM kill; or its GPU\n"
+        "                         fails it under --backend cuda) fails its job\n"
+        "                         (default 3); external kills are retried\n"
+        "  --result-ttl SECS      keep finished jobs for `wait` this long (default 600)\n"
+        "  --file-timeout SECS    a submit's files (key, witnesses) must be read within\n"
+        "                         this, or its job fails (default 30; a stalled mount)\n"
+        "  --max-job-key SIZE     largest .zkey a client may attach with --zkey (default\n"
+        "                         256M; it is copied and hashed); preload larger ones\n"
+        "  --key-cache-max SIZE   bytes of client-attached keys held at once, all\n"
+        "                         together (default 1G); past it, idle ones are dropped,\n"
+        "                         else the submit is refused\n"
+        "  --max-queued N         partitions submitted and not yet proved, over all jobs\n"
+        "                         (default 4096); past it a submit gets \"queue full\"\n"
+        "  --client-idle SECS     close a connection with nothing in or out for SECS\n"
+        "                         (default 30; one waiting for a running job is not idle)\n"
+        "  --max-client-conns N   connections one uid may hold at once (default 32)\n"
+        "  --allow-uid UID        uid allowed to connect (repeatable; default: own uid);\n"
+        "                         it must also reach the socket directory, so it has to\n"
+        "                         be in the --allow-gid group\n"
+        "  --allow-gid GID        group allowed to connect (socket dir becomes 0750)\n"
+        "  --trace-buffers        log BUFFERS[event] slot counts on every transition\n"
+        "  --trace-times          log a TIMES line per proved partition: queue and slot\n"
+        "                         waits, synthesis wall and CPU time, proving (ns)\n"
+        "  --no-verify            gpud skips the pairing check of each proof before it is\n"
+        "                         returned (for measuring raw proving speed only; by\n"
+        "                         default a proof that fails is never returned and its\n"
+        "                         job fails: \"the witness does not satisfy the circuit\")\n"
+        "  -h, --help             this text\n"
+        "\n"
+        "SIGTERM or SIGINT: stop taking jobs, finish running ones, exit 0.\n",
+        default_socket_path(), MAX_SYNTHDS, MAX_GPUDS);
+}
+
+static int bad_opt(const char *opt, const char *val, const char *want)
+{
+    fprintf(stderr, "slotprove serve: %s %s: expected %s\n", opt, val, want);
+    return 2;
+}
+
+static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int *nkeys)
+{
+    static const struct option opts[] = {
+        { "socket", required_argument, NULL, 's' },
+        { "synth", required_argument, NULL, 'n' },
+        { "slots", required_argument, NULL, 'm' },
+        { "gpuds", required_argument, NULL, 'G' },
+        { "gpus", required_argument, NULL, 'P' },
+        { "slot-bytes", required_argument, NULL, 'B' },
+        { "synth-rss-max", required_argument, NULL, 'R' },
+        { "backend", required_argument, NULL, 'b' },
+        { "key", required_argument, NULL, 'k' },
+        { "threads", required_argument, NULL, 't' },
+        { "max-attempts", required_argument, NULL, 'a' },
+        { "result-ttl", required_argument, NULL, 'T' },
+        { "file-timeout", required_argument, NULL, 'F' },
+        { "key-cache-max", required_argument, NULL, 'M' },
+        { "max-queued", required_argument, NULL, 'Q' },
+        { "client-idle", required_argument, NULL, 'I' },
+        { "max-client-conns", required_argument, NULL, 'C' },
+        { "allow-uid", required_argument, NULL, 'u' },
+        { "allow-gid", required_argument, NULL, 'g' },
+        { "max-job-key", required_argument, NULL, 'K' },
+        { "trace-buffers", no_argument, NULL, 'x' },
+        { "trace-times", no_argument, NULL, 'X' },
+        { "no-verify", no_argument, NULL, 'V' },
+        { "help", no_argument, NULL, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    struct core_opts *o = &d->core.o;
+    struct server_opts *so = &d->o;
+    int c, gpuds_given = 0, gpus_given = 0;
+    so->socket_path = default_socket_path();
+    o->gpuds = 1;
+    o->synthds = 2;
+    o->slots = 4;
+    o->backend = "auto";
+    o->max_attempts = 3;
+    o->result_ttl_s = 600;
+    o->file_timeout_s = 30;
+    so->max_job_key = 256ull << 20;
+    so->client_idle_s = 30;
+    so->max_user_conns = 32;
+    o->max_queued = 4096;
+    o->key_cache_max = 1ull << 30;
+    *keys = calloc((size_t)argc, sizeof(char *));
+    *nkeys = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        unsigned v;
+        switch (c) {
+        case 's': so->socket_path = optarg; break;
+        case 'n':
+            if (parse_count(optarg, 1, MAX_SYNTHDS, &v) < 0)
+                return bad_opt("--synth", optarg, "1..64");
+            o->synthds = v;
+            break;
+        case 'G':
+            if (parse_count(optarg, 1, MAX_GPUDS, &v) < 0)
+                return bad_opt("--gpuds", optarg, "1..16");
+            o->gpuds = v;
+            gpuds_given = 1;
+            break;
+        case 'P': {
+            struct sp_err e;
+            if (gpus_parse(&d->gpus, optarg, &e) < 0) {
+                fprintf(stderr, "slotprove serve: --gpus %s: %s\n", optarg, e.msg);
+                return 2;
+            }
+            gpus_given = 1;
+            break;
+        }
+        case 'm':
+            if (parse_count(optarg, 1, POOL_MAX_SLOTS, &v) < 0)
+                return bad_opt("--slots", optarg, "1..256");
+            o->slots = v;
+            break;
+        case 'B':
+            if (strcmp(optarg, "auto") != 0 && !(o->slot_bytes = parse_size(optarg)))
+                return bad_opt("--slot-bytes", optarg, "SIZE (512M, 4G) or auto");
+            break;
+        case 'R':
+            if (!(o->synth_rss_max = parse_size(optarg)))
+                return bad_opt("--synth-rss-max", optarg, "SIZE (e.g. 2G)");
+            break;
+        case 'b': o->backend = optarg; break;
+        case 'k': (*keys)[(*nkeys)++] = optarg; break;
+        case 't':
+            if (parse_count(optarg, 0, 1024, &o->threads) < 0)
+                return bad_opt("--threads", optarg, "0..1024 (0 = all CPUs)");
+            break;
+        case 'a':
+            if (parse_count(optarg, 1, 1000, &o->max_attempts) < 0)
+                return bad_opt("--max-attempts", optarg, "1..1000");
+            break;
+        case 'F':
+            if (parse_count(optarg, 1, 3600, &o->file_timeout_s) < 0)
+                return bad_opt("--file-timeout", optarg, "seconds, 1..3600");
+            break;
+        case 'T':
+            if (parse_count(optarg, 0, 30 * 86400, &o->result_ttl_s) < 0)
+                return bad_opt("--result-ttl", optarg, "seconds, 0..2592000");
+            break;
+        case 'u':
+            if (so->n_allow_uid >= 16)
+                return bad_opt("--allow-uid", optarg, "at most 16 of them");
+            if (parse_count(optarg, 0, 0xfffffffe, &v) < 0)
+                return bad_opt("--allow-uid", optarg, "a numeric uid");
+            so->allow_uid[so->n_allow_uid++] = (uid_t)v;
+            break;
+        case 'g':
+            if (parse_count(optarg, 0, 0xfffffffe, &v) < 0)
+                return bad_opt("--allow-gid", optarg, "a numeric gid");
+            so->allow_gid = (gid_t)v;
+            so->has_allow_gid = 1;
+            break;
+        case 'K':
+            if (!(so->max_job_key = parse_size(optarg)))
+                return bad_opt("--max-job-key", optarg, "SIZE (e.g. 256M)");
+            break;
+        case 'M':
+            if (!(o->key_cache_max = parse_size(optarg)))
+                return bad_opt("--key-cache-max", optarg, "SIZE (e.g. 1G)");
+            break;
+        case 'Q':
+            if (parse_count(optarg, 1, 1u << 24, &o->max_queued) < 0)
+                return bad_opt("--max-queued", optarg, "partitions, 1..16777216");
+            break;
+        case 'I':
+            if (parse_count(optarg, 1, 86400, &so->client_idle_s) < 0)
+                return bad_opt("--client-idle", optarg, "seconds, 1..86400");
+            break;
+        case 'C':
+            if (parse_count(optarg, 1, MAX_CONNS, &so->max_user_conns) < 0)
+                return bad_opt("--max-client-conns", optarg, "1..256");
+            break;
+        case 'x': o->trace_buffers = 1; break;
+        case 'X': o->trace_times = 1; break;
+        case 'V': o->no_verify = 1; break; /* passed to gpud as --no-verify 1 */
+        case 'h': usage(stdout); return -1; /* done: exit 0 */
+        default:
+            fprintf(stderr, "see `slotprove serve --help`\n");
+            return 2;
+        }
+    }
+    if (optind != argc) {
+        fprintf(stderr, "slotprove serve: unexpected argument %s\n", argv[optind]);
+        return 2;
+    }
+    if (!backend_name_ok(o->backend))
+        return bad_opt("--backend", o->backend, "auto, cpu or cuda");
+#ifndef SLOTPROVE_CUDA_BUILT
+    if (strcmp(o->backend, "cuda") == 0) {
+        fprintf(stderr, "slotprove serve: --backend cuda: this build has no CUDA backend "
+                        "(nvcc was not found when it was built)\n");
+        return 2;
+    }
+#endif
+    /* one gpud per GPU: --gpus, else every visible GPU unless --gpuds says */
+    if (gpus_given && strcmp(o->backend, "cpu") == 0) {
+        fprintf(stderr, "slotprove serve: --gpus needs --backend cuda or auto\n");
+        return 2;
+    }
+    if (gpus_given && gpuds_given && o->gpuds != d->gpus.n) {
+        fprintf(stderr, "slotprove serve: --gpuds %u but --gpus names %u GPUs\n", o->gpuds,
+                d->gpus.n);
+        return 2;
+    }
+#ifdef SLOTPROVE_CUDA_BUILT
+    if (!gpus_given && !gpuds_given && strcmp(o->backend, "cpu") != 0) {
+        gpus_visible(&d->gpus);
+        gpus_given = d->gpus.n > 0;
+    }
+#endif
+    if (gpus_given) {
+        o->gpuds = d->gpus.n;
+        o->gpus = d->gpus.ptr;
+    }
+    return 0;
+}
+
+/* The socket's directory: ours, and closed to everyone else. */
+static int check_socket_dir(struct server *d, struct sp_err *e)
+{
+    char buf[sizeof(((struct sockaddr_un *)0)->sun_path)];
+    if (strlen(d->o.socket_path) >= sizeof(buf)) {
+        return sp_fail(e, -ENAMETOOLONG, "%s: socket path too long (max %zu bytes)",
+                       d->o.socket_path, sizeof(buf) - 1);
+    }
+    strcpy(buf, d->o.socket_path);
+    const char *dir = dirname(buf);
+    mode_t want = d->o.has_allow_gid ? 0750 : 0700;
+    struct stat st;
+    if (stat(dir, &st) < 0) {
+        if (errno != ENOENT || mkdir(dir, want) < 0 || stat(dir, &st) < 0) {
+            return sp_fail(e, -errno, "%s: cannot create the socket directory: %s", dir,
+                           strerror(errno));
+        }
+        if (d->o.has_allow_gid && chown(dir, (uid_t)-1, d->o.allow_gid) == 0)
+            stat(dir, &st);
+    }
+    if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+        return sp_fail(e, -EPERM, "%s: socket directory must be a directory owned by uid %u",
+                       dir, (unsigned)geteuid());
+    }
+    mode_t bad = d->o.has_allow_gid ? 027 : 077;
+    if ((st.st_mode & bad) || (d->o.has_allow_gid && st.st_gid != d->o.allow_gid)) {
+        return sp_fail(e, -EPERM, "%s: socket directory is mode %04o%s; it must be %04o so "
+                       "only allowed users can reach the socket", dir,
+                       (unsigned)(st.st_mode & 07777),
+                       d->o.has_allow_gid ? " or not in the allowed group" : "", (unsigned)want);
+    }
+    return 0;
+}
+
+static int listen_socket(struct server *d, struct sp_err *e)
+{
+    struct sockaddr_un a = { .sun_family = AF_UNIX };
+    strcpy(a.sun_path, d->o.socket_path);
+    int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    if (fd < 0) {
+        return sp_fail(e, -errno, "socket: %s", strerror(errno));
+    }
+    if (connect(fd, (struct sockaddr *)&a, sizeof(a)) == 0) {
+        close(fd);
+        return sp_fail(e, -EADDRINUSE, "%s: another daemon is already listening there",
+                       d->o.socket_path);
+    }
+    close(fd);
+    fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    struct stat st;
+    if (lstat(a.sun_path, &st) == 0 && S_ISSOCK(st.st_mode))
+        unlink(a.sun_path); /* stale socket of a dead daemon */
+    mode_t old = umask(0117);
+    int rc = bind(fd, (struct sockaddr *)&a, sizeof(a));
+    umask(old);
+    /* with --allow-gid the group must be able to connect(): the socket is
+     * 0660, so it has to belong to that group, not to ours */
+    if (rc < 0 || chmod(a.sun_path, 0660) < 0 ||
+        (d->o.has_allow_gid && chown(a.sun_path, (uid_t)-1, d->o.allow_gid) < 0) ||
+        listen(fd, 128) < 0) {
+        int rc = sp_fail(e, -errno, "%s: %s", d->o.socket_path, strerror(errno));
+        close(fd);
+        return rc;
+    }
+    return fd;
+}
+
+static void raise_fd_limit(void)
+{
+    struct rlimit r;
+    if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+        r.rlim_cur = r.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &r);
+    }
+}
+
+static void protect_from_oom(void)
+{
+    int fd = open("/proc/self/oom_score_adj", O_WRONLY | O_CLOEXEC);
+    if (fd < 0 || write(fd, "-1000", 5) != 5)
+        sup_log(LOG_NOTE, "note: cannot set oom_score_adj to -1000: %s", strerror(errno));
+    if (fd >= 0)
+        close(fd);
+}
+
+enum { PF_SIGNAL, PF_LISTEN, PF_CONN };
+
+static int loop(struct server *d, int sfd)
+{
+    struct pollfd pf[2 + 2 * (MAX_SYNTHDS + MAX_GPUDS) + MAX_CONNS];
+    int kind[sizeof(pf) / sizeof(pf[0])];
+    struct conn *who[sizeof(pf) / sizeof(pf[0])];
+    struct core *core = &d->core;
+
+    for (;;) {
+        int n = 0;
+        pf[n] = (struct pollfd){ sfd, POLLIN, 0 };
+        kind[n++] = PF_SIGNAL;
+        pf[n] = (struct pollfd){ d->listen_fd, POLLIN, 0 };
+        kind[n++] = PF_LISTEN;
+        for (int i = 0; i < MAX_CONNS; i++) {
+            struct conn *c = d->conns[i];
+            if (!c)
+                continue;
+            pf[n] = (struct pollfd){ c->fd, (short)((conn_wants_input(c) ? POLLIN : 0) |
+                                                    (c->outlen ? POLLOUT : 0)), 0 };
+            kind[n] = PF_CONN;
+            who[n++] = c;
+        }
+        /* the core's descriptors go after these, and are handled first */
+        int rc = core_loop_turn(core, pf, n, (int)(sizeof(pf) / sizeof(pf[0])), 100);
+        if (rc < 0) {
+            sup_log(LOG_WARN, "poll: %s", strerror(-rc));
+            return 1;
+        }
+        for (int i = 0; i < n; i++) {
+            if (!pf[i].revents)
+                continue;
+            if (kind[i] == PF_SIGNAL) {
+                struct signalfd_siginfo si;
+                while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+                    if (core->draining) {
+                        sup_log(LOG_WARN, "second signal: stopping now");
+                        return 1;
+                    }
+                    sup_log(LOG_NOTE, "signal %u: draining (no new jobs; %d running)",
+                            si.ssi_signo, jobs_active(&core->jobs));
+                    core->draining = 1;
+                }
+            } else if (kind[i] == PF_LISTEN) {
+                conn_accept(d);
+            } else {
+                struct conn *c = who[i];
+                int still = 0;
+                for (int q = 0; q < MAX_CONNS; q++)
+                    still |= d->conns[q] == c;
+                if (!still)
+                    continue;
+                if (pf[i].revents & POLLOUT)
+                    conn_writable(d, c);
+                if ((pf[i].revents & (POLLHUP | POLLERR)) && !(pf[i].events & POLLIN))
+                    conn_hangup(d, c);
+                else if (pf[i].revents & (POLLIN | POLLHUP | POLLERR))
+                    conn_readable(d, c);
+            }
+        }
+        for (int q = 0; q < MAX_CONNS; q++) {
+            struct conn *c = d->conns[q];
+            if (c && (c->closing == 2 || (c->closing == 1 && c->outlen == 0)))
+                conn_close(d, c);
+        }
+        uint64_t now = now_ns();
+        conns_tick(d, now);
+        core_tick(core, now);
+        if (core->draining && jobs_active(&core->jobs) == 0) {
+            int pending = 0;
+            for (int q = 0; q < MAX_CONNS; q++)
+                if (d->conns[q] && d->conns[q]->outlen)
+                    pending = 1;
+            if (!pending || core->draining++ > 50) /* flush answers for up to ~5 s */
+                return 0;
+        }
+    }
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    static struct server d;
+    struct core *core = &d.core;
+    struct sp_err e = { "" };
+    char **keys;
+    int nkeys, rc;
+
+    memset(&d, 0, sizeof(d));
+    core_init(core);
+    d.listen_fd = d.spare_fd = -1;
+    log_setup("slotprove serve", 1, LOG_NOTE, 0);
+    if ((rc = parse_opts(&d, argc, argv, &keys, &nkeys)) != 0)
+        return rc < 0 ? 0 : rc; /* < 0: --help was printed */
+    core->keys.max_job_key = d.o.max_job_key;
+    core->keys.hash_keys = 1;
+    core->hooks = (struct core_hooks){ .ctx = &d, .job_ended = conns_job_ended };
+    signal(SIGPIPE, SIG_IGN);
+    raise_fd_limit();
+    for (int i = 0; i < nkeys; i++)
+        if (keys_preload(&core->keys, keys[i], &e) < 0) {
+            fprintf(stderr, "slotprove serve: %s\n", e.msg);
+            return 1;
+        }
+    free(keys);
+    if (!core->o.slot_bytes) {
+        core->o.slot_bytes = keys_max_slot_bytes(&core->keys);
+        if (!core->o.slot_bytes) {
+            fprintf(stderr, "slotprove serve: --slot-bytes auto needs at least one --key; "
+                            "give --slot-bytes SIZE\n");
+            return 2;
+        }
+    }
+    if (keys_max_slot_bytes(&core->keys) > core->o.slot_bytes) {
+        fprintf(stderr, "slotprove serve: --slot-bytes %llu is too small: the largest --key needs "
+                        "%llu-byte slots\n", (unsigned long long)core->o.slot_bytes,
+                (unsigned long long)keys_max_slot_bytes(&core->keys));
+        return 2;
+    }
+    if (check_socket_dir(&d, &e) < 0 || (d.listen_fd = listen_socket(&d, &e)) < 0) {
+        fprintf(stderr, "slotprove serve: %s\n", e.msg);
+        return 1;
+    }
+    d.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    protect_from_oom();
+
+    sigset_t ss;
+    sigemptyset(&ss);
+    sigaddset(&ss, SIGTERM);
+    sigaddset(&ss, SIGINT);
+    sigprocmask(SIG_BLOCK, &ss, NULL);
+    int sfd = signalfd(-1, &ss, SFD_NONBLOCK | SFD_CLOEXEC);
+
+    if ((rc = core_start(core, &e)) < 0) {
+        fprintf(stderr, "slotprove serve: %s\n", e.msg);
+        core_shutdown(core);
+        unlink(d.o.socket_path);
+        return 1;
+    }
+    sup_log(LOG_NOTE, "listening on %s: %u synthd, %u gpud (%s), %u slots of %.1f MiB",
+            d.o.socket_path, core->o.synthds, core->o.gpuds, core->o.backend, core->o.slots,
+            core->o.slot_bytes / 1048576.0);
+    rc = loop(&d, sfd);
+    core_shutdown(core);
+    for (int i = 0; i < MAX_CONNS; i++)
+        if (d.conns[i]) {
+            conn_writable(&d, d.conns[i]);
+            conn_close(&d, d.conns[i]);
+        }
+    unlink(d.o.socket_path);
+    sup_log(LOG_NOTE, "stopped");
+    return rc;
+}

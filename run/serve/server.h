@@ -1,0 +1,61 @@
+/*
+ * server.h — `slotprove serve`: the supervisor core (core.h) behind a unix
+ * socket.
+ *
+ * serve.c parses the options, creates the socket directory and socket,
+ * and runs the poll loop over signals, the listener, the clients (conn.c)
+ * and the core's children. conn.c speaks the socket protocol (request.h)
+ * and nothing else: it turns requests into core calls and job ends into
+ * answers (conn.h); status.c the status answer (status.h). This header
+ * holds the shared types only.
+ */
+#ifndef SLOTPROVE_SERVER_H
+#define SLOTPROVE_SERVER_H
+
+#include <sys/types.h>
+
+#include "core_state.h"
+#include "ctl.h"
+#include "gpus.h"
+#include "request.h"
+
+#define MAX_CONNS 256
+
+struct conn {
+    int fd;
+    uid_t uid;
+    gid_t gid;
+    char *in;
+    size_t inlen;
+    int fds[REQUEST_MAX_FDS];
+    int nfds;
+    char *out;
+    size_t outlen, outcap;
+    struct job *waiting;       /* answer when this job ends */
+    struct job *streaming;     /* results being sent, one partition a line */
+    uint32_t stream_next;      /* the next partition to send */
+    uint64_t last_active_ns;   /* last byte in or out: for the idle timeout */
+    int closing;               /* 1: close once out is flushed; 2: close now */
+};
+
+struct server_opts {
+    const char *socket_path;
+    uint64_t max_job_key;      /* bytes: largest key a client may attach */
+    unsigned client_idle_s;    /* a connection with nothing to wait for is closed */
+    unsigned max_user_conns;   /* connections one uid may hold at once */
+    uid_t allow_uid[16];
+    unsigned n_allow_uid;
+    gid_t allow_gid;
+    int has_allow_gid;
+};
+
+struct server {
+    struct core core;
+    struct gpu_list gpus;      /* --gpus, or the visible GPUs */
+    struct server_opts o;
+    int listen_fd;
+    int spare_fd;              /* released to accept-and-close on EMFILE */
+    struct conn *conns[MAX_CONNS];
+};
+
+#endif

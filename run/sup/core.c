@@ -1,0 +1,481 @@
+/*
+ * core.c — the supervisor core (core.h): start, the children's messages
+ * and deaths, dispatch. Submits are in submit.c, job ends in job_end.c.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core.h"
+#include "ctl.h"
+#include "job_end.h"
+#include "kid_keys.h"
+#include "log.h"
+#include "pipeline.h"
+#include "proof.h"
+#include "publish.h"
+#include "slot.h"
+#include "submit.h"
+#include "wtns.h"
+
+_Static_assert(CTL_MAX_KEYS <= DSP_MAX_KEYS, "key ids must fit the dispatcher's key bitmasks");
+_Static_assert(CTL_MAX_KEYS <= 64, "key bitmasks are uint64_t");
+
+#define job_of(dj) ((struct job *)((char *)(dj) - offsetof(struct job, d)))
+
+void core_init(struct core *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->pool.ctl_fd = c->pool.payload_fd = -1;
+    c->intake.done_fd = c->intake.post_fd = -1;
+    for (unsigned g = 0; g < MAX_GPUDS; g++)
+        c->doorbells[g] = -1;
+}
+
+int core_start(struct core *c, struct sp_err *e)
+{
+    int rc = pool_create_rings(&c->pool, c->o.slots, c->o.slot_bytes, c->o.gpuds);
+    if (rc < 0)
+        return sp_fail(e, rc, "cannot create %u slots of %llu bytes: %s", c->o.slots,
+                       (unsigned long long)c->o.slot_bytes, strerror(-rc));
+    c->keys.slot_bytes = c->o.slot_bytes;
+    for (unsigned g = 0; g < c->o.gpuds; g++)
+        if ((c->doorbells[g] = eventfd(0, EFD_CLOEXEC)) < 0)
+            return sp_fail(e, -errno, "eventfd: %s", strerror(errno));
+    if ((rc = intake_init(&c->intake, e)) < 0)
+        return rc;
+    dispatch_init(&c->dsp, c->o.gpuds, c->o.max_attempts);
+    struct kid_table *t = &c->kids;
+    t->nsynthds = c->o.synthds;
+    t->ngpuds = c->o.gpuds;
+    t->pool_ctl_fd = c->pool.ctl_fd;
+    t->pool_payload_fd = c->pool.payload_fd;
+    for (unsigned g = 0; g < c->o.gpuds; g++)
+        t->doorbell_fds[g] = c->doorbells[g];
+    t->threads = c->o.threads;
+    t->backend = c->o.backend;
+    t->gpus = c->o.gpus;
+    t->synth_rss_max = c->o.synth_rss_max;
+    t->no_verify = c->o.no_verify;
+    t->trace_buffers = c->o.trace_buffers;
+    return kids_start(t, e);
+}
+
+int core_pollfds(struct core *c, struct pollfd *pf, int max)
+{
+    int n = 0;
+    if (c->intake.done_fd >= 0 && max > 0)
+        pf[n++] = (struct pollfd){ c->intake.done_fd, POLLIN, 0 };
+    for (unsigned i = 0; i < c->kids.nkids && n + 2 <= max; i++) {
+        struct kid *k = &c->kids.kids[i];
+        if (!k->alive)
+            continue;
+        pf[n++] = (struct pollfd){ k->p.ctl, POLLIN, 0 };
+        pf[n++] = (struct pollfd){ k->p.pidfd, POLLIN, 0 };
+    }
+    return n;
+}
+
+static void fail_all(struct core *c, const char *why)
+{
+    for (struct job *j = c->jobs.head; j; j = j->next)
+        core_fail_job(c, j, "%s", why);
+}
+
+int core_usable(const struct core *c, struct sp_err *e)
+{
+    const char *why;
+    if (!kids_any_gpud_usable(&c->kids, &why) || !kids_any_synthd_usable(&c->kids, &why))
+        return sp_fail(e, -EAGAIN, "cannot prove: %s", why ? why : "no process can run");
+    return 0;
+}
+
+/* ---- child messages ------------------------------------------------------- */
+
+static struct job *running_job(struct core *c, uint64_t num, uint32_t part)
+{
+    struct job *j = jobs_by_num(&c->jobs, num);
+    return j && j->state == JOB_RUNNING && part < j->d.nparts ? j : NULL;
+}
+
+/* How long a child may hold a partition of job j without a progress
+ * report: 2 minutes plus 50 µs per domain element (2^24: 14 more). */
+static uint64_t work_deadline(struct core *c, const struct job *j, uint64_t now)
+{
+    const struct key_entry *ke = &c->keys.keys[j->d.key_id];
+    uint64_t n = ke->used ? ke->zk.domain_size : 0;
+    return now + 120000000000ull + n * 50000ull;
+}
+
+/* gpud k reported progress: renew its deadline while it holds work. */
+static void gpud_progress(struct core *c, struct kid *k, const struct job *j)
+{
+    if (!c->dsp.gpuds[k->index].holding)
+        k->deadline_ns = 0;
+    else if (j)
+        k->deadline_ns = work_deadline(c, j, now_ns());
+}
+
+static enum dsp_outcome apply(struct core *c, struct job *j, uint32_t part,
+                              enum dsp_event_type type, uint32_t who)
+{
+    struct dsp_event ev = { .type = type, .who = who, .now_ns = now_ns() };
+    return dispatch_apply(&c->dsp, &j->d, part, &ev);
+}
+
+static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
+{
+    struct job *j = jobs_by_num(&c->jobs, m->job_id);
+    enum dsp_outcome o = j ? apply(c, j, m->partition, DSP_EV_PROVED, k->index) : DSP_DUPLICATE;
+    if (o != DSP_PART_DONE && o != DSP_JOB_DONE) {
+        c->c.duplicate_results++;
+        gpud_progress(c, k, j);
+        return;
+    }
+    struct groth16_proof proof;
+    if (m->text_len != sizeof(proof)) {
+        core_fail_job(c, j, "partition %u: gpud sent a %u-byte proof, not %zu bytes",
+                      m->partition, m->text_len, sizeof(proof));
+        return;
+    }
+    memcpy(&proof, m->text, sizeof(proof));
+    if (jobs_store_proof(j, m->partition, &proof, &m->times) < 0) {
+        core_fail_job(c, j, "out of memory storing a proof");
+        return;
+    }
+    c->c.proofs++;
+    k->proofs++;
+    core_note_proved(c, j, m->partition, k->index, &m->times);
+    c->done_ns[c->done_head++ % (sizeof(c->done_ns) / sizeof(c->done_ns[0]))] = now_ns();
+    if (o == DSP_JOB_DONE)
+        core_finish_job(c, j);
+    gpud_progress(c, k, j);
+}
+
+/* A partition that failed --max-attempts times fails its job. */
+static void fail_poisoned(struct core *c, struct job *j, uint32_t part, const char *why)
+{
+    core_fail_job(c, j, "partition %u (%s) failed after %u attempts; last: %s", part,
+                  j->parts[part].wname, j->d.parts[part].attempts, why);
+}
+
+static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, int nfds)
+{
+    struct job *j;
+    for (int i = 0; i < nfds; i++)
+        close(fds[i]); /* children send no descriptors */
+    switch (m->type) {
+    case CTL_HELLO:
+        kids_hello(k);
+        if (k->role == ROLE_GPUD) {
+            sup_log(LOG_NOTE, "gpud %u: backend %.200s", k->index, m->text);
+            dispatch_gpud_up(&c->dsp, k->index);
+            for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+                if (c->keys.keys[i].used && !c->keys.keys[i].failed)
+                    core_send_key(c, k, i);
+        }
+        if (c->hooks.hello)
+            c->hooks.hello(c->hooks.ctx, k, m->text);
+        break;
+    case CTL_BACKEND:
+        snprintf(k->backend, sizeof(k->backend), "%.511s", m->text);
+        break;
+    case CTL_KEY_OK:
+        if (m->key_id < CTL_MAX_KEYS) {
+            k->keys_loaded |= 1ull << m->key_id;
+            if (k->role == ROLE_GPUD)
+                dispatch_gpud_key(&c->dsp, k->index, m->key_id, 1);
+        }
+        break;
+    case CTL_KEY_ERR:
+        if (m->key_id < CTL_MAX_KEYS && c->keys.keys[m->key_id].used) {
+            struct key_entry *ke = &c->keys.keys[m->key_id];
+            ke->failed = 1;
+            snprintf(ke->error, sizeof(ke->error), "%.590s", m->text);
+            for (j = c->jobs.head; j; j = j->next)
+                if (j->d.key_id == m->key_id && !j->intake_pending)
+                    core_fail_job(c, j, "%s", m->text);
+        }
+        break;
+    case CTL_SYNTH_DONE:
+        if (k->holding && k->job_num == m->job_id && k->part == m->partition &&
+            (j = running_job(c, m->job_id, m->partition))) {
+            core_note_synthesized(c, j, &j->parts[m->partition], m);
+            /* TAKEN may have come first (another socket): the report is
+             * still this synthd's own, about the partition it holds */
+            apply(c, j, m->partition, DSP_EV_SYNTH_DONE, k->p.incarnation);
+            if (c->hooks.synthesized)
+                c->hooks.synthesized(c->hooks.ctx, j, m->partition, m->slot,
+                                     m->times.ns[STAGE_SYNTH]);
+        }
+        k->state = KID_IDLE;
+        k->holding = 0;
+        k->deadline_ns = 0;
+        break;
+    case CTL_SYNTH_ERR:
+        if (k->holding && (j = running_job(c, k->job_num, k->part))) {
+            apply(c, j, k->part, DSP_EV_FAILED, k->p.incarnation);
+            core_fail_job(c, j, "%s", m->text);
+        }
+        k->state = KID_IDLE;
+        k->holding = 0;
+        k->deadline_ns = 0;
+        break;
+    case CTL_TAKEN:
+        if ((j = running_job(c, m->job_id, m->partition)))
+            apply(c, j, m->partition, DSP_EV_TAKEN, k->index);
+        gpud_progress(c, k, j);
+        break;
+    case CTL_PROGRESS:
+        gpud_progress(c, k, running_job(c, m->job_id, m->partition));
+        if (c->hooks.progress && m->stage < STAGE_COUNT &&
+            (j = running_job(c, m->job_id, m->partition)))
+            c->hooks.progress(c->hooks.ctx, j, m->partition, (enum stage)m->stage,
+                              m->times.ns[m->stage]);
+        break;
+    case CTL_PROVED:
+        on_proved(c, k, m);
+        break;
+    case CTL_PROVE_ERR:
+        if ((j = running_job(c, m->job_id, m->partition)) && m->status == -SP_EDEVICE) {
+            /* the device failed, not the input: the partition goes back to
+             * the queue, counted like a crash toward --max-attempts */
+            struct dsp_event ev = { .type = DSP_EV_GPUD_DIED, .who = k->index,
+                                    .cause = DSP_CAUSE_CRASH, .now_ns = now_ns() };
+            enum dsp_outcome o = dispatch_apply(&c->dsp, &j->d, m->partition, &ev);
+            if (o == DSP_POISONED)
+                fail_poisoned(c, j, m->partition, m->text);
+            else if (o == DSP_REQUEUED) {
+                c->c.resynthesized++;
+                sup_log(LOG_WARN, "job %s partition %u: %s; proving it again", j->id,
+                        m->partition, m->text);
+            }
+        } else if (j) {
+            apply(c, j, m->partition, DSP_EV_FAILED, k->index);
+            if (m->status == -SP_EVERIFY) /* "w.wtns: the witness does not satisfy the circuit" */
+                core_fail_job(c, j, "%s: %s", j->parts[m->partition].wname, m->text);
+            else
+                core_fail_job(c, j, "partition %u (%s): %s", m->partition,
+                              j->parts[m->partition].wname, m->text);
+        }
+        gpud_progress(c, k, j);
+        break;
+    default:
+        sup_log(LOG_WARN, "%s pid %d sent unexpected %s", kid_role_name(k->role),
+                (int)k->p.pid, ctl_type_name(m->type));
+    }
+}
+
+/* Reads every queued message of k (to EOF when it has exited). */
+static void drain(struct core *c, struct kid *k)
+{
+    static struct ctl_msg m;
+    int fds[CTL_MAX_FDS], nfds, rc;
+    int ctl = k->p.ctl;
+    while (k->alive && k->p.ctl == ctl && (rc = ctl_recv(ctl, &m, fds, &nfds)) != 0 &&
+           rc != -EAGAIN) {
+        if (rc == 1)
+            kid_msg(c, k, &m, fds, nfds);
+        else if (rc != -EPROTO)
+            break;
+    }
+}
+
+/* ---- deaths --------------------------------------------------------------- */
+
+/* Is (job, partition) in a READY or PROVING slot? Headers only. */
+static int slot_live(void *ctx, const struct dsp_job *dj, uint32_t part)
+{
+    struct core *c = ctx;
+    for (uint32_t s = 0; s < c->pool.nslots; s++) {
+        uint32_t st = slot_state_of(slot_word(&c->pool, s));
+        struct slot_header h;
+        if ((st == SLOT_READY || st == SLOT_PROVING) && slot_read_header(&c->pool, s, &h) == 0 &&
+            h.job_id == dj->num && h.partition == part)
+            return 1;
+    }
+    return 0;
+}
+
+struct death_ctx {
+    struct core *c;
+    const struct kid_death *dd;
+    int gpud;
+    int held;
+};
+
+static int death_live(void *ctx, const struct dsp_job *dj, uint32_t part)
+{
+    return slot_live(((struct death_ctx *)ctx)->c, dj, part);
+}
+
+static void death_outcome(void *ctx, struct dsp_job *dj, uint32_t part, enum dsp_outcome o)
+{
+    struct death_ctx *x = ctx;
+    struct job *j = job_of(dj);
+    x->held = 1;
+    if (o == DSP_REQUEUED && x->gpud)
+        x->c->c.resynthesized++;
+    else if (o == DSP_REPROVE)
+        x->c->c.reproved_from_shm++;
+    else if (o == DSP_POISONED)
+        fail_poisoned(x->c, j, part, x->dd->why);
+}
+
+static void on_exit_(struct core *c, struct kid *k)
+{
+    struct kid_death dd;
+    struct reclaim_report rep;
+    uint32_t inc = k->p.incarnation;
+    int gpud = k->role == ROLE_GPUD;
+
+    /* results it sent before dying count: read its socket to EOF first;
+     * after a gpud's death also every other gpud's, so their TAKEN reports
+     * are in before "published but in no slot" is read as the dead one's */
+    drain(c, k);
+    if (gpud)
+        for (unsigned g = 0; g < c->kids.ngpuds; g++)
+            drain(c, kids_gpud(&c->kids, g));
+    kids_reap(&c->kids, k, &dd);
+    int held = k->holding;
+    /* only now, after the reap, are its slots reclaimed; a dead gpud's
+     * PROVING slots go back to READY with a ticket on its own ring, which
+     * its successor consumes (any other gpud finds them by the table scan) */
+    slot_reclaim_owner(&c->pool, gpud ? k->index : 0, inc, &rep);
+    if (gpud) {
+        c->c.gpud_deaths++;
+        held |= c->dsp.gpuds[k->index].holding > 0 || rep.n_readied > 0;
+        /* PROVING slots went back to READY: free those no job needs */
+        for (uint32_t i = 0; i < rep.n_readied; i++) {
+            struct reclaim_entry *r = &rep.readied[i];
+            struct job *j = r->hdr_valid ? running_job(c, r->job_id, r->partition) : NULL;
+            if (!j || j->d.parts[r->partition].state == DSP_DONE)
+                slot_force_free(&c->pool, r->slot, r->gen);
+            else /* it held the slot PROVING, maybe before its TAKEN was sent */
+                apply(c, j, r->partition, DSP_EV_TAKEN, k->index);
+        }
+    } else {
+        c->c.synthd_deaths++;
+    }
+    struct death_ctx x = { c, &dd, gpud, 0 };
+    struct dsp_event ev = { .type = gpud ? DSP_EV_GPUD_DIED : DSP_EV_SYNTHD_DIED,
+                            .who = gpud ? k->index : inc, .cause = dd.cause,
+                            .now_ns = now_ns() };
+    dispatch_death(&c->dsp, &ev, death_live, death_outcome, &x);
+    held |= x.held;
+    if (kids_after_death(&c->kids, k, &dd, held, c->draining, now_ns()) && !c->draining) {
+        const char *why;
+        if (!kids_any_gpud_usable(&c->kids, &why) || !kids_any_synthd_usable(&c->kids, &why))
+            fail_all(c, why);
+    }
+}
+
+void core_on_fd(struct core *c, int fd)
+{
+    if (fd == c->intake.done_fd) {
+        struct intake_task *t;
+        while ((t = intake_collect(&c->intake)))
+            core_intake_done(c, t);
+        return;
+    }
+    struct kid *k = kids_by_fd(&c->kids, fd);
+    if (!k)
+        return;
+    if (fd == k->p.ctl)
+        drain(c, k);
+    else
+        on_exit_(c, k);
+}
+
+/* ---- dispatch and ticks --------------------------------------------------- */
+
+static void dispatch_idle(struct core *c, uint64_t now)
+{
+    static struct ctl_msg m;
+    if (c->draining > 1)
+        return;
+    for (unsigned i = 0; i < c->kids.nsynthds; i++) {
+        struct kid *k = &c->kids.kids[i];
+        struct dsp_job *dj;
+        uint32_t p;
+        /* a stopped synthd (SIGSTOP) gets nothing new to hold */
+        if (k->state != KID_IDLE || k->stopped_since_ns || !dispatch_next(&c->dsp, now, &dj, &p))
+            continue;
+        struct job *j = job_of(dj);
+        if (core_send_key(c, k, dj->key_id) < 0)
+            continue; /* its socket is gone: the exit handler will see to it */
+        ctl_init(&m, CTL_SYNTH);
+        m.job_id = dj->num;
+        m.partition = p;
+        m.key_id = dj->key_id;
+        int g = dispatch_pick_gpud(&c->dsp, dj->key_id);
+        m.gpud = g < 0 ? 0 : (uint32_t)g;
+        m.pin = j->parts[p].pin; /* synthd checks what it reads against it */
+        ctl_text(&m, "%s", j->parts[p].wname);
+        if (ctl_send(k->p.ctl, &m, &j->parts[p].wfd, 1) < 0)
+            continue;
+        apply(c, j, p, DSP_EV_SYNTH_START, k->p.incarnation);
+        core_note_synth_start(c, &j->parts[p], now);
+        k->state = KID_BUSY;
+        k->holding = 1;
+        k->job_num = dj->num;
+        k->part = p;
+        k->deadline_ns = work_deadline(c, j, now);
+    }
+}
+
+static int job_held(void *ctx, const struct job *j)
+{
+    struct core *c = ctx;
+    for (unsigned i = 0; i < c->kids.nsynthds; i++)
+        if (c->kids.kids[i].holding && c->kids.kids[i].job_num == j->d.num)
+            return 1;
+    return 0;
+}
+
+static void job_gone(void *ctx, struct job *j)
+{
+    dispatch_remove(&((struct core *)ctx)->dsp, &j->d);
+}
+
+void core_tick(struct core *c, uint64_t now)
+{
+    kids_tick(&c->kids, now, c->draining);
+    core_intake_deadlines(c, now);
+    /* every gpud gets the keys of running jobs; a KEY_LOAD that found its
+     * socket full is sent again here */
+    uint64_t need = core_busy_keys(c);
+    for (unsigned g = 0; need && g < c->kids.ngpuds; g++) {
+        struct kid *k = kids_gpud(&c->kids, g);
+        for (uint32_t id = 0; id < CTL_MAX_KEYS; id++)
+            if ((need >> id & 1) && !(k->keys_sent >> id & 1) && c->keys.keys[id].used &&
+                !c->keys.keys[id].failed)
+                core_send_key(c, k, id);
+    }
+    dispatch_idle(c, now);
+    if (now - c->last_purge_ns > 1000000000ull) {
+        jobs_purge(&c->jobs, now, (uint64_t)c->o.result_ttl_s * 1000000000ull, job_held,
+                   job_gone, c);
+        c->last_purge_ns = now;
+    }
+}
+
+/* ---- submit --------------------------------------------------------------- */
+
+void core_shutdown(struct core *c)
+{
+    kids_shutdown(&c->kids);
+    for (unsigned g = 0; g < MAX_GPUDS; g++) {
+        if (c->doorbells[g] >= 0)
+            close(c->doorbells[g]);
+        c->doorbells[g] = -1;
+    }
+    pool_detach(&c->pool);
+}

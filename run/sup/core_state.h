@@ -1,0 +1,87 @@
+/*
+ * core_state.h — the supervisor core's state (struct core) and options,
+ * shared by the core's files (core.c, submit.c, job_end.c, kid_keys.c,
+ * pipeline.c) and read by its users (serve/, cli/prove_cmd.c). Header only.
+ */
+#ifndef SLOTPROVE_CORE_STATE_H
+#define SLOTPROVE_CORE_STATE_H
+
+#include <stdint.h>
+
+#include "dispatch.h"
+#include "intake.h"
+#include "jobs.h"
+#include "keys.h"
+#include "kids.h"
+#include "pool.h"
+#include "stages.h"
+
+struct core_opts {
+    unsigned synthds;          /* 1..MAX_SYNTHDS */
+    unsigned gpuds;            /* 1..MAX_GPUDS */
+    unsigned slots;
+    uint64_t slot_bytes;
+    uint64_t synth_rss_max;    /* bytes of RssAnon; 0 = no limit */
+    const char *backend;
+    const char *const *gpus;   /* NULL, or gpud i's CUDA device (index or UUID) for each gpud */
+    unsigned threads;          /* per child; 0 = all CPUs */
+    unsigned max_attempts;     /* K: counted deaths before a partition is poison */
+    unsigned result_ttl_s;
+    unsigned file_timeout_s;   /* a submit's files must be read within this */
+    unsigned max_queued;       /* partitions submitted and not yet proved, all jobs */
+    uint64_t key_cache_max;    /* bytes: all client-attached keys held together */
+    int trace_buffers;         /* children print slot-table lines (serve --trace-buffers) */
+    int no_verify;             /* gpuds skip the self-check of each proof (--no-verify) */
+    int trace_times;           /* a TIMES line per proved partition (serve --trace-times) */
+};
+
+struct counters {
+    uint64_t proofs, jobs_done, jobs_failed;
+    uint64_t reproved_from_shm;  /* slots proved again after a gpud death, no re-synthesis */
+    uint64_t resynthesized;      /* partitions synthesized again after a gpud death */
+    uint64_t synthd_deaths, gpud_deaths, duplicate_results;
+};
+
+/* Where the time goes, summed since start (status "pipeline"); a rate is
+ * the difference of two status samples over the time between them. */
+struct pipeline_counters {
+    uint64_t prover_busy_ns;    /* Σ gpud take-to-checked-proof (prove + verify) */
+    uint64_t synth_partitions;  /* SYNTH_DONE reports */
+    uint64_t synth_rows;        /* Σ domain_size of those: constraint rows */
+    uint64_t synth_ns;          /* Σ synthd wall time, claimed slot to publish */
+    uint64_t synth_cpu_ns;      /* Σ synthd CPU time (all its threads) */
+    uint64_t slot_wait_ns, slot_wait_max_ns; /* synthds waiting for a FREE slot */
+    uint64_t slot_waits;        /* partitions whose synthd waited over 1 ms */
+    uint64_t queue_wait_ns, queue_wait_max_ns; /* dispatchable to first SYNTH */
+};
+
+/* What the core tells its user; any may be NULL. */
+struct core_hooks {
+    void *ctx;
+    void (*hello)(void *ctx, const struct kid *k, const char *text);
+    void (*synthesized)(void *ctx, const struct job *j, uint32_t part, uint32_t slot,
+                        uint64_t synth_ns);
+    void (*progress)(void *ctx, const struct job *j, uint32_t part, enum stage s,
+                     uint64_t ns);
+    void (*job_ended)(void *ctx, struct job *j);
+};
+
+struct core {
+    struct core_opts o;
+    struct pool pool;
+    int doorbells[MAX_GPUDS];  /* gpud i's eventfd, rung by synthd after a publish */
+    struct kid_table kids;
+    struct key_cache keys;
+    struct job_table jobs;
+    struct dispatcher dsp;
+    struct intake intake;      /* client files, read on helper threads */
+    struct counters c;
+    struct pipeline_counters pc;
+    struct core_hooks hooks;
+    uint64_t done_ns[4096];    /* ring of proof completion times, for proofs/s */
+    unsigned done_head;
+    uint64_t last_purge_ns;
+    int draining;              /* 1: no new jobs; > 1: no new dispatch either */
+};
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * intake.h — reading what a client hands over, off the event loop.
+ *
+ * A client's key (copied into a sealed memfd, validated, hashed) and its
+ * witnesses (opened, checked against the key, public signals read) are read
+ * by a helper thread per submit, never by the supervisor's loop: a file on
+ * a stalled filesystem (a hung NFS or FUSE mount) would put the reader in
+ * uninterruptible sleep. The loop hands a task over (intake_start), polls
+ * intake.done_fd, and collects finished tasks (intake_collect); a task past
+ * its deadline is abandoned by the caller (its job fails with the reason)
+ * and freed whenever its thread comes back, if ever. Tasks own duplicates
+ * of the descriptors they read, so a job that ends meanwhile closing its
+ * own cannot make a thread read a reused descriptor number.
+ */
+#ifndef SLOTPROVE_INTAKE_H
+#define SLOTPROVE_INTAKE_H
+
+#include <stdint.h>
+
+#include "err.h"
+#include "keys.h"
+#include "job_limits.h"
+#include "wtns_pin.h"
+#include "zkey.h"
+
+#define INTAKE_MAX_RUNNING 32  /* threads reading client files at once */
+
+struct intake_task {
+    /* set by the loop before intake_start */
+    uint64_t job_num;
+    int key_fd;                /* a client's key to prepare (consumed), or -1 */
+    char key_name[JOB_NAME_MAX + 1];
+    uint64_t max_key_bytes;
+    int hash_key;
+    struct zkey zk;            /* with key_fd -1: the cached key's header view */
+    uint32_t preloaded_id;     /* with key_fd -1: its id in the key cache */
+    uint32_t n;                /* witnesses */
+    int wfds[JOB_MAX_PARTS];   /* duplicates, owned by the task */
+    char wnames[JOB_MAX_PARTS][JOB_NAME_MAX + 1];
+    /* set by the thread */
+    int rc;                    /* 0, or a negative code with err */
+    struct sp_err err;
+    int have_key;              /* key holds a prepared key (from key_fd) */
+    struct key_prep key;
+    char *public_json[JOB_MAX_PARTS];
+    struct wtns_pin pin[JOB_MAX_PARTS]; /* each witness as read (wtns_pin.h) */
+    /* the loop's bookkeeping */
+    int post_fd;               /* intake.post_fd, for the thread */
+    uint64_t deadline_ns;
+    int abandoned;
+    struct intake_task *next;
+};
+
+struct intake {
+    int done_fd;               /* readable when a task has finished */
+    int post_fd;
+    unsigned running;
+    struct intake_task *tasks; /* started, not yet collected */
+};
+
+/* 0, or -errno with the reason in e. */
+int intake_init(struct intake *in, struct sp_err *e);
+
+/* Runs t on a new detached thread. 0, or -EAGAIN when INTAKE_MAX_RUNNING
+ * are running (the submit is refused), or -errno. */
+int intake_start(struct intake *in, struct intake_task *t);
+
+/* A finished task (unlinked; the caller frees it with intake_free), or NULL
+ * when none is waiting. */
+struct intake_task *intake_collect(struct intake *in);
+
+/* Closes what the task still holds and frees it (and its outputs unless the
+ * caller took them: set pointers to NULL / have_key to 0 first). */
+void intake_free(struct intake_task *t);
+
+#endif

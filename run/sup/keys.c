@@ -1,0 +1,279 @@
+/*
+ * keys.c — the key cache (keys.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sha2.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "keys.h"
+#include "payload.h"
+#include "log.h"
+#include "proc.h"
+#include "zkey_check.h"
+
+static void hash_map(const struct zkey *zk, uint8_t out[32])
+{
+    SHA2_CTX c;
+    SHA256Init(&c);
+    for (size_t off = 0; off < zk->map_len; off += 1 << 24) {
+        size_t n = zk->map_len - off < (1u << 24) ? zk->map_len - off : (1u << 24);
+        SHA256Update(&c, zk->map + off, n);
+    }
+    SHA256Final(out, &c);
+}
+
+/*
+ * When the table is full, forgets the least recently used key that is not
+ * preloaded and not used by a running job: the descriptor is closed and the
+ * caller tells the children to drop their mappings (KEY_DROP). A later
+ * submission of the same key simply loads it again.
+ */
+uint32_t keys_evict_idle(struct key_cache *kc, uint64_t busy_keys, const char *why)
+{
+    uint32_t victim = CTL_MAX_KEYS;
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
+        const struct key_entry *k = &kc->keys[i];
+        if (k->used && !k->preloaded && !(busy_keys >> i & 1) &&
+            (victim == CTL_MAX_KEYS || k->last_used_ns < kc->keys[victim].last_used_ns))
+            victim = i;
+    }
+    if (victim == CTL_MAX_KEYS)
+        return victim;
+    struct key_entry *k = &kc->keys[victim];
+    sup_log(LOG_NOTE, "%s: dropped %s", why, k->name);
+    zkey_close(&k->zk);
+    close(k->fd);
+    memset(k, 0, sizeof(*k));
+    return victim;
+}
+
+/* Keeps a free entry: when the table is full, drops the least recently used
+ * idle client key (keys_evict_idle). Returns its id, or CTL_MAX_KEYS. */
+static uint32_t keys_evict_one(struct key_cache *kc, uint64_t busy_keys)
+{
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (!kc->keys[i].used)
+            return CTL_MAX_KEYS; /* room left */
+    return keys_evict_idle(kc, busy_keys, "key cache full");
+}
+
+uint64_t keys_client_bytes(const struct key_cache *kc)
+{
+    uint64_t held = 0;
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (kc->keys[i].used && !kc->keys[i].preloaded)
+            held += kc->keys[i].zk.map_len;
+    return held;
+}
+
+/* The cache part of adding a key: dedupe by hash, check the slot size,
+ * make room, insert. Consumes p (its memfd and mapping) on every path. */
+static int insert_key(struct key_cache *kc, struct key_prep *p, const char *name, int preloaded,
+                      uint64_t busy_keys, uint32_t *key_id, uint32_t *evicted, struct sp_err *e)
+{
+    *evicted = CTL_MAX_KEYS;
+    for (uint32_t i = 0; i < CTL_MAX_KEYS && kc->hash_keys; i++)
+        if (kc->keys[i].used && memcmp(kc->keys[i].hash, p->hash, 32) == 0) {
+            zkey_close(&p->zk);
+            close(p->fd);
+            kc->keys[i].last_used_ns = now_ns();
+            if (preloaded) {
+                kc->keys[i].preloaded = 1;
+                snprintf(kc->keys[i].name, sizeof(kc->keys[i].name), "%s", name);
+            }
+            *key_id = i;
+            return 0;
+        }
+    uint64_t need = payload_layout(p->zk.domain_size, p->zk.n_vars).total;
+    if (kc->slot_bytes && need > kc->slot_bytes) {
+        sp_fail(e, -SP_ERANGE, "%s: needs %llu-byte slots but the pool's are %llu bytes "
+                 "(start serve with a larger --slot-bytes)", name, (unsigned long long)need,
+                 (unsigned long long)kc->slot_bytes);
+        zkey_close(&p->zk);
+        close(p->fd);
+        return -SP_ERANGE;
+    }
+    if (!preloaded)
+        *evicted = keys_evict_one(kc, busy_keys); /* keep a free entry if an idle one can go */
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
+        struct key_entry *k = &kc->keys[i];
+        if (k->used)
+            continue;
+        memset(k, 0, sizeof(*k));
+        k->used = 1;
+        k->fd = p->fd;
+        k->zk = p->zk;
+        k->preloaded = preloaded;
+        k->last_used_ns = now_ns();
+        k->check_ns = p->check_ns;
+        k->check_points = p->check_points;
+        memcpy(k->hash, p->hash, 32);
+        snprintf(k->name, sizeof(k->name), "%s", name);
+        k->zk.path = k->name;
+        *key_id = i;
+        return 0;
+    }
+    zkey_close(&p->zk);
+    close(p->fd);
+    return sp_fail(e, -ENOSPC, "%s: the daemon holds %d distinct keys, all in use by running "
+                   "jobs or preloaded", name, CTL_MAX_KEYS);
+}
+
+/* Opens (and hashes, when asked) the key on fd. 0, or a code with e; fd is
+ * the caller's either way. */
+static int open_key(int fd, const char *name, int hash, struct key_prep *out, struct sp_err *e)
+{
+    int rc = zkey_open(&out->zk, fd, name, e);
+    if (rc < 0)
+        return rc;
+    uint64_t t0 = now_ns(), npts = 0;
+    if ((rc = zkey_check_points(&out->zk, 0, &npts, e)) < 0) { /* every point on its curve */
+        zkey_close(&out->zk);
+        return rc;
+    }
+    out->check_ns = now_ns() - t0;
+    out->check_points = npts;
+    sup_log(LOG_NOTE, "key %s: %llu points on their curves, checked in %.3f ms", name,
+            (unsigned long long)npts, out->check_ns / 1e6);
+    out->fd = fd;
+    memset(out->hash, 0, sizeof(out->hash));
+    if (hash)
+        hash_map(&out->zk, out->hash);
+    return 0;
+}
+
+/* Opens, hashes and inserts the key on fd (consumed on every path). */
+static int add_key(struct key_cache *kc, int fd, const char *name, int preloaded,
+                   uint64_t busy_keys, uint32_t *key_id, uint32_t *evicted, struct sp_err *e)
+{
+    struct key_prep p;
+    *evicted = CTL_MAX_KEYS;
+    int rc = open_key(fd, name, kc->hash_keys, &p, e);
+    if (rc < 0) {
+        close(fd);
+        return rc;
+    }
+    return insert_key(kc, &p, name, preloaded, busy_keys, key_id, evicted, e);
+}
+
+int keys_add_fd(struct key_cache *kc, int fd, const char *name, const char *alias,
+                uint32_t *key_id, struct sp_err *e)
+{
+    uint32_t id, evicted;
+    int rc = add_key(kc, fd, name, 1, 0, &id, &evicted, e);
+    if (rc < 0)
+        return rc;
+    /* found by alias; messages name the file */
+    snprintf(kc->keys[id].name, sizeof(kc->keys[id].name), "%s", name);
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (kc->keys[i].used && i != id && strcmp(kc->keys[i].alias, alias) == 0) {
+            return sp_fail(e, -EINVAL, "--key %s: name used twice", alias);
+        }
+    snprintf(kc->keys[id].alias, sizeof(kc->keys[id].alias), "%s", alias);
+    *key_id = id;
+    return 0;
+}
+
+int keys_preload(struct key_cache *kc, const char *arg, struct sp_err *e)
+{
+    const char *eq = strchr(arg, '=');
+    char name[JOB_NAME_MAX + 1];
+    uint32_t id;
+    if (!eq || eq == arg || (size_t)(eq - arg) > JOB_NAME_MAX || !eq[1]) {
+        return sp_fail(e, -EINVAL, "--key %s: expected NAME=PATH.zkey", arg);
+    }
+    memcpy(name, arg, (size_t)(eq - arg));
+    name[eq - arg] = 0;
+    int fd = open(eq + 1, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        return sp_fail(e, -errno, "%s: %s", eq + 1, strerror(errno));
+    }
+    return keys_add_fd(kc, fd, eq + 1, name, &id, e);
+}
+
+/*
+ * A client's key is copied into a sealed memfd before it is validated,
+ * hashed and mapped: the client keeps its own file and could truncate it
+ * (every process mapping it would take SIGBUS) or rewrite it after it was
+ * hashed (poisoning the cache entry other jobs share). Large keys are better
+ * preloaded with --key, which maps the operator's file in place.
+ */
+static int sealed_copy(int fd, const char *name, uint64_t max_bytes, struct sp_err *e)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        return sp_fail(e, -EINVAL, "%s: not a regular file", name);
+    }
+    /* copying and hashing run on an intake thread (intake.h), with a deadline */
+    if ((uint64_t)st.st_size > max_bytes) {
+        return sp_fail(e, -EFBIG, "%s: %.1f MiB is above --max-job-key %.1f MiB; preload "
+                       "large keys with serve --key NAME=PATH", name, st.st_size / 1048576.0,
+                       max_bytes / 1048576.0);
+    }
+    int m = memfd_create("slotprove-zkey", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (m < 0)
+        return sp_fail(e, -errno, "%s: memfd_create: %s", name, strerror(errno));
+    off_t off = 0;
+    while (off < st.st_size) {
+        ssize_t n = sendfile(m, fd, &off, (size_t)(st.st_size - off));
+        if (n <= 0) {
+            int rc = n < 0 ? -errno : -SP_EFORMAT;
+            sp_fail(e, rc, "%s: copying the key: %s", name,
+                    n < 0 ? strerror(errno) : "file shrank while being read");
+            close(m);
+            return rc;
+        }
+    }
+    if (fcntl(m, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+        int rc = sp_fail(e, -errno, "%s: sealing the key copy: %s", name, strerror(errno));
+        close(m);
+        return rc;
+    }
+    return m;
+}
+
+int keys_prepare(int fd, const char *name, uint64_t max_bytes, int hash, struct key_prep *out,
+                 struct sp_err *e)
+{
+    int m = sealed_copy(fd, name, max_bytes, e);
+    close(fd);
+    if (m < 0)
+        return m;
+    int rc = open_key(m, name, hash, out, e);
+    if (rc < 0)
+        close(m);
+    return rc;
+}
+
+int keys_insert(struct key_cache *kc, struct key_prep *p, const char *name, uint64_t busy_keys,
+                uint32_t *key_id, uint32_t *evicted, struct sp_err *e)
+{
+    return insert_key(kc, p, name, 0, busy_keys, key_id, evicted, e);
+}
+
+int keys_lookup(const struct key_cache *kc, const char *name, uint32_t *key_id)
+{
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (kc->keys[i].used && kc->keys[i].preloaded && strcmp(kc->keys[i].alias, name) == 0) {
+            *key_id = i;
+            return 0;
+        }
+    return -ENOENT;
+}
+
+uint64_t keys_max_slot_bytes(const struct key_cache *kc)
+{
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
+        if (kc->keys[i].used) {
+            uint64_t b = payload_layout(kc->keys[i].zk.domain_size, kc->keys[i].zk.n_vars).total;
+            m = b > m ? b : m;
+        }
+    return m;
+}

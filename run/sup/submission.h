@@ -1,0 +1,24 @@
+/* submission.h — what core_submit (submit.h) takes: one job's key and
+ * witnesses, however they arrived (a socket request in serve/conn.c, the
+ * command line in cli/prove_cmd.c). Header only: plain data. */
+#ifndef SLOTPROVE_SUBMISSION_H
+#define SLOTPROVE_SUBMISSION_H
+
+#include "job_limits.h"
+
+struct submission {
+    const char *key;        /* a preloaded key's name, or "": the key travels as the first fd */
+    const char *zkey;       /* the attached key's name (for messages), when key is "" */
+    unsigned n_witnesses;   /* 1..JOB_MAX_PARTS: one partition each, in order */
+    const char *witnesses[JOB_MAX_PARTS]; /* their names, for messages; longer than
+                                           * JOB_NAME_MAX bytes they are cut */
+};
+
+/* Descriptors a submission comes with: the key's (when key is "") and one
+ * per witness, in that order. */
+static inline unsigned submission_fd_count(const struct submission *s)
+{
+    return (s->key[0] ? 0u : 1u) + s->n_witnesses;
+}
+
+#endif

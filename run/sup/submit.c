@@ -1,0 +1,170 @@
+/*
+ * submit.c — a job from a submission, and the intake of its files
+ * (submit.h; the files themselves are read on helper threads, intake.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "job_end.h"
+#include "kid_keys.h"
+#include "log.h"
+#include "submit.h"
+
+void core_intake_done(struct core *c, struct intake_task *t)
+{
+    struct job *j = jobs_by_num(&c->jobs, t->job_num);
+    struct sp_err e = { "" };
+    if (t->abandoned || !j || j->state != JOB_RUNNING || !j->intake_pending) {
+        intake_free(t);
+        return;
+    }
+    j->intake_pending = 0;
+    if (t->rc < 0) {
+        core_fail_job(c, j, "%s", t->err.msg);
+        intake_free(t);
+        return;
+    }
+    uint32_t key_id = t->preloaded_id, evicted = CTL_MAX_KEYS;
+    if (t->have_key) {
+        /* client keys together stay within --key-cache-max: idle ones make room */
+        uint64_t size = t->key.zk.map_len;
+        while (keys_client_bytes(&c->keys) + size > c->o.key_cache_max &&
+               (evicted = keys_evict_idle(&c->keys, core_busy_keys(c), "--key-cache-max reached")) <
+                   CTL_MAX_KEYS)
+            core_drop_key(c, evicted);
+        if (keys_client_bytes(&c->keys) + size > c->o.key_cache_max) {
+            core_fail_job(c, j, "%s: key cache full: running jobs hold %.1f MiB of client keys "
+                          "and this one (%.1f MiB) would pass --key-cache-max %.1f MiB; retry "
+                          "when they end, or preload it with serve --key NAME=PATH", t->key_name,
+                          keys_client_bytes(&c->keys) / 1048576.0, size / 1048576.0,
+                          c->o.key_cache_max / 1048576.0);
+            intake_free(t);
+            return;
+        }
+        evicted = CTL_MAX_KEYS;
+        t->have_key = 0; /* keys_insert consumes it */
+        int rc = keys_insert(&c->keys, &t->key, t->key_name, core_busy_keys(c), &key_id, &evicted,
+                             &e);
+        if (evicted < CTL_MAX_KEYS)
+            core_drop_key(c, evicted);
+        if (rc < 0) {
+            core_fail_job(c, j, "%s", e.msg);
+            intake_free(t);
+            return;
+        }
+    }
+    struct key_entry *k = &c->keys.keys[key_id];
+    k->last_used_ns = now_ns();
+    if (k->failed) {
+        core_fail_job(c, j, "%s", k->error);
+        intake_free(t);
+        return;
+    }
+    j->d.key_id = key_id;
+    uint64_t now = now_ns();
+    for (uint32_t i = 0; i < t->n; i++) {
+        j->parts[i].t_queued_ns = now;
+        j->parts[i].public_json = t->public_json[i];
+        j->parts[i].pin = t->pin[i];
+        t->public_json[i] = NULL;
+    }
+    intake_free(t);
+    for (unsigned g = 0; g < c->kids.ngpuds; g++)
+        core_send_key(c, kids_gpud(&c->kids, g), key_id);
+}
+
+void core_intake_deadlines(struct core *c, uint64_t now)
+{
+    for (struct intake_task *t = c->intake.tasks; t; t = t->next) {
+        if (t->abandoned || now < t->deadline_ns)
+            continue;
+        t->abandoned = 1;
+        struct job *j = jobs_by_num(&c->jobs, t->job_num);
+        if (j && j->state == JOB_RUNNING)
+            core_fail_job(c, j, "%s%s: reading the job's files did not finish within %u s "
+                          "(a stalled filesystem?)", t->key_fd >= 0 || t->have_key ?
+                          t->key_name : t->wnames[0], t->n > 1 ? " and the other witnesses" : "",
+                          c->o.file_timeout_s);
+    }
+}
+
+int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds, int nfds,
+                struct job **out, struct sp_err *e)
+{
+    uint32_t key_id = 0;
+    int fi = 0;
+
+    if ((unsigned)nfds != submission_fd_count(r))
+        return sp_fail(e, -EINVAL, "request names %u files but carries %d descriptors",
+                       submission_fd_count(r), nfds);
+    if (r->n_witnesses > JOB_MAX_PARTS)
+        return sp_fail(e, -EINVAL, "%u witnesses: at most %d in one job", r->n_witnesses,
+                       JOB_MAX_PARTS);
+    unsigned queued = 0;
+    for (struct job *q = c->jobs.head; q; q = q->next)
+        if (q->state == JOB_RUNNING)
+            queued += q->d.nparts - q->d.ndone;
+    if (queued + r->n_witnesses > c->o.max_queued)
+        return sp_fail(e, -EAGAIN, "queue full (%u partitions, --max-queued %u): this job's %u "
+                       "would pass it; retry later", queued, c->o.max_queued, r->n_witnesses);
+    if (r->key[0]) {
+        if (keys_lookup(&c->keys, r->key, &key_id) < 0)
+            return sp_fail(e, -ENOENT, "no key named \"%s\" is loaded (use --key at serve, or "
+                           "--zkey)", r->key);
+        if (c->keys.keys[key_id].failed)
+            return sp_fail(e, -SP_EFORMAT, "%s", c->keys.keys[key_id].error);
+    }
+    struct intake_task *t = calloc(1, sizeof(*t));
+    struct job *j = t ? jobs_new(&c->jobs, uid, key_id, r->n_witnesses) : NULL;
+    if (!j) {
+        free(t);
+        return sp_fail(e, -ENOMEM, "out of memory or randomness");
+    }
+    t->job_num = j->d.num;
+    t->key_fd = -1;
+    if (!r->key[0]) {
+        t->key_fd = fds[fi];
+        fds[fi++] = -1; /* the task owns it now */
+        snprintf(t->key_name, sizeof(t->key_name), "%s", r->zkey);
+        t->max_key_bytes = c->keys.max_job_key;
+        t->hash_key = c->keys.hash_keys;
+    } else {
+        t->zk = c->keys.keys[key_id].zk;
+        t->preloaded_id = key_id;
+    }
+    t->n = r->n_witnesses;
+    for (unsigned i = 0; i < r->n_witnesses; i++) {
+        snprintf(j->parts[i].wname, sizeof(j->parts[i].wname), "%s", r->witnesses[i]);
+        snprintf(t->wnames[i], sizeof(t->wnames[i]), "%s", r->witnesses[i]);
+        t->wfds[i] = fcntl(fds[fi + i], F_DUPFD_CLOEXEC, 0);
+    }
+    for (unsigned i = 0; i < r->n_witnesses; i++) {
+        j->parts[i].wfd = fds[fi + i];
+        fds[fi + i] = -1; /* the job owns it now */
+    }
+    t->deadline_ns = now_ns() + (uint64_t)c->o.file_timeout_s * 1000000000ull;
+    int rc = intake_start(&c->intake, t);
+    if (rc < 0) {
+        if (rc == -EAGAIN)
+            sp_fail(e, rc, "%d submits are still reading their files; try again later",
+                    INTAKE_MAX_RUNNING);
+        else
+            sp_fail(e, rc, "cannot start a file reader: %s", strerror(-rc));
+        c->jobs.head = j->next; /* jobs_new put it first */
+        jobs_free(j);
+        intake_free(t);
+        return rc;
+    }
+    /* in the submission order now, so reading its files costs it no place;
+     * an out-of-range key id keeps it from being dispatched until then */
+    j->intake_pending = 1;
+    j->d.key_id = DSP_MAX_KEYS;
+    dispatch_add(&c->dsp, &j->d);
+    *out = j;
+    return 0;
+}
+
