@@ -4,4 +4,4 @@
 struct child_args gpud_args;
 struct pool gpud_pool;
 struct backend gpud_backend;
-int gpud_trace_buffers; /* $SLOTPROVE_TRACE_BUFFERS, read once at start */
+int gpud_trace_buffers; /* --trace-buffers 1 from the supervisor */

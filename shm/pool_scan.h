@@ -36,7 +36,7 @@ void pool_counts(const struct pool *pool, struct pool_counts *out);
 int pool_format_buffers(const struct pool *pool, const char *event, char *buf, size_t len);
 
 /* --trace-buffers: when on (the caller's switch: the supervisor's
- * --trace-buffers, which its children learn from $SLOTPROVE_TRACE_BUFFERS),
+ * --trace-buffers, which its children get as the argument --trace-buffers 1),
  * prints "who[incarnation]: BUFFERS[event]: …" to stderr; otherwise does
  * nothing. */
 void pool_trace_buffers(const struct pool *pool, int on, const char *who, uint32_t incarnation,

@@ -36,7 +36,7 @@
 
 static struct child_args args;
 static struct pool pool;
-static int trace_buffers; /* --trace-buffers: $SLOTPROVE_TRACE_BUFFERS from the supervisor */
+static int trace_buffers; /* --trace-buffers 1 from the supervisor */
 static struct child_key keys[CTL_MAX_KEYS];
 static struct synth_index index_of[CTL_MAX_KEYS]; /* per loaded key */
 static unsigned nthreads;
