@@ -18,4 +18,8 @@ void bn254_synth_abc(const struct synth_index *ix, const struct zkey *zk,
 void bls12381_synth_abc(const struct synth_index *ix, const struct zkey *zk,
                         const void *witness, void *a, void *b, void *c, unsigned nthreads);
 
+/* synth_coef_class (synth_index.h) on each curve. */
+enum synth_class bn254_synth_coef_class(const uint8_t value[32], uint32_t *small);
+enum synth_class bls12381_synth_coef_class(const uint8_t value[32], uint32_t *small);
+
 #endif
