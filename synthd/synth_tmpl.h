@@ -14,9 +14,8 @@
  *     s·(p − w), each below 2^24·p, at most 2^32 of them: below 2^311;
  *   - general terms take the Montgomery product and a modular addition.
  * At the row's end the 5-limb sum V becomes Montgomery(V mod r) with one
- * 5-by-4-limb product by K = 2^576 mod r and a 5-round Montgomery reduction
- * (V·K·2^−320 ≡ V·2^256, below 2r, reduced once), and the two parts are
- * added: one product per row instead of one per term. The result is the
+ * Montgomery product (two when V ≥ 2^256, see wide_to_mont), and the two
+ * parts are added: one product per row instead of one per term. The result is the
  * same field element as the old path's, fully reduced, so the bytes are the
  * same (tests/test_synth.c checks both against a naive loop).
  *
@@ -65,7 +64,7 @@ struct S_(synth_ctx) {
     const struct synth_index *ix;
     const S_(fr_t) *w;
     S_(fr_t) *a, *b, *c;
-    S_(fr_t) k576; /* 2^576 mod r, standard form */
+    S_(fr_t) r3; /* R³ mod r = 2^768 mod r, standard form */
 };
 
 /* V += x (x < 2^256, as 4 limbs). */
@@ -107,27 +106,23 @@ static inline void S_(p_minus)(uint64_t ret[4], const uint64_t x[4])
     ret[3] = limb_sbb(S_(fr_modulus).l[3], x[3], &bw);
 }
 
-/* ret = V·2^256 mod r (Montgomery form of V mod r), V < 2^320: the 9-limb
- * product T = V·k576 (< 2^320·r), then five Montgomery reduction rounds
- * T·2^-320 (< 2r), reduced once. */
-static void S_(wide_to_mont)(S_(fr_t) *ret, const uint64_t V[5], const S_(fr_t) *k576)
+/* ret = V·2^256 mod r (Montgomery form of V mod r), V < 2^320 as lo + h·2^256:
+ * Montgomery products R²·lo (= lo·R) and, when h ≠ 0, R³·h (= h·2^256·R),
+ * added. lo may be any 256-bit value: it is the second operand, which
+ * fr_mul (both its mulx/adcx/adox and its portable C path) reads one word
+ * at a time against the whole first one, so with the first below r the
+ * no-carry CIOS sum stays below 2r at every step (t < (2r + r·2^64 +
+ * 2^64·r)/2^64) and the result is reduced once; tests/test_synth.c runs
+ * both paths on sums near 2^256 and above. */
+static inline void S_(wide_to_mont)(S_(fr_t) *ret, const uint64_t V[5], const S_(fr_t) *r3)
 {
-    uint64_t t[10] = { 0 };
-    for (int i = 0; i < 5; i++) {
-        uint64_t c = 0;
-        for (int j = 0; j < 4; j++)
-            t[i + j] = limb_mac(t[i + j], V[i], k576->l[j], &c);
-        t[i + 4] = c;
+    S_(fr_t) lo = { { V[0], V[1], V[2], V[3] } };
+    S_(fr_mul)(ret, &S_(fr_r2), &lo);
+    if (V[4]) {
+        S_(fr_t) h = { { V[4], 0, 0, 0 } }, t;
+        S_(fr_mul)(&t, r3, &h);
+        S_(fr_add)(ret, ret, &t);
     }
-    for (int i = 0; i < 5; i++) {
-        uint64_t m = t[i] * S_(fr_n0), c = 0, d = 0;
-        for (int j = 0; j < 4; j++)
-            t[i + j] = limb_mac(t[i + j], m, S_(fr_modulus).l[j], &c);
-        t[i + 4] = limb_adc(t[i + 4], c, &d);
-        for (int k = i + 5; k < 10; k++)
-            t[k] = limb_adc(t[k], 0, &d);
-    }
-    S_(fr_reduce_once_)(ret, &t[5], 0);
 }
 
 /* The sum of one row's terms of one matrix, stream words [p, end), into
@@ -175,7 +170,7 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
         }
     }
     if (has_v) {
-        S_(wide_to_mont)(&t, V, &x->k576);
+        S_(wide_to_mont)(&t, V, &x->r3);
         if (has_m)
             S_(fr_add)(&M, &M, &t);
         else
@@ -250,10 +245,7 @@ void S_(synth_abc)(const struct synth_index *ix, const struct zkey *zk,
 {
     (void)zk;
     struct S_(synth_ctx) x = { .ix = ix, .w = witness, .a = a, .b = b, .c = c };
-    /* k576 = 2^576 mod r = mont(mont(R², R²), 2^64): R³·2^64·R^-1 */
-    S_(fr_t) e64 = { { 0, 1, 0, 0 } }, r4;
-    S_(fr_mul)(&r4, &S_(fr_r2), &S_(fr_r2));
-    S_(fr_mul)(&x.k576, &r4, &e64);
+    S_(fr_mul)(&x.r3, &S_(fr_r2), &S_(fr_r2)); /* R²·R²·R^-1 */
     parallel_for(ix->n_chunks, 1, nthreads, S_(synth_chunks), &x);
 }
 
