@@ -19,6 +19,7 @@
 #include "proof.h"
 #include "publish.h"
 #include "slot.h"
+#include "synth_share.h"
 #include "wtns.h"
 
 _Static_assert(CTL_MAX_KEYS <= DSP_MAX_KEYS, "key ids must fit the dispatcher's key bitmasks");
@@ -86,10 +87,14 @@ int core_send_key(struct core *c, struct kid *k, uint32_t key_id)
     static struct ctl_msg m;
     if (!k->alive || (k->keys_sent >> key_id & 1))
         return 0;
+    const struct key_entry *ke = &c->keys.keys[key_id];
+    /* synthds also get the key's shared synthesis index, once one exists */
+    int fds[2] = { ke->fd, ke->synth_index_fd };
     ctl_init(&m, CTL_KEY_LOAD);
     m.key_id = key_id;
-    ctl_text(&m, "%s", c->keys.keys[key_id].name);
-    int rc = ctl_send(k->p.ctl, &m, &c->keys.keys[key_id].fd, 1);
+    m.job_id = ke->load_seq;
+    ctl_text(&m, "%s", ke->name);
+    int rc = ctl_send(k->p.ctl, &m, fds, k->role == ROLE_SYNTHD && ke->has_synth_index ? 2 : 1);
     if (rc == 0)
         k->keys_sent |= 1ull << key_id;
     return rc;
@@ -244,8 +249,15 @@ static void fail_poisoned(struct core *c, struct job *j, uint32_t part, const ch
 static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, int nfds)
 {
     struct job *j;
+    /* the one descriptor a child sends: a synthd's KEY_OK may bring the
+     * key's synthesis index (synth_share.h) */
+    int index_fd = m->type == CTL_KEY_OK && k->role == ROLE_SYNTHD && nfds == 1 &&
+                   m->key_id < CTL_MAX_KEYS && c->keys.keys[m->key_id].load_seq == m->job_id
+                       ? fds[0]
+                       : -1;
     for (int i = 0; i < nfds; i++)
-        close(fds[i]); /* children send no descriptors */
+        if (fds[i] != index_fd)
+            close(fds[i]);
     switch (m->type) {
     case CTL_HELLO:
         kids_hello(k);
@@ -265,6 +277,8 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
     case CTL_KEY_OK:
         if (m->key_id < CTL_MAX_KEYS) {
             k->keys_loaded |= 1ull << m->key_id;
+            if (index_fd >= 0)
+                keys_adopt_synth_index(&c->keys.keys[m->key_id], index_fd);
             if (k->role == ROLE_GPUD)
                 dispatch_gpud_key(&c->dsp, k->index, m->key_id, 1);
         }
@@ -485,6 +499,8 @@ static void dispatch_idle(struct core *c, uint64_t now)
         if (k->state != KID_IDLE || k->stopped_since_ns || !dispatch_next(&c->dsp, now, &dj, &p))
             continue;
         struct job *j = job_of(dj);
+        if (synth_share_wait(&c->kids, &c->keys.keys[dj->key_id], dj->key_id, k))
+            continue; /* another synthd is building the key's index: map it after */
         if (core_send_key(c, k, dj->key_id) < 0)
             continue; /* its socket is gone: the exit handler will see to it */
         ctl_init(&m, CTL_SYNTH);

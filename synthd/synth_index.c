@@ -217,7 +217,8 @@ int synth_index_attach(struct synth_index *ix, const struct zkey *zk, void *bloc
                        zk->path, bytes);
     size_t chunks_at = ROUND8(sizeof(*h));
     size_t stream_at = bytes - h->stream_words * 4;
-    if (h->stream_words > bytes / 4 || stream_at < chunks_at + (h->n_chunks + 1) * sizeof(struct synth_chunk))
+    if (h->stream_words > bytes / 4 || h->n_chunks > bytes / sizeof(struct synth_chunk) ||
+        stream_at < chunks_at + (h->n_chunks + 1) * sizeof(struct synth_chunk))
         return sp_fail(e, -SP_EFORMAT, "%s: synthesis index of %s: sizes do not add up", what,
                        zk->path);
     ix->domain_size = h->domain_size;

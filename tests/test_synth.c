@@ -10,14 +10,20 @@
  * witness values include 0 and r − 1 and rows are stacked with r − 1 times
  * the largest small coefficient, so the unreduced 5-limb sums reach their
  * largest; one row has more than 0xffff stream words (the escaped header),
- * some rows are empty and some have only general terms.
+ * some rows are empty and some have only general terms. The index is also
+ * built into a sealed memfd and mapped back as another synthd maps it, and
+ * damaged or unsealed copies are refused.
  */
 #include <criterion/criterion.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "synth.h"
 #include "synth_index.h"
+#include "synth_index_share.h"
 #include "zkey.h"
 
 #define LOG_N 12
@@ -50,6 +56,57 @@ static void push(struct coefs *c, uint32_t m, uint32_t row, uint32_t sig, const 
     memcpy(&e->signal, &sig, 4);
     memcpy(e->value, val, 32);
 }
+
+/* An index in a sealed memfd (synth_index_share.h), mapped again as a
+ * second synthd would: the same vectors; a copy of it with one signal out
+ * of range, and one left unsealed, are refused. */
+#define SHARED_TEST(F, SY)                                                                       \
+    static void F##_shared(const struct zkey *zk, const struct synth_index *ix, const F##_t *w,  \
+                           F##_t *a, F##_t *b, F##_t *cc, const F##_t *ea, const F##_t *eb,      \
+                           const F##_t *ec)                                                      \
+    {                                                                                            \
+        struct sp_err e = { "" };                                                                \
+        struct synth_index built, mapped;                                                        \
+        int fd;                                                                                  \
+        cr_assert_eq(synth_index_build_shared(&built, zk, &fd, &e), 0, "%s", e.msg);             \
+        cr_assert_geq(fd, 0, "no memfd");                                                        \
+        cr_assert_eq(built.block_bytes, ix->block_bytes);                                        \
+        cr_assert(memcmp(built.block, ix->block, ix->block_bytes) == 0);                         \
+        cr_assert_eq(synth_index_map_shared(&mapped, zk, fd, &e), 0, "%s", e.msg);               \
+        memset(a, 0, (size_t)zk->domain_size * 32);                                              \
+        SY##_synth_abc(&mapped, zk, w, a, b, cc, 2);                                             \
+        cr_assert(memcmp(a, ea, (size_t)zk->domain_size * 32) == 0);                             \
+        cr_assert(memcmp(b, eb, (size_t)zk->domain_size * 32) == 0);                             \
+        cr_assert(memcmp(cc, ec, (size_t)zk->domain_size * 32) == 0);                            \
+        synth_index_free(&mapped);                                                               \
+        synth_index_free(&built);                                                                \
+        close(fd);                                                                               \
+        for (int sealed = 0; sealed < 2; sealed++) {                                             \
+            int t = memfd_create("bad-index", MFD_CLOEXEC | MFD_ALLOW_SEALING);                  \
+            cr_assert_geq(t, 0);                                                                 \
+            uint8_t *copy = malloc(ix->block_bytes);                                             \
+            cr_assert(copy);                                                                     \
+            memcpy(copy, ix->block, ix->block_bytes);                                            \
+            /* the first term's tag: after the empty rows' zero headers */                    \
+            uint32_t *st = (uint32_t *)(copy + ((const uint8_t *)ix->stream -                    \
+                                                (const uint8_t *)ix->block));                    \
+            while (*st == 0)                                                                     \
+                st++;                                                                            \
+            st[1] = (st[1] & ~SYNTH_SIGNAL_MASK) | (zk->n_vars + 5);                              \
+            cr_assert_eq(write(t, copy, ix->block_bytes), (ssize_t)ix->block_bytes);             \
+            free(copy);                                                                          \
+            if (sealed)                                                                          \
+                cr_assert_eq(fcntl(t, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW),  \
+                             0);                                                                 \
+            cr_assert_eq(synth_index_map_shared(&mapped, zk, t, &e), -SP_EFORMAT,                \
+                         "sealed %d: accepted", sealed);                                         \
+            cr_assert(strstr(e.msg, sealed ? "malformed" : "sealed"), "%s", e.msg);               \
+            close(t);                                                                            \
+        }                                                                                        \
+    }
+
+SHARED_TEST(bn254_fr, bn254)
+SHARED_TEST(bls12381_fr, bls12381)
 
 /* The test for one curve's Fr: F is the field prefix, SY the synth prefix. */
 #define SYNTH_TEST(F, SY, CURVE)                                                                 \
@@ -172,6 +229,7 @@ static void push(struct coefs *c, uint32_t m, uint32_t row, uint32_t sig, const 
                 cr_assert(memcmp(&cc[r], &ec[r], 32) == 0, "c[%u] differs (%u threads)", r, th); \
             }                                                                                    \
         }                                                                                        \
+        F##_shared(&zk, &ix, w, a, b, cc, ea, eb, ec);                                           \
         synth_index_free(&ix);                                                                   \
         free(a), free(b), free(cc), free(ea), free(eb), free(ec), free(w), free(c.v);            \
     }
