@@ -59,6 +59,7 @@ int core_start(struct core *c, struct sp_err *e)
     for (unsigned g = 0; g < c->o.gpuds; g++)
         t->doorbell_fds[g] = c->doorbells[g];
     t->threads = c->o.threads;
+    t->synth_threads = c->o.synth_threads ? c->o.synth_threads : c->o.threads;
     t->backend = c->o.backend;
     t->gpus = c->o.gpus;
     t->synth_rss_max = c->o.synth_rss_max;
