@@ -35,7 +35,7 @@ TXT=$OUTDIR/bench_synth.txt
 die() { echo "bench_synth: $*" >&2; exit 1; }
 [ -x "$NEW" ] || die "$NEW missing (make build/bench_synth)"
 [ -x "$BIN_DIR/slotprove" ] || die "$BIN_DIR/slotprove missing (make all)"
-mkdir -p "$KEYS" || die "cannot create $KEYS"
+mkdir -p "$KEYS" "$OUTDIR" || die "cannot create $KEYS, $OUTDIR"
 
 # The old build's bench_synth: tests/bench_synth.c uses only the interface
 # every synthd has had since the row index, so it builds against an older

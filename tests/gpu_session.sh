@@ -11,6 +11,13 @@
 #   multi     tests/gpu_prove.sh section 5 (one gpud per GPU; needs two or
 #             more: the nvidia-h200-x2 kind)
 #   bench     gpu_bench up to 2^$GPU_BENCH_LOG (default 24) → gpu_bench.log
+#   synth     tests/bench_synth.sh: synthd's a, b, c alone in Mcons/s/core on
+#             both curves at 2^$GPU_SYNTH_SIZES (default 24; any bench-synth size
+#             specs), side by side with $GPU_SYNTH_OLD (an older bench_synth
+#             binary or its build folder, built elsewhere: SLOTPROVE_OLD=REV
+#             make bench-synth leaves one in build/bench-old/REV/build) →
+#             synth.log, synth/bench_synth.txt; needs $GPU_BIN/bench_synth
+#             (make BUILD=build-cuda build-cuda/bench_synth); keys as for pipe
 #   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
 #             same files byte for byte) and times → keygen.log
 #   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
@@ -74,6 +81,14 @@ for stage in $STAGES; do
             grep -q "$curve $spec: FAILED\|keygen failed" "$OUT/pipe.log" && rc=1
             [ "${GPU_KEEP_KEYS:-0}" = 1 ] || rm -rf "$KEYS"
         done
+        ;;
+    synth)
+        mkdir -p "$OUT/synth"
+        SYNTH_SIZES=${GPU_SYNTH_SIZES:-24} SYNTH_CURVES=${GPU_SYNTH_CURVES:-"bn128 bls12381"} \
+            SYNTH_KEYS=$KEYS SLOTPROVE_OLD=${GPU_SYNTH_OLD:-} BENCH_THREADS=${GPU_SYNTH_THREADS:-0} \
+            BIN=$BIN_DIR OUT=$OUT/synth bash tests/bench_synth.sh 2>&1 | tee "$OUT/synth.log"
+        [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+        [ "${GPU_KEEP_KEYS:-0}" = 1 ] || rm -rf "$KEYS"
         ;;
     keygen)
         # keygen's points on the GPU: the same files as the CPU's, byte for
