@@ -21,5 +21,8 @@ void bls12381_synth_abc(const struct synth_index *ix, const struct zkey *zk,
 /* synth_coef_class (synth_index.h) on each curve. */
 enum synth_class bn254_synth_coef_class(const uint8_t value[32], uint32_t *small);
 enum synth_class bls12381_synth_coef_class(const uint8_t value[32], uint32_t *small);
+/* cls[i] = class of coefs[i] (n entries) on each curve. */
+void bn254_synth_classify(const struct zkey_coef *coefs, size_t n, uint8_t *cls);
+void bls12381_synth_classify(const struct zkey_coef *coefs, size_t n, uint8_t *cls);
 
 #endif

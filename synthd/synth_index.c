@@ -27,10 +27,10 @@ struct classify_ctx {
 static void classify_entries(void *arg, size_t b, size_t e)
 {
     struct classify_ctx *x = arg;
-    for (size_t i = b; i < e; i++) {
-        uint32_t small;
-        x->cls[i] = (uint8_t)synth_coef_class(x->zk->curve, x->zk->coefs[i].value, &small);
-    }
+    if (x->zk->curve == CURVE_BN254)
+        bn254_synth_classify(x->zk->coefs + b, e - b, x->cls + b);
+    else
+        bls12381_synth_classify(x->zk->coefs + b, e - b, x->cls + b);
 }
 
 struct scan_ctx {

@@ -33,16 +33,23 @@
 #define S_(name) SC_CAT(SC, name)
 
 #ifndef SYNTH_BATCH_ROWS
-#define SYNTH_BATCH_ROWS 16
+#define SYNTH_BATCH_ROWS 16 /* 0: no prefetch */
+#endif
+#ifndef SYNTH_NT_STORES
+#define SYNTH_NT_STORES 0
+#endif
+#if SYNTH_NT_STORES
+#include <immintrin.h>
 #endif
 
-enum synth_class S_(synth_coef_class)(const uint8_t value[32], uint32_t *small)
+/* The class of v = value·R^-1 (value = v·R² as stored): rinv = R^-1 mod r
+ * in standard form, mont(1, 1). */
+static inline enum synth_class S_(coef_class_)(const uint8_t value[32], const S_(fr_t) *rinv,
+                                               uint32_t *small)
 {
-    /* v = value·R^-1 with R^-1 = mont(1, 1) (standard form): value = v·R² */
-    S_(fr_t) one = { { 1, 0, 0, 0 } }, rinv, x, v, nv;
-    S_(fr_mul)(&rinv, &one, &one);
+    S_(fr_t) x, v, nv;
     memcpy(x.l, value, 32);
-    S_(fr_mul)(&v, &x, &rinv);
+    S_(fr_mul)(&v, &x, rinv);
     S_(fr_neg)(&nv, &v);
     *small = 0;
     if ((v.l[1] | v.l[2] | v.l[3]) == 0 && v.l[0] < SYNTH_SMALL_LIMIT) {
@@ -58,6 +65,28 @@ enum synth_class S_(synth_coef_class)(const uint8_t value[32], uint32_t *small)
         return SYNTH_SMALL;
     }
     return SYNTH_GENERAL;
+}
+
+static void S_(rinv_)(S_(fr_t) *rinv)
+{
+    S_(fr_t) one = { { 1, 0, 0, 0 } };
+    S_(fr_mul)(rinv, &one, &one);
+}
+
+enum synth_class S_(synth_coef_class)(const uint8_t value[32], uint32_t *small)
+{
+    S_(fr_t) rinv;
+    S_(rinv_)(&rinv);
+    return S_(coef_class_)(value, &rinv, small);
+}
+
+void S_(synth_classify)(const struct zkey_coef *coefs, size_t n, uint8_t *cls)
+{
+    S_(fr_t) rinv;
+    uint32_t small;
+    S_(rinv_)(&rinv);
+    for (size_t i = 0; i < n; i++)
+        cls[i] = (uint8_t)S_(coef_class_)(coefs[i].value, &rinv, &small);
 }
 
 struct S_(synth_ctx) {
@@ -179,6 +208,18 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
     *out = M;
 }
 
+/* *dst = *v: a, b and c are written once and read by gpud, not here: with
+ * SYNTH_NT_STORES, non-temporal stores that skip the read-for-ownership. */
+static inline void S_(store)(S_(fr_t) *dst, const S_(fr_t) *v)
+{
+#if SYNTH_NT_STORES
+    for (int i = 0; i < 4; i++)
+        _mm_stream_si64((long long *)&dst->l[i], (long long)v->l[i]);
+#else
+    *dst = *v;
+#endif
+}
+
 /* Splits a row header at p into the A and B word counts; returns the first
  * term word. */
 static inline const uint32_t *S_(row_header)(const uint32_t *p, uint32_t *wa, uint32_t *wb)
@@ -213,31 +254,45 @@ static inline const uint32_t *S_(prefetch_rows)(const struct S_(synth_ctx) *x, c
     return p;
 }
 
+/* One row: its A and B sums at stream word *p (moved past them), c. */
+static inline void S_(synth_row)(const struct S_(synth_ctx) *x, const uint32_t **pp, uint32_t r)
+{
+    uint32_t wa, wb;
+    const uint32_t *p = S_(row_header)(*pp, &wa, &wb);
+    S_(fr_t) av, bv, cv;
+    S_(row_sum)(x, p, p + wa, &av);
+    S_(row_sum)(x, p + wa, p + wa + wb, &bv);
+    *pp = p + wa + wb;
+    S_(fr_mul)(&cv, &av, &bv);
+    S_(store)(&x->a[r], &av);
+    S_(store)(&x->b[r], &bv);
+    S_(store)(&x->c[r], &cv);
+}
+
 static void S_(synth_chunks)(void *arg, size_t kb, size_t ke)
 {
     const struct S_(synth_ctx) *x = arg;
     for (size_t k = kb; k < ke; k++) {
         uint32_t r = x->ix->chunks[k].row, r_end = x->ix->chunks[k + 1].row;
         const uint32_t *p = x->ix->stream + x->ix->chunks[k].word;
+#if SYNTH_BATCH_ROWS > 0
         uint32_t nb = r + SYNTH_BATCH_ROWS < r_end ? r + SYNTH_BATCH_ROWS : r_end;
         const uint32_t *pf = S_(prefetch_rows)(x, p, r, nb);
         while (r < r_end) {
             uint32_t n2 = nb + SYNTH_BATCH_ROWS < r_end ? nb + SYNTH_BATCH_ROWS : r_end;
             pf = S_(prefetch_rows)(x, pf, nb, n2);
-            for (; r < nb; r++) {
-                uint32_t wa, wb;
-                p = S_(row_header)(p, &wa, &wb);
-                S_(fr_t) av, bv;
-                S_(row_sum)(x, p, p + wa, &av);
-                S_(row_sum)(x, p + wa, p + wa + wb, &bv);
-                p += wa + wb;
-                x->a[r] = av;
-                x->b[r] = bv;
-                S_(fr_mul)(&x->c[r], &av, &bv);
-            }
+            for (; r < nb; r++)
+                S_(synth_row)(x, &p, r);
             nb = n2;
         }
+#else
+        for (; r < r_end; r++)
+            S_(synth_row)(x, &p, r);
+#endif
     }
+#if SYNTH_NT_STORES
+    _mm_sfence(); /* the streamed a, b, c visible before this thread reports done */
+#endif
 }
 
 void S_(synth_abc)(const struct synth_index *ix, const struct zkey *zk,
