@@ -9,6 +9,7 @@
  * set of buffers (a slot's payload: a, b, c and the witness); THREADS
  * defaults to parallel_threads(). Prints one line of NAME=VALUE fields:
  *   index_ms        wall time to build the key's synthesis index (once)
+ *   index_cpu_ms    its CPU time, all threads
  *   read_cpu_ms     witness read (pread + range check), CPU, median
  *   abc_cpu_ms      a, b, c, CPU of all threads, median
  *   wall_ms         witness read + a, b, c, wall, median
@@ -16,6 +17,8 @@
  *   mcons_core      domain rows / (cpu_ms seconds) / 1e6: Mcons/s/core
  *   sha256          of a‖b‖c of the last run (the same for every build that
  *                   computes the same vectors: tests/bench_synth.sh compares)
+ * and, from builds with the stream index, a second line: index_bytes and
+ * the terms of each class (ones, neg_ones, smalls, generals).
  *
  * It uses only the interface every synthd build has had since the row
  * index (synth_index_build, X_synth_abc, synth_read_witness), so the same
@@ -96,12 +99,13 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_synth: %s\n", e.msg);
         return 1;
     }
-    uint64_t t0 = clock_ns(CLOCK_MONOTONIC);
+    uint64_t t0 = clock_ns(CLOCK_MONOTONIC), i0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
     if (synth_index_build(&ix, &zk, &e) < 0) {
         fprintf(stderr, "bench_synth: %s\n", e.msg);
         return 1;
     }
     double index_ms = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e6;
+    double index_cpu_ms = (double)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - i0) / 1e6;
 
     size_t vec = (size_t)zk.domain_size * 32, wit = (size_t)zk.n_vars * 32;
     uint8_t *a = payload(3 * vec + wit);
@@ -137,12 +141,19 @@ int main(int argc, char **argv)
     SHA256Update(&h, a, 3 * vec);
     SHA256End(&h, hex);
     double cpu = median_ms(t_cpu, reps);
-    printf("curve=%s log_domain=%u n_vars=%u coefs=%llu threads=%u reps=%d index_ms=%.1f "
+    printf("curve=%s log_domain=%u n_vars=%u coefs=%llu threads=%u reps=%d index_ms=%.1f index_cpu_ms=%.1f "
            "read_cpu_ms=%.2f abc_cpu_ms=%.2f wall_ms=%.2f cpu_ms=%.2f mcons_core=%.3f sha256=%s\n",
            zk.curve == CURVE_BN254 ? "bn128" : "bls12381", zk.log_domain, zk.n_vars,
-           (unsigned long long)zk.n_coefs, nthreads, reps, index_ms, median_ms(t_read, reps),
+           (unsigned long long)zk.n_coefs, nthreads, reps, index_ms, index_cpu_ms, median_ms(t_read, reps),
            median_ms(t_abc, reps), median_ms(t_wall, reps), cpu,
            (double)zk.domain_size / (cpu / 1e3) / 1e6, hex);
+#ifdef SYNTH_INDEX_MAGIC /* the stream index (synth_index.h): its size and term classes */
+    printf("index_bytes=%zu ones=%llu neg_ones=%llu smalls=%llu generals=%llu\n", ix.block_bytes,
+           (unsigned long long)ix.hdr->class_count[SYNTH_ONE],
+           (unsigned long long)ix.hdr->class_count[SYNTH_NEG_ONE],
+           (unsigned long long)ix.hdr->class_count[SYNTH_SMALL],
+           (unsigned long long)ix.hdr->class_count[SYNTH_GENERAL]);
+#endif
     synth_index_free(&ix);
     zkey_close(&zk);
     return 0;

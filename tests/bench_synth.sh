@@ -95,7 +95,7 @@ trap 'rm -rf "$TMP"' EXIT
 rc=0
 {
     echo "slotprove bench-synth, $(date -u '+%F %H:%M') UTC, $(nproc) CPUs ($(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ *//')), threads ${TH/#0/all}, commit $(git rev-parse --short HEAD 2>/dev/null)${OLD:+, old = $OLD}"
-    printf '%-9s %-16s %8s %9s %9s %9s %9s %10s' curve size coefs index_ms read_cpu abc_cpu wall_ms Mcons/s/c
+    printf '%-9s %-16s %8s %9s %13s %9s %9s %9s %10s' curve size coefs index_MiB "index ms/cpu" read_cpu abc_cpu wall_ms Mcons/s/c
     [ -n "$OLDBIN" ] && printf ' %10s %8s %6s' "old Mc/s/c" "old abc" ratio
     printf '\n'
 } | tee "$TXT"
@@ -108,9 +108,11 @@ for curve in $CURVES; do
             [ -z "$OLDBIN" ] || "$OLDBIN" "$dir/circuit.zkey" "$dir/circuit.wtns" "$REPS" "$TH" >> "$TMP/old" || rc=1
         done
         [ -s "$TMP/new" ] || { echo "$curve $spec: FAILED" | tee -a "$TXT"; rc=1; continue; }
+        classes=$(sed -n 's/^index_bytes=[0-9]* //p' "$TMP/new" | head -1)
         m() { field "$2" < "$TMP/$1" | median; }
-        line=$(printf '%-9s %-16s %8s %9s %9s %9s %9s %10s' "$curve" "$spec" "$(field coefs < "$TMP/new" | head -1)" \
-            "$(m new index_ms)" "$(m new read_cpu_ms)" "$(m new abc_cpu_ms)" "$(m new wall_ms)" "$(m new mcons_core)")
+        line=$(printf '%-9s %-16s %8s %9s %13s %9s %9s %9s %10s' "$curve" "$spec" "$(field coefs < "$TMP/new" | head -1)" \
+            "$(sed -n 's/^index_bytes=\([0-9]*\).*/\1/p' "$TMP/new" | head -1 | awk '{printf "%.1f", $1 / 1048576}')" \
+            "$(m new index_ms)/$(m new index_cpu_ms)" "$(m new read_cpu_ms)" "$(m new abc_cpu_ms)" "$(m new wall_ms)" "$(m new mcons_core)")
         if [ -n "$OLDBIN" ]; then
             mn=$(m new mcons_core) mo=$(m old mcons_core)
             line="$line $(printf ' %10s %8s %5.2fx' "$mo" "$(m old abc_cpu_ms)" "$(awk -v a="$mn" -v b="$mo" 'BEGIN { print a / b }')")"
@@ -123,11 +125,12 @@ for curve in $CURVES; do
             fi
         fi
         echo "$line" | tee -a "$TXT"
+        [ -z "$classes" ] || echo "          terms: $classes" | tee -a "$TXT"
     done
 done
 {
     echo "(medians of $RUNS runs x $REPS partitions; CPU ms are all threads'; read = witness pread + range check;"
     echo " abc = a, b, c; Mcons/s/c = domain rows / (read + abc CPU seconds) / 1e6, as bench-pipeline's synthd figure;"
-    echo " index_ms = the key's synthesis index, built once at key load; ratio = new / old Mcons/s/core)"
+    echo " index = the key's synthesis index, built once at key load (size; wall and CPU ms); ratio = new / old Mcons/s/core)"
 } | tee -a "$TXT"
 exit $rc
