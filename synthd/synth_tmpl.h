@@ -14,7 +14,7 @@
  *     s·(p − w), each below 2^24·p, at most 2^32 of them: below 2^311;
  *   - general terms take the Montgomery product and a modular addition.
  * At the row's end the 5-limb sum V becomes Montgomery(V mod r) with one
- * Montgomery product (two when V ≥ 2^256, see wide_to_mont), and the two
+ * Montgomery product (two when V ≥ 64·2^256, see wide_to_mont), and the two
  * parts are added: one product per row instead of one per term. The result is the
  * same field element as the old path's, fully reduced, so the bytes are the
  * same (tests/test_synth.c checks both against a naive loop).
@@ -34,6 +34,9 @@
 
 #ifndef SYNTH_BATCH_ROWS
 #define SYNTH_BATCH_ROWS 16 /* 0: no prefetch */
+#endif
+#ifndef SYNTH_HIGH_TABLE
+#define SYNTH_HIGH_TABLE 64 /* sums of ±1 terms pass 2^256 by a few: h < this */
 #endif
 #ifndef SYNTH_NT_STORES
 #define SYNTH_NT_STORES 0
@@ -94,6 +97,7 @@ struct S_(synth_ctx) {
     const S_(fr_t) *w;
     S_(fr_t) *a, *b, *c;
     S_(fr_t) r3; /* R³ mod r = 2^768 mod r, standard form */
+    S_(fr_t) high[SYNTH_HIGH_TABLE]; /* h·R² mod r */
 };
 
 /* V += x (x < 2^256, as 4 limbs). */
@@ -136,18 +140,25 @@ static inline void S_(p_minus)(uint64_t ret[4], const uint64_t x[4])
 }
 
 /* ret = V·2^256 mod r (Montgomery form of V mod r), V < 2^320 as lo + h·2^256:
- * Montgomery products R²·lo (= lo·R) and, when h ≠ 0, R³·h (= h·2^256·R),
- * added. lo may be any 256-bit value: it is the second operand, which
- * fr_mul (both its mulx/adcx/adox and its portable C path) reads one word
- * at a time against the whole first one, so with the first below r the
- * no-carry CIOS sum stays below 2r at every step (t < (2r + r·2^64 +
- * 2^64·r)/2^64) and the result is reduced once; tests/test_synth.c runs
- * both paths on sums near 2^256 and above. */
-static inline void S_(wide_to_mont)(S_(fr_t) *ret, const uint64_t V[5], const S_(fr_t) *r3)
+ * the Montgomery product R²·lo (= lo·R), plus h·2^256·R = h·R² mod r: from
+ * the table high[h] = h·R² mod r when h is small (sums of ±1 terms: a few
+ * words past 2^256 at most), else one more product R³·h. lo may be any
+ * 256-bit value: it is the second operand, which fr_mul (both its
+ * mulx/adcx/adox and its portable C path) reads one word at a time against
+ * the whole first one, so with the first below r the no-carry CIOS sum stays
+ * below 2r at every step (t < (2r + r·2^64 + 2^64·r)/2^64) and the result is
+ * reduced once; tests/test_synth.c runs both paths on sums near 2^256 and
+ * far above. */
+static inline void S_(wide_to_mont)(S_(fr_t) *ret, const uint64_t V[5], const S_(fr_t) *r3,
+                                    const S_(fr_t) *high)
 {
     S_(fr_t) lo = { { V[0], V[1], V[2], V[3] } };
     S_(fr_mul)(ret, &S_(fr_r2), &lo);
-    if (V[4]) {
+    if (V[4] == 0)
+        return;
+    if (V[4] < SYNTH_HIGH_TABLE) {
+        S_(fr_add)(ret, ret, &high[V[4]]);
+    } else {
         S_(fr_t) h = { { V[4], 0, 0, 0 } }, t;
         S_(fr_mul)(&t, r3, &h);
         S_(fr_add)(ret, ret, &t);
@@ -199,7 +210,7 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
         }
     }
     if (has_v) {
-        S_(wide_to_mont)(&t, V, &x->r3);
+        S_(wide_to_mont)(&t, V, &x->r3, x->high);
         if (has_m)
             S_(fr_add)(&M, &M, &t);
         else
@@ -301,6 +312,9 @@ void S_(synth_abc)(const struct synth_index *ix, const struct zkey *zk,
     (void)zk;
     struct S_(synth_ctx) x = { .ix = ix, .w = witness, .a = a, .b = b, .c = c };
     S_(fr_mul)(&x.r3, &S_(fr_r2), &S_(fr_r2)); /* R²·R²·R^-1 */
+    S_(fr_set_zero)(&x.high[0]);
+    for (int h = 1; h < SYNTH_HIGH_TABLE; h++)
+        S_(fr_add)(&x.high[h], &x.high[h - 1], &S_(fr_r2));
     parallel_for(ix->n_chunks, 1, nthreads, S_(synth_chunks), &x);
 }
 
