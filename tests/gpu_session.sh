@@ -22,7 +22,8 @@
 #             same files byte for byte) and times → keygen.log
 #   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
 #             "CURVE/SPEC/SYNTHDS/SLOTS/PARTS" (SPEC as PIPE_SIZES takes it:
-#             K, K:N or K:N:V) → pipe/bench_pipeline.{txt,tsv}; keys are
+#             K, K:N or K:N:V; SYNTHDS "auto": serve's own pick of synthds
+#             and threads) → pipe/bench_pipeline.{txt,tsv}; keys are
 #             made by keygen under $GPU_KEYS (default /tmp/gpu-keys) and
 #             deleted after their run unless GPU_KEEP_KEYS=1, as a 2^27 key
 #             and the next one need not fit the disk together
@@ -76,6 +77,7 @@ for stage in $STAGES; do
             say "pipe $curve $spec: $synthds synthds, $slots slots, $parts partitions"
             PIPE_CURVES=$curve PIPE_SIZES=$spec PIPE_SYNTHDS=$synthds PIPE_SLOTS=$slots \
                 PIPE_PARTS=$parts PIPE_BACKEND=${PIPE_BACKEND:-cuda} PIPE_KEYS=$KEYS \
+                PIPE_THREADS=${PIPE_THREADS:-$([ "$synthds" = auto ] && echo auto || echo 0)} \
                 BIN=$BIN_DIR/slotprove OUT=$OUT/pipe bash tests/bench_pipeline.sh 2>&1 |
                 tee -a "$OUT/pipe.log"
             grep -q "$curve $spec: FAILED\|keygen failed" "$OUT/pipe.log" && rc=1
