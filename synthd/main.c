@@ -86,10 +86,11 @@ static void key_load(const struct ctl_msg *req, const int *fds, int nfds)
     int rc = child_key_load(keys, req, fds[0], &e);
     if (rc == 0) {
         const struct zkey *zk = &keys[req->key_id].zk;
-        if (nfds > 1)
-            rc = synth_index_map_shared(&index_of[req->key_id], zk, fds[1], &e);
-        else
-            rc = synth_index_build_shared(&index_of[req->key_id], zk, &index_fd, &e);
+        /* a shared index that does not check out is not this key's fault:
+         * build a private one instead (the key's own entries decide) */
+        if (nfds < 2 || synth_index_map_shared(&index_of[req->key_id], zk, fds[1], &e) < 0)
+            rc = nfds < 2 ? synth_index_build_shared(&index_of[req->key_id], zk, &index_fd, &e)
+                          : synth_index_build(&index_of[req->key_id], zk, &e);
         if (rc < 0)
             child_key_drop(keys, req->key_id);
     }

@@ -8,8 +8,10 @@
  * descriptor, with every later KEY_LOAD to a synthd (restarted ones too),
  * which map the same pages read-only: one copy per key in memory, counted
  * once in the group's Pss, however many synthds there are. The receiving
- * side checks the seals and the whole index (synth_index_share_check)
- * before it reads a term, so a damaged block is a key error, not a crash.
+ * side checks the seals and the whole index (synth_index_check) before it
+ * reads a term; one that does not check out is not used (synthd builds a
+ * private index from the key instead), so a damaged block costs memory,
+ * never a crash or a wrong vector.
  */
 #ifndef SLOTPROVE_SYNTH_INDEX_SHARE_H
 #define SLOTPROVE_SYNTH_INDEX_SHARE_H
