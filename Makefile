@@ -40,7 +40,7 @@ LIBGPUD   := $(BUILD)/libgpud.a
 LIBRUN    := $(BUILD)/librun.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline clean test-keygen test-pipeline
+.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline bench-synth clean test-keygen test-pipeline
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -120,6 +120,14 @@ $(BUILD)/bench_cpu: $(call obj,tests/bench_cpu.c) $(LIBCOMMON)
 
 bench-cpu: $(BUILD)/bench_cpu
 	@sh tests/bench_cpu.sh
+
+# synthd's hot path alone (tests/bench_synth.c, .sh): SYNTH_SIZES, SYNTH_CURVES,
+# SLOTPROVE_OLD (a git revision, tree or bench_synth binary to compare with).
+$(BUILD)/bench_synth: $(call obj,tests/bench_synth.c) $(LIBSYNTHD) $(LIBCOMMON)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
+bench-synth: $(BUILD)/bench_synth $(BINS)
+	@BIN=$(BUILD) bash tests/bench_synth.sh
 
 # The daemon under load (tests/bench_pipeline.sh: PIPE_SIZES, PIPE_CURVES,
 # PIPE_SYNTHDS, PIPE_SLOTS, PIPE_BACKEND, ...); tables in build/bench_pipeline.txt

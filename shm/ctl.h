@@ -24,8 +24,11 @@
 
 enum ctl_type {
     CTL_HELLO = 1,   /* child → sup: started, attached to the pool */
-    CTL_KEY_LOAD,    /* sup → child: fd[0] = .zkey, text = its name; key_id */
-    CTL_KEY_OK,      /* child → sup */
+    CTL_KEY_LOAD,    /* sup → child: fd[0] = .zkey, text = its name; key_id; job_id = a
+                        load sequence; to a synthd, fd[1] = the key's shared synthesis
+                        index once one exists (synthd/synth_index_share.h) */
+    CTL_KEY_OK,      /* child → sup; job_id echoed; a synthd that built the index may
+                        send its sealed memfd as fd[0] */
     CTL_KEY_ERR,     /* child → sup: text = reason */
     CTL_SYNTH,       /* sup → synthd: fd[0] = .wtns, text = its name; job, partition, key_id, gpud */
     CTL_SYNTH_DONE,  /* synthd → sup: slot, gen published; times[STAGE_SYNTH] (claimed

@@ -2,8 +2,9 @@
  * synthd — the synthesizer process.
  *
  * Loads keys (the coefficient section, through the shared read-only key
- * mapping, plus a per-key row index) and, for each partition the supervisor
- * hands it: claims a FREE slot (waiting on the pool's free_seq futex when
+ * mapping, plus the key's synthesis index, built by the first synthd into
+ * a sealed memfd and mapped by the others: synth_index_share.h) and, for
+ * each partition the supervisor hands it: claims a FREE slot (waiting on the pool's free_seq futex when
  * none is free — the pool is the backpressure), preads the witness straight
  * into the slot, computes a = A·w, b = B·w, c = a∘b into the slot, writes the
  * slot header, publishes the slot (READY + ticket) and rings gpud's doorbell.
@@ -29,6 +30,7 @@
 #include "publish.h"
 #include "slot.h"
 #include "synth.h"
+#include "synth_index_share.h"
 #include "witness_read.h"
 #include "wtns.h"
 #include "zkey.h"
@@ -61,18 +63,48 @@ static void key_drop(uint32_t id)
     child_key_drop(keys, id);
 }
 
-static void key_load(const struct ctl_msg *req, int fd)
+/* KEY_OK with the shared index's memfd (synth_index_share.h), waiting
+ * while the socket is full as child_send does. */
+static void reply_key_ok(const struct ctl_msg *req, int index_fd)
+{
+    struct ctl_msg m;
+    ctl_init(&m, CTL_KEY_OK);
+    m.key_id = req->key_id;
+    m.job_id = req->job_id; /* the supervisor's load sequence, echoed */
+    for (;;) {
+        int rc = ctl_send(args.ctl_fd, &m, &index_fd, index_fd >= 0 ? 1 : 0);
+        if ((rc != -EAGAIN && rc != -ENOBUFS) || !child_supervisor_alive(&args))
+            return;
+        struct pollfd p = { .fd = args.ctl_fd, .events = POLLOUT };
+        poll(&p, 1, 1000);
+    }
+}
+
+/* KEY_LOAD: fd[0] the key; fd[1], when the supervisor has one, the index
+ * another synthd built for it (mapped, not rebuilt). */
+static void key_load(const struct ctl_msg *req, const int *fds, int nfds)
 {
     struct sp_err e = { "" };
+    int index_fd = -1;
     key_drop(req->key_id);
-    int rc = child_key_load(keys, req, fd, &e);
-    if (rc == 0 && (rc = synth_index_build(&index_of[req->key_id], &keys[req->key_id].zk, &e)) < 0)
-        child_key_drop(keys, req->key_id);
+    int rc = child_key_load(keys, req, fds[0], &e);
+    if (rc == 0) {
+        const struct zkey *zk = &keys[req->key_id].zk;
+        /* a shared index that does not check out is not this key's fault:
+         * build a private one instead (the key's own entries decide) */
+        if (nfds < 2 || synth_index_map_shared(&index_of[req->key_id], zk, fds[1], &e) < 0)
+            rc = nfds < 2 ? synth_index_build_shared(&index_of[req->key_id], zk, &index_fd, &e)
+                          : synth_index_build(&index_of[req->key_id], zk, &e);
+        if (rc < 0)
+            child_key_drop(keys, req->key_id);
+    }
     if (rc < 0) {
         reply(req, CTL_KEY_ERR, rc, e.msg);
         return;
     }
-    reply(req, CTL_KEY_OK, 0, NULL);
+    reply_key_ok(req, index_fd);
+    if (index_fd >= 0)
+        close(index_fd);
 }
 
 /* Claims a FREE slot, sleeping on free_seq while none is. Gives up only if
@@ -242,8 +274,8 @@ int main(int argc, char **argv)
         }
         switch (m.type) {
         case CTL_KEY_LOAD:
-            if (nfds == 1)
-                key_load(&m, fds[0]);
+            if (nfds == 1 || nfds == 2)
+                key_load(&m, fds, nfds);
             else
                 reply(&m, CTL_KEY_ERR, -EINVAL, "KEY_LOAD without a key descriptor");
             break;

@@ -17,11 +17,13 @@
 #                 then the smallest power of two ≥ N + public + 1); "K:N:V"
 #                 also gives keygen --vars V (nVars: a large domain, a smaller key)
 #   PIPE_CURVES   "bn128 bls12381" (default both)
-#   PIPE_SYNTHDS  synthd processes (default 2)
+#   PIPE_SYNTHDS  synthd processes (default 2; auto: serve's own pick, see
+#                 status "synthesis", used with PIPE_THREADS=auto)
 #   PIPE_SLOTS    slots (default 2)
 #   PIPE_GPUDS    gpud processes (default 1)
 #   PIPE_BACKEND  serve --backend (default auto: the GPU where there is one)
-#   PIPE_THREADS  serve --threads, per process (default 0: all CPUs)
+#   PIPE_THREADS  serve --threads, per process (default 0: all CPUs; auto: not
+#                 given, serve picks the synthds' threads)
 #   PIPE_PARTS    partitions measured per size (default 32 at ≤ 2^12, 16 at
 #                 2^13–2^14, 8 above), all submitted at once
 #   PIPE_JOBS     jobs they are spread over (default: one per partition; a job
@@ -263,8 +265,11 @@ run_one() { # curve spec
     [ "$parts" -gt "$WARMUP" ] || { echo "bench_pipeline: PIPE_PARTS $parts must exceed PIPE_WARMUP $WARMUP" >&2; return 1; }
 
     rm -f "$D/s.sock" "$D/stop" "$D/samples"
-    "$BIN" serve --socket "$D/s.sock" --synth "$SYNTHDS" --slots "$SLOTS" --gpuds "$GPUDS" \
-        --backend "$BACKEND" --threads "$THREADS" --trace-times --key k="$dir/circuit.zkey" \
+    local picks=()
+    [ "$SYNTHDS" = auto ] || picks+=(--synth "$SYNTHDS")
+    [ "$THREADS" = auto ] || picks+=(--threads "$THREADS")
+    "$BIN" serve --socket "$D/s.sock" "${picks[@]}" --slots "$SLOTS" --gpuds "$GPUDS" \
+        --backend "$BACKEND" --trace-times --key k="$dir/circuit.zkey" \
         2>"$D/serve.log" &
     SERVE_PID=$!
     local t0=$SECONDS
@@ -281,9 +286,16 @@ run_one() { # curve spec
     local logd=0
     while [ $((1 << logd)) -lt "$domain" ]; do logd=$((logd + 1)); done
 
+    # serve's pick when auto (status "synthesis"): synthds, and the synthds'
+    # threads (gpud keeps all CPUs)
+    local syn=$SYNTHDS thr=$THREADS
+    [ "$SYNTHDS" = auto ] && syn=$(status | jget synthds)
+    [ "$THREADS" = auto ] && thr=$(status | jget threads)
+    echo "bench_pipeline: $curve 2^$logd: synthesis $(status | sed -n 's/.*"plan": "\(.*\)".*/\1/p')" >&2
     # warm-up: one partition per synthd (every idle synthd gets one), so each
-    # process has loaded the key, built its index, touched its buffers once
-    submit_batch k "$dir/circuit.wtns" "$SYNTHDS" 1 && wait_batch ||
+    # process has loaded the key (the first built its synthesis index, the
+    # others mapped it) and touched its buffers once
+    submit_batch k "$dir/circuit.wtns" "$syn" 1 && wait_batch ||
         { echo "bench_pipeline: warm-up failed: $(tail -3 "$D/serve.log")" >&2; stop_serve; return 1; }
     sleep 0.5
     local s idle=0 idle_roles p i slot_bytes
@@ -343,11 +355,11 @@ run_one() { # curve spec
     stop_serve
     grep ' TIMES ' "$D/serve.log" | tail -n +$((warm_lines + 1)) >"$D/times"
     awk -v warm="$WARMUP" -v gpuds="$GPUDS" -v nvars="$nvars" -v domain="$domain" \
-        -v idle="$idle" -v slots="$SLOTS" -v slot_bytes="$slot_bytes" -v synthds="$SYNTHDS" \
-        -v threads="$([ "$THREADS" = 0 ] && echo "$NCPU" || echo "$THREADS")" \
+        -v idle="$idle" -v slots="$SLOTS" -v slot_bytes="$slot_bytes" -v synthds="$syn" \
+        -v threads="$([ "$thr" = 0 ] && echo "$NCPU" || echo "$thr")" \
         -v smi_base="$smi_base" -v samples="$D/samples" -v idle_roles="$idle_roles" \
         -v gpud_proof="$gpud_proof" -v parts="$parts" \
-        -v pre="$(date -u +%F)	$MACHINE	$BACKEND	$curve	$logd	$n	$nvars	$SYNTHDS	$SLOTS	$GPUDS	$THREADS	$parts" \
+        -v pre="$(date -u +%F)	$MACHINE	$BACKEND	$curve	$logd	$n	$nvars	$syn	$SLOTS	$GPUDS	$thr	$parts" \
         -v rss="$rsup	$rsyn	$rgpu	$rsum	$each" '
     function field(name,   i) { for (i = 1; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2) + 0; return 0 }
     function pct(a, n, q,   i, j, t, idx) { # q-quantile of a[1..n] (nearest rank)

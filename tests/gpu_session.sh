@@ -11,11 +11,19 @@
 #   multi     tests/gpu_prove.sh section 5 (one gpud per GPU; needs two or
 #             more: the nvidia-h200-x2 kind)
 #   bench     gpu_bench up to 2^$GPU_BENCH_LOG (default 24) → gpu_bench.log
+#   synth     tests/bench_synth.sh: synthd's a, b, c alone in Mcons/s/core on
+#             both curves at 2^$GPU_SYNTH_SIZES (default 24; any bench-synth size
+#             specs), side by side with $GPU_SYNTH_OLD (an older bench_synth
+#             binary or its build folder, built elsewhere: SLOTPROVE_OLD=REV
+#             make bench-synth leaves one in build/bench-old/REV/build) →
+#             synth.log, synth/bench_synth.txt; needs $GPU_BIN/bench_synth
+#             (make BUILD=build-cuda build-cuda/bench_synth); keys as for pipe
 #   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
 #             same files byte for byte) and times → keygen.log
 #   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
 #             "CURVE/SPEC/SYNTHDS/SLOTS/PARTS" (SPEC as PIPE_SIZES takes it:
-#             K, K:N or K:N:V) → pipe/bench_pipeline.{txt,tsv}; keys are
+#             K, K:N or K:N:V; SYNTHDS "auto": serve's own pick of synthds
+#             and threads) → pipe/bench_pipeline.{txt,tsv}; keys are
 #             made by keygen under $GPU_KEYS (default /tmp/gpu-keys) and
 #             deleted after their run unless GPU_KEEP_KEYS=1, as a 2^27 key
 #             and the next one need not fit the disk together
@@ -69,11 +77,20 @@ for stage in $STAGES; do
             say "pipe $curve $spec: $synthds synthds, $slots slots, $parts partitions"
             PIPE_CURVES=$curve PIPE_SIZES=$spec PIPE_SYNTHDS=$synthds PIPE_SLOTS=$slots \
                 PIPE_PARTS=$parts PIPE_BACKEND=${PIPE_BACKEND:-cuda} PIPE_KEYS=$KEYS \
+                PIPE_THREADS=${PIPE_THREADS:-$([ "$synthds" = auto ] && echo auto || echo 0)} \
                 BIN=$BIN_DIR/slotprove OUT=$OUT/pipe bash tests/bench_pipeline.sh 2>&1 |
                 tee -a "$OUT/pipe.log"
             grep -q "$curve $spec: FAILED\|keygen failed" "$OUT/pipe.log" && rc=1
             [ "${GPU_KEEP_KEYS:-0}" = 1 ] || rm -rf "$KEYS"
         done
+        ;;
+    synth)
+        mkdir -p "$OUT/synth"
+        SYNTH_SIZES=${GPU_SYNTH_SIZES:-24} SYNTH_CURVES=${GPU_SYNTH_CURVES:-"bn128 bls12381"} \
+            SYNTH_KEYS=$KEYS SLOTPROVE_OLD=${GPU_SYNTH_OLD:-} BENCH_THREADS=${GPU_SYNTH_THREADS:-0} \
+            BIN=$BIN_DIR OUT=$OUT/synth bash tests/bench_synth.sh 2>&1 | tee "$OUT/synth.log"
+        [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+        [ "${GPU_KEEP_KEYS:-0}" = 1 ] || rm -rf "$KEYS"
         ;;
     keygen)
         # keygen's points on the GPU: the same files as the CPU's, byte for

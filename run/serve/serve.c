@@ -38,6 +38,8 @@
 #include "loop.h"
 #include "serve.h"
 #include "sockpath.h"
+#include "parallel.h"
+#include "synth_plan.h"
 
 static void usage(FILE *f)
 {
@@ -52,7 +54,8 @@ static void usage(FILE *f)
         "  --socket PATH          socket to listen on (default %s); its directory\n"
         "                         must belong to this user with mode 0700 (0750 with\n"
         "                         --allow-gid); it is created if missing\n"
-        "  --synth N              synthesizer processes (default 2, max %d)\n"
+        "  --synth N              synthesizer processes (default: picked from the CPUs,\n"
+        "                         GPUs, slots and keys, shown in status; max %d)\n"
         "  --gpuds G              prover processes (default: one per GPU, see --gpus;\n"
         "                         1 without a GPU; max %d; with the CPU backend more\n"
         "                         than 1 is a test option: they share the CPUs)\n"
@@ -68,7 +71,8 @@ static void usage(FILE *f)
         "                         UUIDs; default: every visible GPU, CUDA_VISIBLE_DEVICES\n"
         "                         respected; with no GPU, one CPU gpud)\n"
         "  --key NAME=PATH.zkey   preload a key, submitted by NAME (repeatable)\n"
-        "  --threads N            worker threads per process (default: all CPUs)\n"
+        "  --threads N            worker threads per process (default: gpud all CPUs,\n"
+        "                         synthds their share of them, see status)\n"
         "  --max-attempts K       a partition whose own processing kills its process K\n"
         "                         times (crash signal, RSS limit, OOM kill; or its GPU\n"
         "                         fails it under --backend cuda) fails its job\n"
@@ -165,6 +169,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
             if (parse_count(optarg, 1, MAX_SYNTHDS, &v) < 0)
                 return bad_opt("--synth", optarg, "1..64");
             o->synthds = v;
+            o->synthds_given = 1;
             break;
         case 'G':
             if (parse_count(optarg, 1, MAX_GPUDS, &v) < 0)
@@ -199,6 +204,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         case 't':
             if (parse_count(optarg, 0, 1024, &o->threads) < 0)
                 return bad_opt("--threads", optarg, "0..1024 (0 = all CPUs)");
+            o->threads_given = 1;
             break;
         case 'a':
             if (parse_count(optarg, 1, 1000, &o->max_attempts) < 0)
@@ -455,6 +461,29 @@ static int loop(struct server *d, int sfd)
     }
 }
 
+/* synthds and their threads, unless --synth and --threads said (synth_plan.h) */
+static void plan_synthesis(struct core *core)
+{
+    struct core_opts *o = &core->o;
+    struct synth_plan_in in = {
+        .cpus = parallel_threads(), .gpuds = o->gpuds, .gpu = o->gpus != NULL,
+        .slots = o->slots, .synthds = o->synthds_given ? o->synthds : 0,
+        .threads_given = o->threads_given, .threads = o->threads, .max_synthds = MAX_SYNTHDS,
+    };
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
+        const struct key_entry *k = &core->keys.keys[i];
+        if (k->used && k->zk.domain_size > in.key_rows) {
+            in.key_rows = k->zk.domain_size;
+            in.key_coefs = k->zk.n_coefs;
+        }
+    }
+    struct synth_plan p;
+    synth_plan_pick(&in, &p);
+    o->synthds = p.synthds;
+    o->synth_threads = p.threads;
+    snprintf(o->synth_plan, sizeof(o->synth_plan), "%s", p.why);
+}
+
 int cmd_serve(int argc, char **argv)
 {
     static struct server d;
@@ -488,6 +517,7 @@ int cmd_serve(int argc, char **argv)
             return 2;
         }
     }
+    plan_synthesis(core);
     if (keys_max_slot_bytes(&core->keys) > core->o.slot_bytes) {
         fprintf(stderr, "slotprove serve: --slot-bytes %llu is too small: the largest --key needs "
                         "%llu-byte slots\n", (unsigned long long)core->o.slot_bytes,
@@ -514,9 +544,9 @@ int cmd_serve(int argc, char **argv)
         unlink(d.o.socket_path);
         return 1;
     }
-    sup_log(LOG_NOTE, "listening on %s: %u synthd, %u gpud (%s), %u slots of %.1f MiB",
-            d.o.socket_path, core->o.synthds, core->o.gpuds, core->o.backend, core->o.slots,
-            core->o.slot_bytes / 1048576.0);
+    sup_log(LOG_NOTE, "listening on %s: %u synthd, %u gpud (%s), %u slots of %.1f MiB; "
+            "synthesis %s", d.o.socket_path, core->o.synthds, core->o.gpuds, core->o.backend,
+            core->o.slots, core->o.slot_bytes / 1048576.0, core->o.synth_plan);
     rc = loop(&d, sfd);
     core_shutdown(core);
     for (int i = 0; i < MAX_CONNS; i++)

@@ -111,6 +111,11 @@ char *status_json(struct core *d, uid_t viewer)
     json_object_set_new(st, "processes", processes(d, viewer, &group_pss));
     json_object_set_new(st, "group_pss_kib", json_integer(group_pss));
     json_object_set_new(st, "slots", slots);
+    if (d->o.synth_plan[0]) /* serve's pick of synthds and threads (synth_plan.h) */
+        json_object_set_new(st, "synthesis",
+                            json_pack("{sisiss}", "synthds", (int)d->o.synthds, "threads",
+                                      (int)(d->o.synth_threads ? d->o.synth_threads : d->o.threads),
+                                      "plan", d->o.synth_plan));
     json_object_set_new(st, "buffers", json_string(buffers));
     json_object_set_new(st, "jobs", json_pack("{sisisisisi}", "running", (int)js[JOB_RUNNING],
                                               "done", (int)js[JOB_DONE], "failed",

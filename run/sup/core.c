@@ -23,6 +23,7 @@
 #include "publish.h"
 #include "slot.h"
 #include "submit.h"
+#include "synth_share.h"
 #include "wtns.h"
 
 _Static_assert(CTL_MAX_KEYS <= DSP_MAX_KEYS, "key ids must fit the dispatcher's key bitmasks");
@@ -60,6 +61,7 @@ int core_start(struct core *c, struct sp_err *e)
     for (unsigned g = 0; g < c->o.gpuds; g++)
         t->doorbell_fds[g] = c->doorbells[g];
     t->threads = c->o.threads;
+    t->synth_threads = c->o.synth_threads ? c->o.synth_threads : c->o.threads;
     t->backend = c->o.backend;
     t->gpus = c->o.gpus;
     t->synth_rss_max = c->o.synth_rss_max;
@@ -169,8 +171,15 @@ static void fail_poisoned(struct core *c, struct job *j, uint32_t part, const ch
 static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, int nfds)
 {
     struct job *j;
+    /* the one descriptor a child sends: a synthd's KEY_OK may bring the
+     * key's synthesis index (synth_share.h) */
+    int index_fd = m->type == CTL_KEY_OK && k->role == ROLE_SYNTHD && nfds == 1 &&
+                   m->key_id < CTL_MAX_KEYS && c->keys.keys[m->key_id].load_seq == m->job_id
+                       ? fds[0]
+                       : -1;
     for (int i = 0; i < nfds; i++)
-        close(fds[i]); /* children send no descriptors */
+        if (fds[i] != index_fd)
+            close(fds[i]);
     switch (m->type) {
     case CTL_HELLO:
         kids_hello(k);
@@ -190,6 +199,8 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
     case CTL_KEY_OK:
         if (m->key_id < CTL_MAX_KEYS) {
             k->keys_loaded |= 1ull << m->key_id;
+            if (index_fd >= 0)
+                keys_adopt_synth_index(&c->keys.keys[m->key_id], index_fd);
             if (k->role == ROLE_GPUD)
                 dispatch_gpud_key(&c->dsp, k->index, m->key_id, 1);
         }
@@ -409,6 +420,8 @@ static void dispatch_idle(struct core *c, uint64_t now)
         if (k->state != KID_IDLE || k->stopped_since_ns || !dispatch_next(&c->dsp, now, &dj, &p))
             continue;
         struct job *j = job_of(dj);
+        if (synth_share_wait(&c->kids, &c->keys.keys[dj->key_id], dj->key_id, k))
+            continue; /* another synthd is building the key's index: map it after */
         if (core_send_key(c, k, dj->key_id) < 0)
             continue; /* its socket is gone: the exit handler will see to it */
         ctl_init(&m, CTL_SYNTH);

@@ -25,6 +25,9 @@ struct core_opts {
     const char *backend;
     const char *const *gpus;   /* NULL, or gpud i's CUDA device (index or UUID) for each gpud */
     unsigned threads;          /* per child; 0 = all CPUs */
+    unsigned synth_threads;    /* per synthd (synth_plan.h); 0 = as threads */
+    int synthds_given, threads_given; /* --synth / --threads on the command line */
+    char synth_plan[200];      /* what synth_plan_pick chose and why, for status */
     unsigned max_attempts;     /* K: counted deaths before a partition is poison */
     unsigned result_ttl_s;
     unsigned file_timeout_s;   /* a submit's files must be read within this */

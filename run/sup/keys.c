@@ -49,6 +49,8 @@ uint32_t keys_evict_idle(struct key_cache *kc, uint64_t busy_keys, const char *w
     sup_log(LOG_NOTE, "%s: dropped %s", why, k->name);
     zkey_close(&k->zk);
     close(k->fd);
+    if (k->has_synth_index)
+        close(k->synth_index_fd);
     memset(k, 0, sizeof(*k));
     return victim;
 }
@@ -106,7 +108,9 @@ static int insert_key(struct key_cache *kc, struct key_prep *p, const char *name
         if (k->used)
             continue;
         memset(k, 0, sizeof(*k));
+        static uint64_t load_seq;
         k->used = 1;
+        k->load_seq = ++load_seq;
         k->fd = p->fd;
         k->zk = p->zk;
         k->preloaded = preloaded;

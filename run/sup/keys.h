@@ -26,6 +26,10 @@ struct key_entry {
     char alias[JOB_NAME_MAX + 1]; /* --key NAME of a preloaded key */
     uint8_t hash[32];          /* SHA-256 of the file: the cache key */
     int fd;                    /* kept to load it into restarted children */
+    int has_synth_index;       /* synth_index_fd holds the key's shared synthesis */
+    int synth_index_fd;        /* index (synthd/synth_index_share.h), sent to synthds */
+    uint64_t load_seq;         /* KEY_LOAD's job_id, echoed by KEY_OK: a late KEY_OK
+                                  for an evicted key under the same id is told apart */
     struct zkey zk;            /* header view, for validation and sizes */
     int preloaded;
     int failed;                /* a child could not load it */
@@ -41,6 +45,11 @@ struct key_cache {
     uint64_t max_job_key;      /* bytes: largest key a client may attach */
     int hash_keys;             /* 0: no SHA-256, no sharing (`prove`'s one key) */
 };
+
+/* KEY_OK from a synthd brought fd, the key's synthesis index in a sealed
+ * memfd: kept (and sent with the key to every later synthd) if the key has
+ * none yet and the seals are there, else closed. run/synth_share.c */
+void keys_adopt_synth_index(struct key_entry *k, int fd);
 
 /* --key NAME=PATH: opens, validates and hashes PATH. 0, or a negative code
  * (common/err.h) with the reason, naming the file, in e. */

@@ -10,10 +10,14 @@ int core_send_key(struct core *c, struct kid *k, uint32_t key_id)
     static struct ctl_msg m;
     if (!k->alive || (k->keys_sent >> key_id & 1))
         return 0;
+    const struct key_entry *ke = &c->keys.keys[key_id];
+    /* synthds also get the key's shared synthesis index, once one exists */
+    int fds[2] = { ke->fd, ke->synth_index_fd };
     ctl_init(&m, CTL_KEY_LOAD);
     m.key_id = key_id;
-    ctl_text(&m, "%s", c->keys.keys[key_id].name);
-    int rc = ctl_send(k->p.ctl, &m, &c->keys.keys[key_id].fd, 1);
+    m.job_id = ke->load_seq;
+    ctl_text(&m, "%s", ke->name);
+    int rc = ctl_send(k->p.ctl, &m, fds, k->role == ROLE_SYNTHD && ke->has_synth_index ? 2 : 1);
     if (rc == 0)
         k->keys_sent |= 1ull << key_id;
     return rc;

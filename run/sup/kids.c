@@ -61,7 +61,7 @@ static int spawn(struct kid_table *t, struct kid *k)
         .ndoorbells = k->role == ROLE_GPUD ? 1 : t->ngpuds,
         .gpud_index = k->role == ROLE_GPUD ? (int)k->index : -1,
         .incarnation = t->next_incarnation,
-        .threads = t->threads,
+        .threads = k->role == ROLE_SYNTHD ? t->synth_threads : t->threads,
         .backend = k->role == ROLE_GPUD ? t->backend : NULL,
         .no_verify = k->role == ROLE_GPUD && t->no_verify,
         .trace_buffers = t->trace_buffers,

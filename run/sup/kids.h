@@ -94,6 +94,7 @@ struct kid_table {
     int pool_ctl_fd, pool_payload_fd;
     int doorbell_fds[MAX_GPUDS]; /* gpud i's eventfd */
     unsigned threads;
+    unsigned synth_threads;    /* synthds' --threads (gpuds get threads) */
     const char *backend;
     const char *const *gpus;   /* gpud i's CUDA device gpus[i], or NULL: no choice */
     uint64_t synth_rss_max;    /* bytes of RssAnon; 0 = no limit */

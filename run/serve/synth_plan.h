@@ -1,0 +1,43 @@
+/*
+ * synth_plan.h — how many synthds `serve` starts and how many threads each
+ * gets, when --synth / --threads do not say (shown in status as "synthesis").
+ *
+ * With a GPU the pipeline should run at the GPU's pace: synthesis must keep
+ * up, and the host's cores are synthesis's but for a few gpud needs (proof
+ * assembly, the pairing check, the next slot's copies): 2 cores per gpud
+ * are kept for it, the rest split evenly among 2 synthds per gpud (two
+ * partitions filling while the GPU proves a third), never more synthds than
+ * slots. With the CPU backend the prover is the CPU: 2 synthds (at most one
+ * per slot) share all the cores with gpud, half each. In both cases a
+ * synthd gets no more threads than the largest preloaded key can use (one
+ * per 2^17 of its entries + rows: below that the work of a partition is a
+ * few milliseconds). gpud's threads are not planned here (--threads, else
+ * all CPUs).
+ */
+#ifndef SLOTPROVE_RUN_SYNTH_PLAN_H
+#define SLOTPROVE_RUN_SYNTH_PLAN_H
+
+#include <stdint.h>
+
+struct synth_plan_in {
+    unsigned cpus;          /* online CPUs */
+    unsigned gpuds;         /* gpud processes */
+    int gpu;                /* 1: they prove on GPUs; 0: the CPU backend */
+    unsigned slots;
+    uint64_t key_rows;      /* largest preloaded key: domain rows, 0 if none */
+    uint64_t key_coefs;     /* its coefficient entries */
+    unsigned synthds;       /* --synth, 0 when not given */
+    int threads_given;      /* --threads given: threads (0 = all CPUs) is kept */
+    unsigned threads;
+    unsigned max_synthds;
+};
+
+struct synth_plan {
+    unsigned synthds;
+    unsigned threads;       /* per synthd, 0 = all CPUs (only when --threads 0) */
+    char why[200];          /* "auto: 16 CPUs, 1 GPU gpud: ..." */
+};
+
+void synth_plan_pick(const struct synth_plan_in *in, struct synth_plan *out);
+
+#endif

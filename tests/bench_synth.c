@@ -1,0 +1,160 @@
+/*
+ * bench_synth — synthd's hot path alone: a partition's witness read and
+ * a = A·w, b = B·w, c = a∘b, timed in CPU seconds of all threads, as
+ * synthd's own figure (bench-pipeline's Mcons/s/core) counts them.
+ *
+ *   bench_synth KEY.zkey WITNESS.wtns [REPS [THREADS]]
+ *
+ * REPS (default 5) partitions are synthesized one after the other into one
+ * set of buffers (a slot's payload: a, b, c and the witness); THREADS
+ * defaults to parallel_threads(). Prints one line of NAME=VALUE fields:
+ *   index_ms        wall time to build the key's synthesis index (once)
+ *   index_cpu_ms    its CPU time, all threads
+ *   read_cpu_ms     witness read (pread + range check), CPU, median
+ *   abc_cpu_ms      a, b, c, CPU of all threads, median
+ *   wall_ms         witness read + a, b, c, wall, median
+ *   cpu_ms          witness read + a, b, c, CPU, median
+ *   mcons_core      domain rows / (cpu_ms seconds) / 1e6: Mcons/s/core
+ *   sha256          of a‖b‖c of the last run (the same for every build that
+ *                   computes the same vectors: tests/bench_synth.sh compares)
+ * and, from builds with the stream index, a second line: index_bytes and
+ * the terms of each class (ones, neg_ones, smalls, generals).
+ *
+ * It uses only the interface every synthd build has had since the row
+ * index (synth_index_build, X_synth_abc, synth_read_witness), so the same
+ * file builds against an older tree for a side-by-side run. Figures only;
+ * nothing here is an assertion.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <sha2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "parallel.h"
+#include "synth.h"
+#include "synth_index.h"
+#include "witness_read.h"
+#include "wtns.h"
+#include "zkey.h"
+
+static uint64_t clock_ns(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static double median_ms(uint64_t *v, int n)
+{
+    qsort(v, (size_t)n, sizeof(*v), cmp_u64);
+    return (n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2) / 1e6;
+}
+
+/* A page-aligned anonymous mapping, touched once, as a slot's payload is
+ * prefaulted by the supervisor before any synthd writes it. */
+static void *payload(size_t bytes)
+{
+    void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                   -1, 0);
+    if (p == MAP_FAILED)
+        return NULL;
+    memset(p, 0, bytes);
+    return p;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 3 || argc > 5) {
+        fprintf(stderr, "usage: bench_synth KEY.zkey WITNESS.wtns [REPS [THREADS]]\n");
+        return 2;
+    }
+    int reps = argc > 3 ? atoi(argv[3]) : 5;
+    unsigned nthreads = argc > 4 ? (unsigned)atoi(argv[4]) : 0;
+    if (reps < 1 || reps > 1000)
+        reps = 5;
+    if (nthreads == 0)
+        nthreads = parallel_threads();
+    struct sp_err e = { "" };
+    struct zkey zk;
+    struct wtns w;
+    struct synth_index ix;
+    int kfd = open(argv[1], O_RDONLY | O_CLOEXEC), wfd = open(argv[2], O_RDONLY | O_CLOEXEC);
+    if (kfd < 0 || wfd < 0) {
+        fprintf(stderr, "bench_synth: %s: %s\n", kfd < 0 ? argv[1] : argv[2], strerror(errno));
+        return 1;
+    }
+    if (zkey_open(&zk, kfd, argv[1], &e) < 0 || wtns_open(&w, wfd, argv[2], &e) < 0 ||
+        wtns_check_key(&w, &zk, &e) < 0) {
+        fprintf(stderr, "bench_synth: %s\n", e.msg);
+        return 1;
+    }
+    uint64_t t0 = clock_ns(CLOCK_MONOTONIC), i0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+    if (synth_index_build(&ix, &zk, &e) < 0) {
+        fprintf(stderr, "bench_synth: %s\n", e.msg);
+        return 1;
+    }
+    double index_ms = (double)(clock_ns(CLOCK_MONOTONIC) - t0) / 1e6;
+    double index_cpu_ms = (double)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - i0) / 1e6;
+
+    size_t vec = (size_t)zk.domain_size * 32, wit = (size_t)zk.n_vars * 32;
+    uint8_t *a = payload(3 * vec + wit);
+    if (!a) {
+        fprintf(stderr, "bench_synth: cannot map %zu bytes\n", 3 * vec + wit);
+        return 1;
+    }
+    uint8_t *b = a + vec, *c = b + vec, *wv = c + vec;
+    uint64_t *t_read = calloc((size_t)reps, 8), *t_abc = calloc((size_t)reps, 8);
+    uint64_t *t_wall = calloc((size_t)reps, 8), *t_cpu = calloc((size_t)reps, 8);
+    if (!t_read || !t_abc || !t_wall || !t_cpu)
+        return 1;
+    for (int r = 0; r < reps; r++) {
+        uint64_t w0 = clock_ns(CLOCK_MONOTONIC), c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+        if (synth_read_witness(&w, wfd, wv, nthreads, &e) < 0) {
+            fprintf(stderr, "bench_synth: %s\n", e.msg);
+            return 1;
+        }
+        uint64_t c1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+        if (zk.curve == CURVE_BN254)
+            bn254_synth_abc(&ix, &zk, wv, a, b, c, nthreads);
+        else
+            bls12381_synth_abc(&ix, &zk, wv, a, b, c, nthreads);
+        uint64_t c2 = clock_ns(CLOCK_PROCESS_CPUTIME_ID), w2 = clock_ns(CLOCK_MONOTONIC);
+        t_read[r] = c1 - c0;
+        t_abc[r] = c2 - c1;
+        t_cpu[r] = c2 - c0;
+        t_wall[r] = w2 - w0;
+    }
+    SHA2_CTX h;
+    char hex[SHA256_DIGEST_STRING_LENGTH];
+    SHA256Init(&h);
+    SHA256Update(&h, a, 3 * vec);
+    SHA256End(&h, hex);
+    double cpu = median_ms(t_cpu, reps);
+    printf("curve=%s log_domain=%u n_vars=%u coefs=%llu threads=%u reps=%d index_ms=%.1f index_cpu_ms=%.1f "
+           "read_cpu_ms=%.2f abc_cpu_ms=%.2f wall_ms=%.2f cpu_ms=%.2f mcons_core=%.3f sha256=%s\n",
+           zk.curve == CURVE_BN254 ? "bn128" : "bls12381", zk.log_domain, zk.n_vars,
+           (unsigned long long)zk.n_coefs, nthreads, reps, index_ms, index_cpu_ms, median_ms(t_read, reps),
+           median_ms(t_abc, reps), median_ms(t_wall, reps), cpu,
+           (double)zk.domain_size / (cpu / 1e3) / 1e6, hex);
+#ifdef SYNTH_INDEX_MAGIC /* the stream index (synth_index.h): its size and term classes */
+    printf("index_bytes=%zu ones=%llu neg_ones=%llu smalls=%llu generals=%llu\n", ix.block_bytes,
+           (unsigned long long)ix.hdr->class_count[SYNTH_ONE],
+           (unsigned long long)ix.hdr->class_count[SYNTH_NEG_ONE],
+           (unsigned long long)ix.hdr->class_count[SYNTH_SMALL],
+           (unsigned long long)ix.hdr->class_count[SYNTH_GENERAL]);
+#endif
+    synth_index_free(&ix);
+    zkey_close(&zk);
+    return 0;
+}

@@ -1,0 +1,272 @@
+/*
+ * test_synth.c — synthd's a = A·w, b = B·w, c = a∘b (synthd/synth_tmpl.h,
+ * over the index of synthd/synth_index.h) against a naive loop over the
+ * key's coefficient entries in section order (one Montgomery product and
+ * one modular addition per entry, as snarkjs buildABC1 does), byte for
+ * byte, on random keys of both curves at several thread counts.
+ *
+ * The keys mix every coefficient class and its edges: ±1, 0, small ±s up to
+ * 2^24 − 1, the first values past the limit (±2^24), and uniform values;
+ * witness values include 0 and r − 1 and rows are stacked with r − 1 times
+ * the largest small coefficient, so the unreduced 5-limb sums reach their
+ * largest; one row has more than 0xffff stream words (the escaped header),
+ * some rows are empty and some have only general terms. The index is also
+ * built into a sealed memfd and mapped back as another synthd maps it, and
+ * damaged or unsealed copies are refused.
+ */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "synth.h"
+#include "synth_index.h"
+#include "synth_index_share.h"
+#include "zkey.h"
+
+#define LOG_N 12
+#define N_VARS 3001
+#define BIG_ROW 7          /* 70000 terms of +1 and −1: an escaped header */
+#define STACKED_ROW 9      /* 4096 terms of (2^24 − 1)·(r − 1) */
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static uint64_t next(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return rng;
+}
+
+struct coefs {
+    struct zkey_coef *v;
+    size_t n, cap;
+};
+
+static void push(struct coefs *c, uint32_t m, uint32_t row, uint32_t sig, const uint64_t val[4])
+{
+    if (c->n == c->cap) {
+        c->cap = c->cap ? 2 * c->cap : 4096;
+        c->v = realloc(c->v, c->cap * sizeof(*c->v));
+        cr_assert(c->v);
+    }
+    struct zkey_coef *e = &c->v[c->n++];
+    memcpy(&e->matrix, &m, 4);
+    memcpy(&e->constraint, &row, 4);
+    memcpy(&e->signal, &sig, 4);
+    memcpy(e->value, val, 32);
+}
+
+/* An index in a sealed memfd (synth_index_share.h), mapped again as a
+ * second synthd would: the same vectors; a copy of it with one signal out
+ * of range, and one left unsealed, are refused. */
+#define SHARED_TEST(F, SY)                                                                       \
+    static void F##_shared(const struct zkey *zk, const struct synth_index *ix, const F##_t *w,  \
+                           F##_t *a, F##_t *b, F##_t *cc, const F##_t *ea, const F##_t *eb,      \
+                           const F##_t *ec)                                                      \
+    {                                                                                            \
+        struct sp_err e = { "" };                                                                \
+        struct synth_index built, mapped;                                                        \
+        int fd;                                                                                  \
+        cr_assert_eq(synth_index_build_shared(&built, zk, &fd, &e), 0, "%s", e.msg);             \
+        cr_assert_geq(fd, 0, "no memfd");                                                        \
+        cr_assert_eq(built.block_bytes, ix->block_bytes);                                        \
+        cr_assert(memcmp(built.block, ix->block, ix->block_bytes) == 0);                         \
+        cr_assert_eq(synth_index_map_shared(&mapped, zk, fd, &e), 0, "%s", e.msg);               \
+        memset(a, 0, (size_t)zk->domain_size * 32);                                              \
+        SY##_synth_abc(&mapped, zk, w, a, b, cc, 2);                                             \
+        cr_assert(memcmp(a, ea, (size_t)zk->domain_size * 32) == 0);                             \
+        cr_assert(memcmp(b, eb, (size_t)zk->domain_size * 32) == 0);                             \
+        cr_assert(memcmp(cc, ec, (size_t)zk->domain_size * 32) == 0);                            \
+        synth_index_free(&mapped);                                                               \
+        synth_index_free(&built);                                                                \
+        close(fd);                                                                               \
+        for (int sealed = 0; sealed < 2; sealed++) {                                             \
+            int t = memfd_create("bad-index", MFD_CLOEXEC | MFD_ALLOW_SEALING);                  \
+            cr_assert_geq(t, 0);                                                                 \
+            uint8_t *copy = malloc(ix->block_bytes);                                             \
+            cr_assert(copy);                                                                     \
+            memcpy(copy, ix->block, ix->block_bytes);                                            \
+            /* the first term's tag: after the empty rows' zero headers */                    \
+            uint32_t *st = (uint32_t *)(copy + ((const uint8_t *)ix->stream -                    \
+                                                (const uint8_t *)ix->block));                    \
+            while (*st == 0)                                                                     \
+                st++;                                                                            \
+            st[1] = (st[1] & ~SYNTH_SIGNAL_MASK) | (zk->n_vars + 5);                              \
+            cr_assert_eq(write(t, copy, ix->block_bytes), (ssize_t)ix->block_bytes);             \
+            free(copy);                                                                          \
+            if (sealed)                                                                          \
+                cr_assert_eq(fcntl(t, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW),  \
+                             0);                                                                 \
+            cr_assert_eq(synth_index_map_shared(&mapped, zk, t, &e), -SP_EFORMAT,                \
+                         "sealed %d: accepted", sealed);                                         \
+            cr_assert(strstr(e.msg, sealed ? "malformed" : "sealed"), "%s", e.msg);               \
+            close(t);                                                                            \
+        }                                                                                        \
+    }
+
+SHARED_TEST(bn254_fr, bn254)
+SHARED_TEST(bls12381_fr, bls12381)
+
+/* The test for one curve's Fr: F is the field prefix, SY the synth prefix. */
+#define SYNTH_TEST(F, SY, CURVE)                                                                 \
+    static void F##_random(F##_t *x)                                                             \
+    {                                                                                            \
+        do {                                                                                     \
+            for (int i = 0; i < 4; i++)                                                          \
+                x->l[i] = next();                                                                \
+            x->l[3] &= 0x7fffffffffffffffull;                                                    \
+        } while (x->l[3] > F##_modulus.l[3] ||                                                   \
+                 (x->l[3] == F##_modulus.l[3] && x->l[2] >= F##_modulus.l[2]));                  \
+    }                                                                                            \
+    /* the stored form of v: v·R² mod r (snarkjs writeFr2) */                                    \
+    static void F##_stored(uint64_t out[4], const F##_t *v)                                      \
+    {                                                                                            \
+        F##_t t;                                                                                 \
+        F##_mul(&t, v, &F##_r2);                                                                 \
+        F##_mul(&t, &t, &F##_r2);                                                                \
+        memcpy(out, t.l, 32);                                                                    \
+    }                                                                                            \
+    static void F##_coef(uint64_t out[4], int kind)                                              \
+    {                                                                                            \
+        F##_t v = { { 0, 0, 0, 0 } };                                                            \
+        int neg = kind & 1;                                                                      \
+        switch (kind >> 1) {                                                                     \
+        case 0: v.l[0] = 1; break;                                                               \
+        case 1: v.l[0] = next() % SYNTH_SMALL_LIMIT; break;                                      \
+        case 2: v.l[0] = (next() & 1) ? SYNTH_SMALL_LIMIT - 1 : SYNTH_SMALL_LIMIT; break;         \
+        case 3: v.l[0] = next() % 8; break;                                                      \
+        default: F##_random(&v); break;                                                          \
+        }                                                                                        \
+        if (neg)                                                                                 \
+            F##_neg(&v, &v);                                                                     \
+        F##_stored(out, &v);                                                                     \
+    }                                                                                            \
+    static void F##_check(void)                                                                  \
+    {                                                                                            \
+        const uint32_t n = 1u << LOG_N;                                                          \
+        struct coefs c = { 0 };                                                                  \
+        uint64_t val[4];                                                                         \
+        for (uint32_t row = 0; row < n; row++) {                                                 \
+            if (row % 97 == 5)                                                                   \
+                continue; /* empty */                                                            \
+            for (uint32_t m = 0; m < 2; m++) {                                                   \
+                unsigned terms = row % 13 == 3 ? 40 : (unsigned)(next() % 6);                    \
+                int only_general = row % 11 == 4;                                                \
+                for (unsigned k = 0; k < terms; k++) {                                           \
+                    F##_coef(val, only_general ? 8 : (int)(next() % 12));                        \
+                    push(&c, m, row, (uint32_t)(next() % N_VARS), val);                          \
+                }                                                                                \
+            }                                                                                    \
+        }                                                                                        \
+        for (unsigned k = 0; k < 70000; k++) {                                                   \
+            F##_coef(val, (int)(k & 1));                                                         \
+            push(&c, 0, BIG_ROW, (uint32_t)(next() % N_VARS), val);                              \
+        }                                                                                        \
+        F##_t big = { { SYNTH_SMALL_LIMIT - 1, 0, 0, 0 } };                                      \
+        F##_stored(val, &big);                                                                   \
+        for (unsigned k = 0; k < 4096; k++)                                                      \
+            push(&c, 1, STACKED_ROW, 2 + k % 3, val);                                            \
+        /* shuffle: section 4 has no guaranteed order */                                         \
+        for (size_t i = c.n - 1; i > 0; i--) {                                                   \
+            size_t j = next() % (i + 1);                                                         \
+            struct zkey_coef t = c.v[i];                                                         \
+            c.v[i] = c.v[j];                                                                     \
+            c.v[j] = t;                                                                          \
+        }                                                                                        \
+        F##_t *w = aligned_alloc(64, (size_t)N_VARS * 32);                                       \
+        cr_assert(w);                                                                            \
+        for (uint32_t i = 0; i < N_VARS; i++)                                                    \
+            F##_random(&w[i]);                                                                   \
+        memset(&w[0], 0, 32);                                                                    \
+        w[0].l[0] = 1;                                                                           \
+        memset(&w[1], 0, 32);                                                                    \
+        for (int k = 2; k < 5; k++) {                                                            \
+            w[k] = F##_modulus;                                                                  \
+            w[k].l[0] -= 1; /* r − 1 */                                                          \
+        }                                                                                        \
+        struct zkey zk = {                                                                       \
+            .path = "random.zkey", .ci = curve_get(CURVE), .curve = CURVE, .n_vars = N_VARS,      \
+            .n_public = 1, .domain_size = n, .log_domain = LOG_N, .n_coefs = c.n, .coefs = c.v,   \
+        };                                                                                       \
+        /* the naive loop, in section order */                                                   \
+        F##_t *ea = calloc(n, 32), *eb = calloc(n, 32), *ec = calloc(n, 32);                     \
+        cr_assert(ea && eb && ec);                                                               \
+        for (size_t i = 0; i < c.n; i++) {                                                       \
+            uint32_t m, row, sig;                                                                \
+            F##_t v, t;                                                                          \
+            memcpy(&m, &c.v[i].matrix, 4);                                                       \
+            memcpy(&row, &c.v[i].constraint, 4);                                                 \
+            memcpy(&sig, &c.v[i].signal, 4);                                                     \
+            memcpy(v.l, c.v[i].value, 32);                                                       \
+            F##_mul(&t, &v, &w[sig]);                                                            \
+            F##_t *o = m ? &eb[row] : &ea[row];                                                  \
+            F##_add(o, o, &t);                                                                   \
+        }                                                                                        \
+        for (uint32_t r = 0; r < n; r++)                                                         \
+            F##_mul(&ec[r], &ea[r], &eb[r]);                                                     \
+        struct sp_err e = { "" };                                                                \
+        struct synth_index ix;                                                                   \
+        cr_assert_eq(synth_index_build(&ix, &zk, &e), 0, "%s", e.msg);                           \
+        cr_assert_eq(ix.hdr->n_coefs, c.n);                                                      \
+        uint64_t sum = 0;                                                                        \
+        for (int k = 0; k < 4; k++) {                                                            \
+            cr_assert_gt(ix.hdr->class_count[k], 0, "class %d never used", k);                   \
+            sum += ix.hdr->class_count[k];                                                       \
+        }                                                                                        \
+        cr_assert_eq(sum, c.n);                                                                  \
+        F##_t *a = aligned_alloc(64, (size_t)n * 32), *b = aligned_alloc(64, (size_t)n * 32);    \
+        F##_t *cc = aligned_alloc(64, (size_t)n * 32);                                           \
+        cr_assert(a && b && cc);                                                                 \
+        for (unsigned th = 1; th <= 3; th++) {                                                   \
+            memset(a, 0xa5, (size_t)n * 32);                                                     \
+            memset(b, 0xa5, (size_t)n * 32);                                                     \
+            memset(cc, 0xa5, (size_t)n * 32);                                                    \
+            SY##_synth_abc(&ix, &zk, w, a, b, cc, th);                                           \
+            for (uint32_t r = 0; r < n; r++) {                                                   \
+                cr_assert(memcmp(&a[r], &ea[r], 32) == 0, "a[%u] differs (%u threads)", r, th);  \
+                cr_assert(memcmp(&b[r], &eb[r], 32) == 0, "b[%u] differs (%u threads)", r, th);  \
+                cr_assert(memcmp(&cc[r], &ec[r], 32) == 0, "c[%u] differs (%u threads)", r, th); \
+            }                                                                                    \
+        }                                                                                        \
+        F##_shared(&zk, &ix, w, a, b, cc, ea, eb, ec);                                           \
+        synth_index_free(&ix);                                                                   \
+        free(a), free(b), free(cc), free(ea), free(eb), free(ec), free(w), free(c.v);            \
+    }
+
+SYNTH_TEST(bn254_fr, bn254, CURVE_BN254)
+SYNTH_TEST(bls12381_fr, bls12381, CURVE_BLS12381)
+
+Test(synth, bn254_matches_naive_loop, .timeout = 120)
+{
+    bn254_fr_check();
+}
+
+Test(synth, bls12381_matches_naive_loop, .timeout = 120)
+{
+    bls12381_fr_check();
+}
+
+/* Each class on its own: the value classified is the one stored. */
+Test(synth, coefficient_classes)
+{
+    uint64_t val[4];
+    uint32_t s;
+    bn254_fr_t v = { { 1, 0, 0, 0 } };
+    bn254_fr_stored(val, &v);
+    cr_assert_eq(synth_coef_class(CURVE_BN254, (uint8_t *)val, &s), SYNTH_ONE);
+    bn254_fr_neg(&v, &v);
+    bn254_fr_stored(val, &v);
+    cr_assert_eq(synth_coef_class(CURVE_BN254, (uint8_t *)val, &s), SYNTH_NEG_ONE);
+    bls12381_fr_t x = { { 12345, 0, 0, 0 } };
+    bls12381_fr_stored(val, &x);
+    cr_assert_eq(synth_coef_class(CURVE_BLS12381, (uint8_t *)val, &s), SYNTH_SMALL);
+    cr_assert_eq(s, 12345u);
+    bls12381_fr_neg(&x, &x);
+    bls12381_fr_stored(val, &x);
+    cr_assert_eq(synth_coef_class(CURVE_BLS12381, (uint8_t *)val, &s), SYNTH_SMALL);
+    cr_assert_eq(s, 12345u | 1u << 31);
+    x = (bls12381_fr_t){ { SYNTH_SMALL_LIMIT, 0, 0, 0 } };
+    bls12381_fr_stored(val, &x);
+    cr_assert_eq(synth_coef_class(CURVE_BLS12381, (uint8_t *)val, &s), SYNTH_GENERAL);
+}
