@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "bellperson_main.h"
 #include "child.h"
 #include "child_keys.h"
 #include "ctl.h"
@@ -493,6 +494,8 @@ int main(int argc, char **argv)
     struct sp_err e = { "" };
     int rc;
 
+    if (argc > 1 && strcmp(argv[1], "--bellperson-prove") == 0) /* gpud/cpu/bellperson_main.c */
+        return bellperson_prove_main(argc - 1, argv + 1);
     const char *nv = getenv("SLOTPROVE_NO_VERIFY");
     self_verify = !(nv && strcmp(nv, "1") == 0);
     if (child_start(&args, argc, argv, "gpud", &pool, PROT_READ) != 0)

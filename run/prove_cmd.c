@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "prove_bellperson.h"
 #include "core.h"
 #include "log.h"
 #include "output.h"
@@ -149,6 +150,8 @@ static void run_until_ended(struct core *c, struct prove_run *r)
 
 int cmd_prove(int argc, char **argv)
 {
+    if (bellperson_wanted(argc, argv, "--params")) /* prove_bellperson.c */
+        return cmd_prove_bellperson(argc, argv);
     static const struct option opts[] = {
         { "backend", required_argument, NULL, 'b' },
         { "threads", required_argument, NULL, 't' },

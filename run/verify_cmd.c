@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "args.h"
+#include "prove_bellperson.h"
 #include "groth16.h"
 #include "groth16_json.h"
 #include "run.h"
@@ -67,6 +68,8 @@ static void usage(FILE *f)
 
 int cmd_verify(int argc, char **argv)
 {
+    if (bellperson_wanted(argc, argv, "--bellperson")) /* prove_bellperson.c */
+        return cmd_verify_bellperson(argc, argv);
     static const struct option opts[] = {
         { "quiet", no_argument, NULL, 'q' },
         { "time", no_argument, NULL, 't' },
