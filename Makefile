@@ -30,7 +30,7 @@ LIBGPUD   := $(BUILD)/libgpud.a
 LIBRUN    := $(BUILD)/librun.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline clean test-keygen test-pipeline
+.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline clean test-keygen test-pipeline test-bellperson
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -84,11 +84,15 @@ verify: $(BINS)
 test-keygen: $(BINS)
 	@sh tests/keygen.sh
 
+# Filecoin's formats: keygen --format bellperson, prove --params/--pce, verify --bellperson
+test-bellperson: $(BINS)
+	@sh tests/bellperson.sh
+
 # the pipeline figures (serve --trace-times, status "pipeline") against each other
 test-pipeline: $(BINS)
 	@sh tests/pipeline.sh
 
-test: deps all unit e2e edges verify test-keygen test-pipeline faults
+test: deps all unit e2e edges verify test-keygen test-bellperson test-pipeline faults
 
 demo: deps all
 	@sh tests/demo.sh
