@@ -107,23 +107,40 @@ int bp_prove(const struct bp_key *k, const struct bp_pce *p, const uint8_t *w,
              bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,
              unsigned nthreads, struct sp_err *e)
 {
-    unsigned log_n;
-    size_t n = bp_pce_domain_size(p, &log_n);
+    size_t n = bp_pce_domain_size(p, NULL);
     size_t nw = (size_t)p->num_inputs + p->num_aux;
     bls12381_fr_t *wm = malloc(nw * sizeof *wm), *a = malloc(n * sizeof *a),
                   *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
+    int rc;
+    if (!wm || !a || !b || !c) {
+        rc = sp_fail(e, -ENOMEM, "out of memory for a bellperson proof of %zu rows", n);
+    } else {
+        for (size_t i = 0; i < nw; i++) {
+            memcpy(wm[i].l, w + 32 * i, 32);
+            bls12381_fr_to_mont(&wm[i], &wm[i]);
+        }
+        bp_pce_synth_abc(p, wm, a, b, c, n, nthreads);
+        rc = bp_prove_abc(k, p, w, a, b, c, A, B, C, nthreads, e);
+    }
+    free(wm), free(a), free(b), free(c);
+    return rc;
+}
+
+int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *w,
+                 bls12381_fr_t *a, bls12381_fr_t *b, bls12381_fr_t *c,
+                 bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,
+                 unsigned nthreads, struct sp_err *e)
+{
+    unsigned log_n;
+    size_t n = bp_pce_domain_size(p, &log_n);
+    size_t nw = (size_t)p->num_inputs + p->num_aux;
     uint8_t *sc = malloc((n > nw ? n : nw) * 32);
     struct bls12381_ntt_domain d = { 0 };
     int rc = 0;
-    if (!wm || !a || !b || !c || !sc || bp_domain_init(&d, log_n, nthreads) < 0) {
+    if (!sc || bp_domain_init(&d, log_n, nthreads) < 0) {
         rc = sp_fail(e, -ENOMEM, "out of memory for a 2^%u bellperson proof", log_n);
         goto out;
     }
-    for (size_t i = 0; i < nw; i++) {
-        memcpy(wm[i].l, w + 32 * i, 32);
-        bls12381_fr_to_mont(&wm[i], &wm[i]);
-    }
-    bp_pce_synth_abc(p, wm, a, b, c, n, nthreads);
     bp_quotient(a, b, c, &d, nthreads);
     for (size_t i = 0; i + 1 < n; i++) {
         bls12381_fr_t t;
@@ -195,6 +212,6 @@ msm_fail:
     rc = sp_fail(e, rc, "MSM: %s", strerror(-rc));
 out:
     bls12381_ntt_domain_free(&d);
-    free(wm), free(a), free(b), free(c), free(sc);
+    free(sc);
     return rc;
 }

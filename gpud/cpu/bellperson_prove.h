@@ -54,4 +54,12 @@ int bp_prove(const struct bp_key *k, const struct bp_pce *p, const uint8_t *w,
              bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,
              unsigned nthreads, struct sp_err *e);
 
+/* The same from a, b, c already synthesized (Montgomery form, domain size
+ * each, as in a slot's payload, shm/payload.h; overwritten): the step
+ * after synthd, for the pipeline and the GPU path. */
+int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *w,
+                 bls12381_fr_t *a, bls12381_fr_t *b, bls12381_fr_t *c,
+                 bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,
+                 unsigned nthreads, struct sp_err *e);
+
 #endif
