@@ -48,6 +48,7 @@ static void usage(FILE *f)
             "\n"
             "options:\n"
             "  --threads N             worker threads, 0..1024 (default 0: all CPUs)\n"
+            "  --backend auto|cpu      the CPU backend (the only one for these keys so far)\n"
             "  --json PROOF PUBLIC     also write snarkjs's proof.json and public.json (one\n"
             "                          witness): `snarkjs groth16 verify` accepts them with\n"
             "                          the same key's vk.json\n"
@@ -73,6 +74,14 @@ int cmd_prove_bellperson(int argc, char **argv)
             pce = argv[++i];
         else if (strcmp(a, "--threads") == 0 && more)
             threads = argv[++i];
+        else if (strcmp(a, "--backend") == 0 && more) {
+            const char *b = argv[++i];
+            if (strcmp(b, "cpu") != 0 && strcmp(b, "auto") != 0) {
+                fprintf(stderr, "slotprove prove: --backend %s: bellperson keys are proved on "
+                                "the CPU backend only so far (auto or cpu)\n", b);
+                return 2;
+            }
+        }
         else if (strcmp(a, "--json") == 0 && i + 2 < argc)
             jp = argv[i + 1], jq = argv[i + 2], i += 2;
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
