@@ -149,8 +149,10 @@ FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c comm
                 common/bn254_groth16.c common/bls12381_groth16.c \
                 common/bn254_pairing.c common/bls12381_pairing.c \
                 common/bn254_g1_msm.c common/bls12381_g1_msm.c common/glv.c common/parallel.c \
-                common/limb_inv.c common/fp381_ifma.c
-FUZZ_TARGETS := zkey wtns request verify
+                common/limb_inv.c common/fp381_ifma.c \
+                common/bls12381_zcash.c common/bellperson_params.c common/bellperson_pce.c \
+                common/bellperson_proof.c
+FUZZ_TARGETS := zkey wtns request verify bellperson
 FUZZ_BINS    := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 
 .PHONY: fuzz fuzz-short fuzz-build
