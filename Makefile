@@ -149,8 +149,9 @@ FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c comm
                 common/bn254_groth16.c common/bls12381_groth16.c \
                 common/bn254_pairing.c common/bls12381_pairing.c \
                 common/bn254_g1_msm.c common/bls12381_g1_msm.c common/glv.c common/parallel.c \
-                common/limb_inv.c common/fp381_ifma.c \
-                common/bls12381_zcash.c common/bellperson_params.c common/bellperson_pce.c \
+                common/limb_inv.c common/fp381_ifma.c
+# sources only one target needs (FUZZ_SRC_<target>), so the others build as before
+FUZZ_SRC_bellperson := common/bls12381_zcash.c common/bellperson_params.c common/bellperson_pce.c \
                 common/bellperson_proof.c
 FUZZ_TARGETS := zkey wtns request verify bellperson
 FUZZ_BINS    := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
@@ -158,9 +159,9 @@ FUZZ_BINS    := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 .PHONY: fuzz fuzz-short fuzz-build
 fuzz-build: $(FUZZ_BINS)
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(wildcard common/*.h run/*.h)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(FUZZ_SRC_bellperson) $(wildcard common/*.h run/*.h)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRC) -o $@ -ljansson -lgmp
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRC) $(FUZZ_SRC_$*) -o $@ -ljansson -lgmp
 
 fuzz: $(FUZZ_BINS)
 	@failed=""; for t in $(FUZZ_TARGETS); do \

@@ -403,6 +403,7 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
 
     /* points */
     keygen_phase(j->progress, "points");
+    tables = 1; /* fb_free is safe on a zeroed or failed table */
     if ((rc = bls12381_g1_fb_init(&t.t1, &bls12381_g1_generator,
                                   bls12381_g1_fb_window(4 * nv + 2 * n), j->nthreads)) < 0 ||
         (rc = bls12381_g2_fb_init(&t.t2, &bls12381_g2_generator, bls12381_g2_fb_window(2 * nv),
@@ -410,7 +411,6 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
         rc = sp_fail(e, rc, "out of memory for the generator tables");
         goto out;
     }
-    tables = 1;
     size_t big = nv > n ? nv : n;
     sc = malloc(big * sizeof(fr_t));
     pts1 = malloc(big * sizeof(g1_t));

@@ -92,7 +92,10 @@ int cmd_verify_bellperson(int argc, char **argv)
         goto out;
     }
     unsigned k = (unsigned)(len / BP_PROOF_BYTES);
-    pubs = strdup(pub_arg);
+    if (!(pubs = strdup(pub_arg))) {
+        rc = sp_fail(&e, -ENOMEM, "out of memory");
+        goto out;
+    }
     char *save = NULL, *name = strtok_r(pubs, ",", &save);
     for (unsigned p = 0; p < k; p++, name = strtok_r(NULL, ",", &save)) {
         if (!name) {
