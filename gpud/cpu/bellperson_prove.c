@@ -57,6 +57,9 @@ int bp_key_load(struct bp_key *k, int fd, const char *path, int subgroup, unsign
             return rc;
         }
     }
+    /* the points are decoded: drop the mapping (counts and path stay), so
+     * a 47 GiB file does not hold its page cache as well */
+    bp_params_close(&k->params);
     return 0;
 }
 

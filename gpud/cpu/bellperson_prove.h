@@ -37,8 +37,9 @@ struct bp_key {
 
 /* Opens and decodes the .params behind fd: every point checked (flags,
  * < q, on the curve, not infinity, and in the subgroup when subgroup = 1),
- * nthreads threads (0 = all). 0, or the reader's error naming section and
- * index; -ENOMEM. */
+ * nthreads threads (0 = all). The file is unmapped once decoded
+ * (k->params keeps its counts and path). 0, or the reader's error naming
+ * section and index; -ENOMEM. */
 int bp_key_load(struct bp_key *k, int fd, const char *path, int subgroup, unsigned nthreads,
                 struct sp_err *e);
 void bp_key_free(struct bp_key *k);
