@@ -44,6 +44,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: slotprove prove [options] CIRCUIT.zkey WITNESS.wtns PROOF.json PUBLIC.json\n"
+            "       slotprove prove --params P.params --pce C.pce [options] WITNESS.wtns... OUT\n"
+            "                       (bellperson keys: `slotprove prove --params --help`)\n"
             "\n"
             "Proves one witness against a snarkjs Groth16 key (bn128 or bls12381) through\n"
             "the multi-process pipeline (supervisor, synthd, gpud sharing a memfd slot) and\n"

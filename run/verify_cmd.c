@@ -49,6 +49,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: slotprove verify [options] VERIFICATION_KEY.json PUBLIC.json PROOF.json\n"
+            "       slotprove verify --bellperson [-q] VK PUBLIC.json[,PUBLIC.json...] PROOF\n"
+            "                       (bellperson .vk or .params, 192-byte proofs)\n"
             "\n"
             "Verifies a snarkjs Groth16 proof (bn128 or bls12381), like `snarkjs groth16\n"
             "verify`, with slotprove's own pairing. Also rejects coordinates not below q,\n"
