@@ -65,6 +65,11 @@ int cmd_prove_bellperson(int argc, char **argv)
 {
     const char *params = NULL, *pce = NULL, *threads = NULL, *jp = NULL, *jq = NULL;
     int quiet = 0, nosub = 0, i;
+    for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
     for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
