@@ -159,6 +159,34 @@ static int check_matrix(struct bp_pce *p, int mi, unsigned nthreads, _Atomic uin
     return 0;
 }
 
+/* The last num_inputs rows must be bellperson's input constraints, in
+ * order: A = [1·input_i], B and C empty (cuzk-pce recording_cs.rs
+ * extract_precompiled_circuit adds them after the circuit's own rows). */
+static int check_input_rows(const struct bp_pce *p, struct sp_err *e)
+{
+    if (p->num_constraints < p->num_inputs)
+        return sp_fail(e, SP_EFORMAT,
+                       "%s: %u constraints, fewer than the %u input rows a PCE ends with", p->path,
+                       p->num_constraints, p->num_inputs);
+    bls12381_fr_t one;
+    bls12381_fr_set_one(&one);
+    for (uint32_t i = 0; i < p->num_inputs; i++) {
+        uint64_t row = (uint64_t)p->num_constraints - p->num_inputs + i;
+        uint32_t a0 = bp_pce_u32(p->m[BP_PCE_A].row_ptrs, row);
+        uint32_t a1 = bp_pce_u32(p->m[BP_PCE_A].row_ptrs, row + 1);
+        int ok = a1 == a0 + 1 && bp_pce_u32(p->m[BP_PCE_A].cols, a0) == i &&
+                 memcmp(p->m[BP_PCE_A].vals + 32 * (uint64_t)a0, &one, 32) == 0;
+        for (int m = BP_PCE_B; m <= BP_PCE_C && ok; m++)
+            ok = bp_pce_u32(p->m[m].row_ptrs, row) == bp_pce_u32(p->m[m].row_ptrs, row + 1);
+        if (!ok)
+            return sp_fail(e, SP_EFORMAT,
+                           "%s: row %llu is not the input constraint of input %u (A = [1 x "
+                           "input %u], B and C empty), which cuzk appends after the circuit's rows",
+                           p->path, (unsigned long long)row, i, i);
+    }
+    return 0;
+}
+
 int bp_pce_open(struct bp_pce *p, int fd, const char *path, unsigned nthreads,
                 struct sp_err *e)
 {
@@ -276,6 +304,8 @@ int bp_pce_open(struct bp_pce *p, int fd, const char *path, unsigned nthreads,
         (rc = check_matrix(p, BP_PCE_B, nthreads, bits[2], bits[1], e)) < 0 ||
         (rc = check_matrix(p, BP_PCE_C, nthreads, NULL, NULL, e)) < 0)
         goto fail;
+    if ((rc = check_input_rows(p, e)) < 0)
+        goto fail;
     if ((rc = check_density(p, &p->a_aux, "a_aux", p->num_aux, bits[0], e)) < 0 ||
         (rc = check_density(p, &p->b_input, "b_input", p->num_inputs, bits[1], e)) < 0 ||
         (rc = check_density(p, &p->b_aux, "b_aux", p->num_aux, bits[2], e)) < 0)
@@ -300,7 +330,7 @@ void bp_pce_close(struct bp_pce *p)
 
 size_t bp_pce_domain_size(const struct bp_pce *p, unsigned *log_n)
 {
-    uint64_t need = (uint64_t)p->num_constraints + p->num_inputs;
+    uint64_t need = p->num_constraints; /* the input rows included */
     unsigned k = 0;
     while (((uint64_t)1 << k) < need)
         k++;
@@ -335,17 +365,14 @@ static void row_dot(bls12381_fr_t *out, const struct bp_csr *m, uint64_t row,
 static void syn_range(void *arg, size_t b, size_t end)
 {
     struct syn_ctx *c = arg;
-    uint64_t nc = c->p->num_constraints, ni = c->p->num_inputs;
+    uint64_t nc = c->p->num_constraints;
     for (size_t i = b; i < end; i++) {
         if (i < nc) {
             row_dot(&c->a[i], &c->p->m[BP_PCE_A], i, c->w);
             row_dot(&c->b[i], &c->p->m[BP_PCE_B], i, c->w);
             bls12381_fr_mul(&c->c[i], &c->a[i], &c->b[i]);
         } else {
-            if (i < nc + ni)
-                c->a[i] = c->w[i - nc];
-            else
-                bls12381_fr_set_zero(&c->a[i]);
+            bls12381_fr_set_zero(&c->a[i]);
             bls12381_fr_set_zero(&c->b[i]);
             bls12381_fr_set_zero(&c->c[i]);
         }

@@ -20,8 +20,10 @@
  *       word i/64, bitvec Lsb0), then u64 bit_len, u64 popcount
  *     a_aux: aux wires with a non-zero A column (bit_len num_aux);
  *     b_input: inputs in B (bit_len num_inputs); b_aux: aux wires in B.
- * Rows are the circuit's constraints only: the prover appends bellperson's
- * input constraints (a = input_i, b = c = 0) at rows num_constraints + i.
+ * num_constraints counts bellperson's input constraints too: cuzk records
+ * them after the circuit's own rows (recording_cs.rs
+ * extract_precompiled_circuit), so the last num_inputs rows are A =
+ * [1·input_i], B and C empty, as bellperson's prover appends them.
  * Nothing may follow the last bitmap.
  */
 #ifndef SLOTPROVE_BELLPERSON_PCE_H
@@ -66,8 +68,9 @@ struct bp_pce {
  * threads (0 = all): magic and version; each count against the header and
  * the file size (truncated, overrun, trailing bytes); row_ptrs from 0,
  * non-decreasing, ending at nnz; total_nnz; every column < num_inputs +
- * num_aux; every value < r; each bitmap's bit_len, word count, popcount and
- * zero padding; and each bitmap equal to the one its matrix implies (the
+ * num_aux; every value < r; the last num_inputs rows being the input
+ * constraints; each bitmap's bit_len, word count, popcount and zero
+ * padding; and each bitmap equal to the one its matrix implies (the
  * columns of A and B). Errors: -SP_EFORMAT / -SP_ERANGE with "PATH: matrix
  * B: cols[17] = 90 >= 64 wires" and the like; -errno. */
 int bp_pce_open(struct bp_pce *p, int fd, const char *path, unsigned nthreads,
@@ -92,14 +95,14 @@ static inline int bp_density_bit(const struct bp_density *d, uint64_t i)
 
 /* a, b (Montgomery form, domain_size elements each) for the witness w
  * (num_inputs + num_aux values, Montgomery form): rows < num_constraints
- * from A and B, rows num_constraints + i: a = w[i], b = 0, the rest zero;
- * c = a∘b. domain_size >= num_constraints + num_inputs. nthreads 0 = all. */
+ * from A and B, the rest zero; c = a∘b. domain_size >= num_constraints.
+ * nthreads 0 = all. */
 void bp_pce_synth_abc(const struct bp_pce *p, const bls12381_fr_t *w, bls12381_fr_t *a,
                       bls12381_fr_t *b, bls12381_fr_t *c, size_t domain_size,
                       unsigned nthreads);
 
-/* Smallest power of two >= num_constraints + num_inputs (bellperson's
- * EvaluationDomain size), and its log2 in *log_n. */
+/* Smallest power of two >= num_constraints (input rows included:
+ * bellperson's EvaluationDomain size), and its log2 in *log_n. */
 size_t bp_pce_domain_size(const struct bp_pce *p, unsigned *log_n);
 
 #endif

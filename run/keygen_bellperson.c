@@ -342,7 +342,7 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
     w = malloc(nv * sizeof(fr_t));
     a.coefs = malloc(s->n_coefs * sizeof(struct zkey_coef));
     for (int m = 0; m < 3; m++)
-        a.rp[m] = calloc((size_t)s->n_constraints + 1, sizeof(uint32_t));
+        a.rp[m] = calloc((size_t)s->n_constraints + np + 2, sizeof(uint32_t));
     if (!L || !a.u || !a.v || !a.w || !w || !a.coefs || !a.rp[0] || !a.rp[1] || !a.rp[2]) {
         rc = sp_fail(e, -ENOMEM, "out of memory for a 2^%u bellperson key", s->log_domain);
         goto out;
@@ -360,9 +360,23 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
     }
     for (uint32_t k = 0; k <= np; k++) { /* bellperson's input rows N + k */
         fr_t one;
+        const struct keygen_bls12381_term t = { k, { { 0 } } }, *rows[3] = { &t, NULL, NULL };
+        const unsigned nt[3] = { 1, 0, 0 };
         bls12381_fr_set_one(&one);
-        bls12381_fr_add(&a.u[k], &a.u[k], &L[s->n_constraints + k]);
-        bk_coef(&a, 0, s->n_constraints + k, k, &one);
+        /* in the PCE too, as cuzk records them (A = [1·input_k]), but not
+         * in the zkey's B */
+        struct keygen_bls12381_term t1 = t;
+        t1.value = one;
+        rows[0] = &t1;
+        uint64_t before = a.ncoefs;
+        if ((rc = bk_emit(&a, s->n_constraints + k, rows, nt)) < 0) {
+            rc = sp_fail(e, rc, "out of memory");
+            goto out;
+        }
+        if (a.ncoefs != before + 1) {
+            rc = sp_fail(e, SP_EINTERNAL, "keygen: input row %u", k);
+            goto out;
+        }
     }
     if (a.ncoefs != s->n_coefs) {
         rc = sp_fail(e, SP_EINTERNAL, "keygen: %llu coefficients, planned %llu",
@@ -398,7 +412,7 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
     for (int m = 0; m < 3; m++)
         pm[m] = (struct bp_pce_matrix){ a.rp[m], a.cols[m], a.vals[m], a.nnz[m] };
     if ((rc = bp_pce_write(o.f[F_PCE], o.tmp[F_PCE], (uint32_t)n_in, (uint32_t)n_aux,
-                           s->n_constraints, pm, e)) < 0)
+                           s->n_constraints + (uint32_t)n_in, pm, e)) < 0)
         goto out;
 
     /* points */

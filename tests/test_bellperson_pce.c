@@ -2,7 +2,7 @@
  * test_bellperson_pce.c - the cuzk PCE reader and writer
  * (common/bellperson_pce.h, bellperson_pce_write.h): a small circuit
  * written and read back, its a, b, c against sums done with GMP (and the
- * appended input rows), the density bitmaps against the ones worked out by
+ * input rows), the density bitmaps against the ones worked out by
  * hand; each malformed case refused with a message naming the part: magic,
  * version, row_ptrs, a column out of range, a value >= r, a bitmap that
  * disagrees with its matrix, a wrong popcount, a wrong total_nnz, a count
@@ -20,16 +20,19 @@
 #include "bellperson_pce.h"
 #include "bellperson_pce_write.h"
 
-/* 2 inputs (w0 = 1, w1), 3 aux (w2, w3, w4), 3 constraints:
+/* 2 inputs (w0 = 1, w1), 3 aux (w2, w3, w4), 3 constraints and the two
+ * input rows cuzk appends (5 rows in all):
  *   A               B         C
  *   3 w1            w2        w3
  *   w2 + 5 w0       7 w3      w4
- *   w4              w0        w4                                          */
-static const uint32_t a_rp[4] = { 0, 1, 3, 4 }, a_cols[4] = { 1, 2, 0, 4 };
-static const uint64_t a_vals[4] = { 3, 1, 5, 1 };
-static const uint32_t b_rp[4] = { 0, 1, 2, 3 }, b_cols[3] = { 2, 3, 0 };
+ *   w4              w0        w4
+ *   w0              -         -
+ *   w1              -         -                                           */
+static const uint32_t a_rp[6] = { 0, 1, 3, 4, 5, 6 }, a_cols[6] = { 1, 2, 0, 4, 0, 1 };
+static const uint64_t a_vals[6] = { 3, 1, 5, 1, 1, 1 };
+static const uint32_t b_rp[6] = { 0, 1, 2, 3, 3, 3 }, b_cols[3] = { 2, 3, 0 };
 static const uint64_t b_vals[3] = { 1, 7, 1 };
-static const uint32_t c_rp[4] = { 0, 1, 2, 3 }, c_cols[3] = { 3, 4, 4 };
+static const uint32_t c_rp[6] = { 0, 1, 2, 3, 3, 3 }, c_cols[3] = { 3, 4, 4 };
 static const uint64_t c_vals[3] = { 1, 1, 1 };
 
 static void to_fr(bls12381_fr_t *out, const uint64_t *v, size_t n)
@@ -41,15 +44,15 @@ static void to_fr(bls12381_fr_t *out, const uint64_t *v, size_t n)
 /* The file's bytes. */
 static uint8_t *make_pce(size_t *len)
 {
-    bls12381_fr_t av[4], bv[3], cv[3];
-    to_fr(av, a_vals, 4), to_fr(bv, b_vals, 3), to_fr(cv, c_vals, 3);
-    struct bp_pce_matrix m[3] = { { a_rp, a_cols, av, 4 }, { b_rp, b_cols, bv, 3 },
+    bls12381_fr_t av[6], bv[3], cv[3];
+    to_fr(av, a_vals, 6), to_fr(bv, b_vals, 3), to_fr(cv, c_vals, 3);
+    struct bp_pce_matrix m[3] = { { a_rp, a_cols, av, 6 }, { b_rp, b_cols, bv, 3 },
                                   { c_rp, c_cols, cv, 3 } };
     char *buf = NULL;
     size_t n = 0;
     FILE *f = open_memstream(&buf, &n);
     struct sp_err e = { "" };
-    cr_assert_eq(bp_pce_write(f, "mem", 2, 3, 3, m, &e), 0, "%s", e.msg);
+    cr_assert_eq(bp_pce_write(f, "mem", 2, 3, 5, m, &e), 0, "%s", e.msg);
     fclose(f);
     *len = n;
     return (uint8_t *)buf;
@@ -93,8 +96,8 @@ Test(bellperson_pce, reads_back_and_synthesizes)
     cr_assert_eq(try_open(b, len, &p, &e), 0, "%s", e.msg);
     cr_assert_eq(p.num_inputs, 2);
     cr_assert_eq(p.num_aux, 3);
-    cr_assert_eq(p.num_constraints, 3);
-    cr_assert_eq(p.total_nnz, 10);
+    cr_assert_eq(p.num_constraints, 5);
+    cr_assert_eq(p.total_nnz, 12);
     /* a_aux {0, 2}, b_input {0}, b_aux {0, 1} (aux j = wire j + 2) */
     cr_assert_eq(p.a_aux.popcount, 2);
     cr_assert(bp_density_bit(&p.a_aux, 0) && !bp_density_bit(&p.a_aux, 1) &&
@@ -133,13 +136,11 @@ Test(bellperson_pce, reads_back_and_synthesizes)
     for (int row = 0; row < 8; row++) {
         for (int mi = 0; mi < 2; mi++) {
             mpz_set_ui(acc, 0);
-            if (row < 3) {
+            if (row < 5) { /* rows 3, 4: the input rows, a = w_0, w_1 */
                 for (uint32_t k = rps[mi][row]; k < rps[mi][row + 1]; k++) {
                     mpz_mul_ui(t, ws[cols[mi][k]], vals[mi][k]);
                     mpz_add(acc, acc, t);
                 }
-            } else if (row < 5 && mi == 0) {
-                mpz_set(acc, ws[row - 3]); /* input rows: a = w_i */
             }
             mpz_mod(acc, acc, r);
             mpz_set(ab[mi], acc);
@@ -159,10 +160,10 @@ Test(bellperson_pce, reads_back_and_synthesizes)
 }
 
 /* Offsets in the file of make_pce. */
-#define OFF_A_RP 40                    /* 4 row_ptrs */
-#define OFF_A_COLS_COUNT (OFF_A_RP + 16)
+#define OFF_A_RP 40                    /* 6 row_ptrs */
+#define OFF_A_COLS_COUNT (OFF_A_RP + 24)
 #define OFF_A_COLS (OFF_A_COLS_COUNT + 8)
-#define OFF_A_VALS (OFF_A_COLS + 16 + 8)
+#define OFF_A_VALS (OFF_A_COLS + 24 + 8)
 
 Test(bellperson_pce, malformed)
 {
@@ -174,18 +175,23 @@ Test(bellperson_pce, malformed)
     expect(b, len, -SP_EFORMAT, "not a cuzk PCE file");
     FRESH(), b[4] = 3;
     expect(b, len, -SP_EUNSUPPORTED, "PCE version 3");
-    FRESH(), b[20] = 11;
-    expect(b, len, -SP_EFORMAT, "header total_nnz 11, matrices hold 10");
+    FRESH(), b[20] = 13;
+    expect(b, len, -SP_EFORMAT, "header total_nnz 13, matrices hold 12");
     FRESH(), b[OFF_A_RP + 8] = 0; /* row_ptrs[2] = 0 < row_ptrs[1] = 1 */
     expect(b, len, -SP_EFORMAT, "matrix A: row_ptrs[2] = 0 is below the row before");
-    FRESH(), b[OFF_A_RP + 12] = 3; /* last row_ptr 3, nnz 4 */
-    expect(b, len, -SP_EFORMAT, "matrix A: row_ptrs ends at 3, nnz is 4");
+    FRESH(), b[OFF_A_RP + 20] = 5; /* last row_ptr 5, nnz 6 */
+    expect(b, len, -SP_EFORMAT, "matrix A: row_ptrs ends at 5, nnz is 6");
     FRESH(), b[OFF_A_COLS + 4] = 99;
     expect(b, len, -SP_ERANGE, "matrix A: cols[1] = 99 >= 5 wires");
     FRESH(), memset(b + OFF_A_VALS + 2 * 32, 0xff, 32);
     expect(b, len, -SP_ERANGE, "matrix A: vals[2] is not below r");
-    FRESH(), b[OFF_A_COLS_COUNT + 7] = 1; /* cols count 2^56 + 4 */
-    expect(b, len, -SP_EFORMAT, "matrix A cols: count 72057594037927940");
+    FRESH(), b[OFF_A_COLS_COUNT + 7] = 1; /* cols count 2^56 + 6 */
+    expect(b, len, -SP_EFORMAT, "matrix A cols: count 72057594037927942");
+    /* the input rows: input 1's coefficient 1 changed */
+    FRESH(), b[OFF_A_VALS + 5 * 32] ^= 1;
+    expect(b, len, -SP_EFORMAT, "row 4 is not the input constraint of input 1");
+    FRESH(), b[OFF_A_COLS + 4 * 4] = 1; /* row 3 names input 1 */
+    expect(b, len, -SP_EFORMAT, "row 3 is not the input constraint of input 0");
     /* the a_aux bitmap: n_words at len - 96, its word at len - 88,
      * bit_len at len - 80, popcount at len - 72 */
     FRESH(), b[len - 88] ^= 2; /* aux 1 is not in A */
@@ -198,7 +204,7 @@ Test(bellperson_pce, malformed)
     expect(b, len, -SP_EFORMAT, "density a_aux: bits set past bit_len 3");
     FRESH();
     expect(b, len - 4, -SP_EFORMAT, "truncated: density b_aux");
-    expect(b, OFF_A_VALS + 40, -SP_EFORMAT, "matrix A vals: count 4 needs 128 bytes");
+    expect(b, OFF_A_VALS + 40, -SP_EFORMAT, "matrix A vals: count 6 needs 192 bytes");
     expect(b, 20, -SP_EFORMAT, "truncated: 20 bytes");
     FRESH(), b[len] = 0;
     expect(b, len + 1, -SP_EFORMAT, "1 trailing bytes after density b_aux");

@@ -76,9 +76,9 @@ int bp_key_match_pce(const struct bp_key *k, const struct bp_pce *p, struct sp_e
                        p->num_aux, kp, c[BP_L]);
     if ((uint64_t)c[BP_H] + 1 != n)
         return sp_fail(e, SP_EMISMATCH,
-                       "%s: %u constraints + %u inputs need a domain of %zu, but %s has h of %u "
-                       "points (domain %llu)",
-                       p->path, p->num_constraints, p->num_inputs, n, kp, c[BP_H],
+                       "%s: %u constraints (the input rows included) need a domain of %zu, but "
+                       "%s has h of %u points (domain %llu)",
+                       p->path, p->num_constraints, n, kp, c[BP_H],
                        (unsigned long long)c[BP_H] + 1);
     if ((uint64_t)c[BP_A] != p->num_inputs + p->a_aux.popcount)
         return sp_fail(e, SP_EMISMATCH, "%s: %u inputs + %llu aux wires in A, but %s has a of %u "
