@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "prove_bellperson.h"
 #include "core.h"
 #include "loop.h"
 #include "submit.h"
@@ -45,6 +46,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: slotprove prove [options] CIRCUIT.zkey WITNESS.wtns PROOF.json PUBLIC.json\n"
+            "       slotprove prove --params P.params --pce C.pce [options] WITNESS.wtns... OUT\n"
+            "                       (bellperson keys: `slotprove prove --params --help`)\n"
             "\n"
             "Proves one witness against a snarkjs Groth16 key (bn128 or bls12381) through\n"
             "the multi-process pipeline (supervisor, synthd, gpud sharing a memfd slot) and\n"
@@ -142,6 +145,8 @@ static void run_until_ended(struct core *c, struct prove_run *r)
 
 int cmd_prove(int argc, char **argv)
 {
+    if (bellperson_wanted(argc, argv, "--params")) /* prove_bellperson.c */
+        return cmd_prove_bellperson(argc, argv);
     static const struct option opts[] = {
         { "backend", required_argument, NULL, 'b' },
         { "threads", required_argument, NULL, 't' },

@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "args.h"
+#include "prove_bellperson.h"
 #include "groth16.h"
 #include "groth16_json.h"
 #include "commands.h"
@@ -48,6 +49,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: slotprove verify [options] VERIFICATION_KEY.json PUBLIC.json PROOF.json\n"
+            "       slotprove verify --bellperson [-q] VK PUBLIC.json[,PUBLIC.json...] PROOF\n"
+            "                       (bellperson .vk or .params, 192-byte proofs)\n"
             "\n"
             "Verifies a snarkjs Groth16 proof (bn128 or bls12381), like `snarkjs groth16\n"
             "verify`, with slotprove's own pairing. Also rejects coordinates not below q,\n"
@@ -67,6 +70,8 @@ static void usage(FILE *f)
 
 int cmd_verify(int argc, char **argv)
 {
+    if (bellperson_wanted(argc, argv, "--bellperson")) /* prove_bellperson.c */
+        return cmd_verify_bellperson(argc, argv);
     static const struct option opts[] = {
         { "quiet", no_argument, NULL, 'q' },
         { "time", no_argument, NULL, 't' },

@@ -26,6 +26,7 @@
 #include "args.h"
 #include "keygen.h"
 #include "keygen_cmd.h"
+#include "keygen_bellperson.h"
 #include "random.h"
 #include "binfile_write.h"
 #include "wtns_write.h"
@@ -41,7 +42,8 @@ static void usage(FILE *f)
     fprintf(f,
             "usage: slotprove keygen --curve bn128|bls12381 --constraints N [--public K]\n"
             "                        [--vars V] [--seed S] [--threads T]\n"
-            "                        [--backend auto|cpu|cuda] [-q] --out DIR\n"
+            "                        [--backend auto|cpu|cuda] [--format zkey|bellperson]\n"
+            "                        [-q] --out DIR\n"
             "\n"
             "INSECURE, FOR TESTING ONLY. Makes a test key from a single-party trusted setup:\n"
             "one process draws the secrets tau, alpha, beta, gamma and delta (from getrandom,\n"
@@ -86,6 +88,9 @@ static void usage(FILE *f)
             "                      GPU when this build has CUDA and one is visible,\n"
             "                      else the CPU), cpu, or cuda (refused without a GPU);\n"
             "                      the files are the same byte for byte either way\n"
+            "  --format F          zkey (default) or bellperson: BLS12-381 only, the same\n"
+            "                      setup also as circuit.params, circuit.vk (bellperson)\n"
+            "                      and circuit.pce (cuzk's constraint file); CPU only\n"
             "  -q, --quiet         no progress on stderr (the INSECURE notice stays)\n"
             "  -h, --help          this text\n"
             "\n"
@@ -271,6 +276,7 @@ int cmd_keygen(int argc, char **argv)
         { "seed", required_argument, NULL, 's' },
         { "out", required_argument, NULL, 'o' },
         { "threads", required_argument, NULL, 't' },
+        { "format", required_argument, NULL, 'f' },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
@@ -279,7 +285,7 @@ int cmd_keygen(int argc, char **argv)
     const char *backend = "auto";
     unsigned n_public = 2, nthreads = 0;
     uint64_t seed = 0;
-    int seeded = 0, c;
+    int seeded = 0, c, bellperson = 0;
     struct keygen_progress prog = { 0 };
     struct sp_err e = { { 0 } };
 
@@ -318,6 +324,14 @@ int cmd_keygen(int argc, char **argv)
             break;
         }
         case 'o': dir = optarg; break;
+        case 'f':
+            if (strcmp(optarg, "bellperson") != 0 && strcmp(optarg, "zkey") != 0) {
+                fprintf(stderr, "slotprove keygen: --format \"%s\": want zkey or bellperson\n",
+                        optarg);
+                return 2;
+            }
+            bellperson = optarg[0] == 'b';
+            break;
         case 't':
             if (parse_count(optarg, 0, 1024, &nthreads) < 0) {
                 fprintf(stderr, "slotprove keygen: --threads \"%s\": want 0..1024\n", optarg);
@@ -381,6 +395,9 @@ int cmd_keygen(int argc, char **argv)
         }
         j.seed = r[0];
     }
+
+    if (bellperson) /* keygen_bellperson.c */
+        return keygen_bellperson_cmd(&j, dir, curve);
 
     /* The GPU, when asked for or available. */
     char gpu_desc[160] = "";

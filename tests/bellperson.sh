@@ -1,0 +1,136 @@
+#!/bin/sh
+# Filecoin's formats end to end (make test-bellperson): `slotprove keygen
+# --format bellperson` writes one setup as bellperson .params/.vk, cuzk .pce
+# and a snarkjs .zkey/vk.json. The same witness is proved through both keys:
+# the zkey proof by `slotprove prove` and by snarkjs itself, both verified by
+# snarkjs with vk.json; the bellperson proof (192 bytes) by `slotprove verify
+# --bellperson` with the .vk, and, converted to proof.json, by `snarkjs
+# groth16 verify` with the zkey's vk.json (the verification key is the same).
+# A two-partition job gives 384 bytes that verify partition by partition.
+# Then the failures: a tampered proof or public input, a proof of the wrong
+# length, a corrupt point in .params (named by section and index), a PCE of
+# another circuit, a witness of the wrong size or one that does not satisfy
+# the circuit (nothing written), and keygen's bad arguments.
+set -u
+cd "$(dirname "$0")/.."
+BIN=build/slotprove
+SNARKJS=tests/node_modules/.bin/snarkjs
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -f "$TMP/err" ] && sed 's/^/       /' "$TMP/err" | head -20; }
+# xor byte OFF of FILE with X (decimal)
+xorbyte() { node -e 'const fs=require("fs");const b=fs.readFileSync(process.argv[1]);b[+process.argv[2]]^=+process.argv[3];fs.writeFileSync(process.argv[1],b)' "$1" "$2" "$3"; }
+snarkjs_ok() { $SNARKJS groth16 verify "$1" "$2" "$3" >"$TMP/err" 2>&1 && grep -q 'OK!' "$TMP/err"; }
+
+d="$TMP/k"
+mkdir -p "$d"
+# N + K + 1 = 2048: a 2^11 domain
+if $BIN keygen --curve bls12381 --constraints 2044 --public 3 --seed 23 --format bellperson \
+    --out "$d" 2>"$TMP/err"; then ok "keygen --format bellperson (2^11, 3 public)"
+else bad "keygen --format bellperson failed"; echo "bellperson: $pass passed, $fail failed"; exit 1; fi
+for f in circuit.params circuit.vk circuit.pce circuit.zkey circuit.wtns vk.json public.json; do
+    [ -s "$d/$f" ] || bad "keygen wrote no $f"
+done
+ls -A "$d" | grep -q '^\.' && bad "keygen left temporaries" || ok "keygen wrote its 7 files, no temporaries"
+
+# ---- the zkey side
+if $BIN prove -q --backend cpu "$d/circuit.zkey" "$d/circuit.wtns" "$d/zproof.json" "$d/zpub.json" 2>"$TMP/err" \
+    && snarkjs_ok "$d/vk.json" "$d/zpub.json" "$d/zproof.json"; then
+    ok "zkey: slotprove's proof verifies with snarkjs and vk.json"
+else bad "zkey: slotprove prove / snarkjs verify"; fi
+if $SNARKJS groth16 prove "$d/circuit.zkey" "$d/circuit.wtns" "$d/sproof.json" "$d/spub.json" >"$TMP/err" 2>&1 \
+    && snarkjs_ok "$d/vk.json" "$d/spub.json" "$d/sproof.json"; then
+    ok "zkey: snarkjs's own prover on the key, verified by snarkjs"
+else bad "zkey: snarkjs groth16 prove on keygen's bellperson-twin zkey"; fi
+if $SNARKJS zkey export verificationkey "$d/circuit.zkey" "$d/vk-snarkjs.json" >"$TMP/err" 2>&1 \
+    && cmp "$d/vk-snarkjs.json" "$d/vk.json" >>"$TMP/err" 2>&1; then
+    ok "zkey: snarkjs exports vk.json byte for byte"
+else bad "zkey: exported verification key differs"; fi
+
+# ---- the bellperson side
+if $BIN prove -q --params "$d/circuit.params" --pce "$d/circuit.pce" --json "$d/bproof.json" "$d/bpub.json" \
+    "$d/circuit.wtns" "$d/proof.bin" 2>"$TMP/err"; then ok "bellperson: prove --params --pce"
+else bad "bellperson: prove --params --pce failed"; fi
+[ "$(wc -c < "$d/proof.bin")" -eq 192 ] && ok "bellperson: the proof is 192 bytes" || bad "bellperson: proof size"
+$BIN verify --bellperson "$d/circuit.vk" "$d/public.json" "$d/proof.bin" >"$TMP/err" 2>&1 \
+    && grep -q '^OK' "$TMP/err" && ok "bellperson: verify --bellperson with the .vk" || bad "bellperson: verify --bellperson"
+$BIN verify --bellperson -q "$d/circuit.params" "$d/public.json" "$d/proof.bin" 2>"$TMP/err" \
+    && ok "bellperson: verify --bellperson with the .params' vk" || bad "bellperson: verify with .params"
+cmp -s "$d/bpub.json" "$d/public.json" && ok "bellperson: --json public.json equals keygen's" || bad "bellperson: public.json differs"
+snarkjs_ok "$d/vk.json" "$d/bpub.json" "$d/bproof.json" \
+    && ok "bellperson: the proof as proof.json verifies with snarkjs and the zkey's vk.json" \
+    || bad "bellperson: snarkjs rejected the converted proof"
+$BIN verify -q "$d/vk.json" "$d/bpub.json" "$d/bproof.json" 2>"$TMP/err" \
+    && ok "bellperson: slotprove verify (snarkjs form) accepts it too" || bad "bellperson: slotprove verify json"
+
+# two partitions: 384 bytes, each verifies, the two differ (fresh r, s)
+if $BIN prove -q --params "$d/circuit.params" --pce "$d/circuit.pce" "$d/circuit.wtns" "$d/circuit.wtns" \
+    "$d/proof2.bin" 2>"$TMP/err" && [ "$(wc -c < "$d/proof2.bin")" -eq 384 ]; then
+    ok "bellperson: two partitions, 384 bytes"
+else bad "bellperson: two partitions"; fi
+$BIN verify --bellperson -q "$d/circuit.vk" "$d/public.json,$d/public.json" "$d/proof2.bin" 2>"$TMP/err" \
+    && ok "bellperson: both partitions verify" || bad "bellperson: partitions verify"
+head -c 192 "$d/proof2.bin" > "$d/p0"; tail -c 192 "$d/proof2.bin" > "$d/p1"
+cmp -s "$d/p0" "$d/p1" && bad "bellperson: two proofs of one witness are equal (r, s not fresh)" \
+    || ok "bellperson: the two proofs differ (fresh r, s)"
+$BIN verify --bellperson -q "$d/circuit.vk" "$d/public.json" "$d/proof2.bin" 2>"$TMP/err" \
+    && bad "bellperson: 2 proofs with 1 public file verified" || ok "bellperson: 2 proofs, 1 public file: refused"
+
+# ---- failures
+cp "$d/proof.bin" "$d/t.bin"; xorbyte "$d/t.bin" 100 1
+$BIN verify --bellperson "$d/circuit.vk" "$d/public.json" "$d/t.bin" 2>"$TMP/err" \
+    && bad "bellperson: a tampered B verified" \
+    || { grep -q 'INVALID' "$TMP/err" && ok "bellperson: a tampered proof is INVALID ($(sed 's/.*proof 0/proof 0/' "$TMP/err" | head -c 70))"; }
+cp "$d/proof.bin" "$d/t.bin"; xorbyte "$d/t.bin" 0 32
+$BIN verify --bellperson "$d/circuit.vk" "$d/public.json" "$d/t.bin" 2>"$TMP/err" \
+    && bad "bellperson: -A verified" || ok "bellperson: A with its sign flipped is INVALID"
+jq '.[0] = "12345"' "$d/public.json" > "$d/pub-bad.json"
+$BIN verify --bellperson -q "$d/circuit.vk" "$d/pub-bad.json" "$d/proof.bin" 2>"$TMP/err" \
+    && bad "bellperson: a changed public input verified" || ok "bellperson: a changed public input is INVALID"
+head -c 191 "$d/proof.bin" > "$d/t.bin"
+$BIN verify --bellperson "$d/circuit.vk" "$d/public.json" "$d/t.bin" 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q 'not a multiple of 192' "$TMP/err" && ok "bellperson: 191 bytes: not a multiple of 192" \
+    || bad "bellperson: truncated proof"
+
+# a corrupt point: h point 5 (vk = 3 G1 + 3 G2 + 4 + 4 ic; h count; 5 points)
+VK=$((3 * 96 + 3 * 192 + 4 + 4 * 96))
+cp "$d/circuit.params" "$d/bad.params"; xorbyte "$d/bad.params" $((VK + 4 + 5 * 96 + 95)) 1
+rm -f "$d/out.bin"
+$BIN prove -q --params "$d/bad.params" --pce "$d/circuit.pce" "$d/circuit.wtns" "$d/out.bin" 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q 'section h point 5 .*not on the curve' "$TMP/err" && [ ! -e "$d/out.bin" ] \
+    && ok "bellperson: a point off the curve: $(head -c 90 "$TMP/err")" || bad "bellperson: corrupt h point"
+cp "$d/circuit.params" "$d/bad.params"; xorbyte "$d/bad.params" $((VK + 4)) 128
+$BIN prove -q --params "$d/bad.params" --pce "$d/circuit.pce" "$d/circuit.wtns" "$d/out.bin" 2>"$TMP/err"
+grep -q 'section h point 0 .*compression flag' "$TMP/err" && ok "bellperson: a compressed point in .params is named" \
+    || bad "bellperson: compressed flag"
+head -c $((VK + 1000)) "$d/circuit.params" > "$d/bad.params"
+$BIN prove -q --params "$d/bad.params" --pce "$d/circuit.pce" "$d/circuit.wtns" "$d/out.bin" 2>"$TMP/err"
+grep -q 'section h: count 2047 needs' "$TMP/err" && ok "bellperson: a truncated .params is named" || bad "bellperson: truncated params"
+
+# another circuit's PCE, a witness of another size, an unsatisfied witness
+mkdir -p "$TMP/o"
+$BIN keygen -q --curve bls12381 --constraints 1000 --public 3 --seed 5 --format bellperson --out "$TMP/o" 2>/dev/null
+$BIN prove -q --params "$d/circuit.params" --pce "$TMP/o/circuit.pce" "$d/circuit.wtns" "$d/out.bin" 2>"$TMP/err"
+grep -q 'aux wires, but .* has l of' "$TMP/err" && ok "bellperson: a PCE of another circuit: mismatch named" \
+    || bad "bellperson: PCE mismatch"
+$BIN prove -q --params "$d/circuit.params" --pce "$d/circuit.pce" "$TMP/o/circuit.wtns" "$d/out.bin" 2>"$TMP/err"
+grep -q 'nWitness 1004 != 4 inputs + 2044 aux' "$TMP/err" && ok "bellperson: a witness of another size" \
+    || bad "bellperson: witness size"
+cp "$d/circuit.wtns" "$d/bad.wtns"; xorbyte "$d/bad.wtns" $(( $(wc -c < "$d/bad.wtns") - 32 )) 1
+$BIN prove -q --params "$d/circuit.params" --pce "$d/circuit.pce" "$d/bad.wtns" "$d/out.bin" 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q 'does not satisfy the circuit' "$TMP/err" && [ ! -e "$d/out.bin" ] \
+    && ok "bellperson: an unsatisfied witness fails its check, nothing written" || bad "bellperson: bad witness"
+
+# keygen arguments
+$BIN keygen -q --curve bn128 --constraints 100 --format bellperson --out "$TMP/o" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q 'BLS12-381' "$TMP/err" && ok "keygen: --format bellperson on bn128 is a usage error" \
+    || bad "keygen: bellperson bn128"
+$BIN keygen -q --curve bls12381 --constraints 100 --format plonk --out "$TMP/o" 2>"$TMP/err"
+[ $? -eq 2 ] && ok "keygen: --format plonk is a usage error" || bad "keygen: --format plonk"
+
+echo "bellperson: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
