@@ -2,6 +2,8 @@
 # tests/gpu_session.sh — one call on the GPU machine (no node, no compiler
 # needed): the binaries built elsewhere (make BUILD=build-cuda CUDA_ARCHS=90)
 # run the stages named in GPU_SESSION, in order, writing under $OUT:
+#   build     make the binaries here (make all, CUDA_ARCHS default 90;
+#             GPU_SYSROOT: carried -dev headers and static libraries)
 #   check     the kernels against the CPU backend (gpu_test, sizes up to
 #             2^$GPU_TEST_LOG, default 22) → gpu_test.log
 #   fixtures  tests/gpu_prove.sh sections 1–2 (every fixture proved with
@@ -50,6 +52,18 @@ for stage in $STAGES; do
     t0=$SECONDS
     say "$stage"
     case $stage in
+    build)
+        # builds the binaries on the GPU host itself (its nvcc, all its
+        # cores): GPU_SYSROOT, when set, is a folder with include/ and lib/
+        # holding the -dev headers and static libraries (liburing, libbsd,
+        # libmd, libjansson, libgmp) that host lacks, copied from a Debian box
+        if [ -n "${GPU_SYSROOT:-}" ]; then
+            export CPATH=$ROOT/$GPU_SYSROOT/include${CPATH:+:$CPATH}
+            export LIBRARY_PATH=$ROOT/$GPU_SYSROOT/lib${LIBRARY_PATH:+:$LIBRARY_PATH}
+        fi
+        make -j"$(nproc)" BUILD="${GPU_BIN:-build}" CUDA_ARCHS="${CUDA_ARCHS:-90}" all \
+            "${GPU_BIN:-build}/bench_synth" >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; rc=1; break; }
+        ;;
     check)
         "$BIN_DIR/gpu_test" "${GPU_TEST_LOG:-22}" 2>&1 | tee "$OUT/gpu_test.log"
         tail -1 "$OUT/gpu_test.log" | grep -q ' 0 failed' || rc=1
