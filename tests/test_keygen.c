@@ -41,6 +41,8 @@
 #include <unistd.h>
 
 #include "fixed_base.h"
+#include "keygen_bls12381.h"
+#include "keygen_bn254.h"
 #include "keygen_circuit.h"
 #include "keygen_types.h"
 #include "wtns.h"
