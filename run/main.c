@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "commands.h"
-#include "keygen_cmd.h"
+#include "keygen.h"
 #include "serve.h"
 
 #define SLOTPROVE_VERSION "0.1.0"

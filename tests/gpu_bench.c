@@ -1,5 +1,5 @@
 /*
- * gpu_bench.c — `make bench-gpu`: times the GPU kernels (gpud/cuda/kernels/gpu.h)
+ * gpu_bench.c — `make bench-gpu`: times the GPU kernels (gpud/cuda/kernels/gpu_*.h)
  * on a machine with a CUDA device; prints figures, asserts nothing.
  *
  *   gpu_bench [max_log [what [min_log]]]   what: a substring filter ("g1",
@@ -22,7 +22,9 @@
 
 #include <cuda_runtime_api.h>
 
-#include "gpu.h"
+#include "gpu_device.h"
+#include "gpu_msm.h"
+#include "gpu_ntt.h"
 #include "gpu_data.h"
 
 #define REPS 5

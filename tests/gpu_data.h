@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gpu.h"
+#include "gpu_types.h"
 
 /* Bytes of one affine point of g in the zkey layout (64, 128, 96, 192). */
 size_t gpu_data_point_bytes(enum gpu_group g);

@@ -1,5 +1,5 @@
 /*
- * gpu_test.c — `make test-gpu`: the GPU kernels (gpud/cuda/kernels/gpu.h) against
+ * gpu_test.c — `make test-gpu`: the GPU kernels (gpud/cuda/kernels/gpu_*.h) against
  * the CPU backend (common/ntt.h, common/msm.h) on random inputs, on a
  * machine with a CUDA device. Prints one line per check and
  * "N passed, N failed"; exits 1 if any failed, 2 if no device.
@@ -27,7 +27,11 @@
 
 #include <cuda_runtime_api.h>
 
-#include "gpu.h"
+#include "gpu_device.h"
+#include "gpu_field.h"
+#include "gpu_fixed_base.h"
+#include "gpu_msm.h"
+#include "gpu_ntt.h"
 #include "fixed_base.h"
 #include "gpu_data.h"
 #include "msm.h"

@@ -41,7 +41,10 @@
 #include <unistd.h>
 
 #include "fixed_base.h"
-#include "keygen.h"
+#include "keygen_bls12381.h"
+#include "keygen_bn254.h"
+#include "keygen_circuit.h"
+#include "keygen_types.h"
 #include "wtns.h"
 #include "zkey.h"
 #include "wtns_write.h"

@@ -1,6 +1,6 @@
 /*
  * cuda_backend.c — the CUDA prover backend (see cuda_backend.h, backend.h),
- * on the kernels of gpud/cuda/kernels/gpu.h.
+ * on the kernels of gpud/cuda/kernels/gpu_*.h.
  *
  *   prove_start   uploads a, b, c and the witness off the slot into one of
  *                 the backend's device buffer sets (the slot is released
@@ -44,7 +44,10 @@
 #include "cuda_lost.h"
 #include "cuda_priv.h"
 #include "cuda_sets.h"
-#include "gpu.h"
+#include "gpu_device.h"
+#include "gpu_msm.h"
+#include "gpu_ntt.h"
+#include "gpu_prove.h"
 #include "msm.h"
 #include "payload.h"
 

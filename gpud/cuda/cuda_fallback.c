@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "cuda_lost.h"
+#include "gpu_prove.h"
 #include "payload.h"
 
 int cuda_cpu_start(struct cuda_priv *p, struct cuda_job *j, const struct zkey *zk,

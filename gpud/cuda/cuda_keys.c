@@ -8,6 +8,8 @@
 #include "child.h"
 #include "fault_point.h"
 #include "cuda_lost.h"
+#include "gpu_msm.h"
+#include "gpu_prove.h"
 
 /* device memory kept free beyond a key's points (MSM working buffers, NTT
  * tables, the buffer sets grow): a fraction of the device */

@@ -3,7 +3,7 @@
 
 #include <errno.h>
 
-#include "gpu.h"
+#include "gpu_prove.h"
 
 static int lost;
 

@@ -13,7 +13,8 @@
 #include <stdint.h>
 
 #include "backend.h"
-#include "gpu.h"
+#include "gpu_msm.h"
+#include "gpu_ntt.h"
 #include "zkey.h"
 
 #define CUDA_MAX_KEYS 16

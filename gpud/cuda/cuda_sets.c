@@ -7,6 +7,7 @@
 #include "fault_point.h"
 #include "cuda_keys.h"
 #include "cuda_lost.h"
+#include "gpu_prove.h"
 
 struct cuda_set *cuda_set_get(struct cuda_priv *p)
 {

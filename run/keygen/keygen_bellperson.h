@@ -9,7 +9,8 @@
 #define SLOTPROVE_KEYGEN_BELLPERSON_H
 
 #include "err.h"
-#include "keygen.h"
+#include "curve.h"
+#include "keygen_types.h"
 
 /* The generation into DIR (temporaries renamed at the end; nothing left on
  * failure). j: shape, seed, threads, progress as for keygen_bls12381; its

@@ -1,7 +1,12 @@
-/* keygen_bls12381.c — `slotprove keygen --curve bls12381` (see keygen.h). */
+/* keygen_bls12381.c — `slotprove keygen --curve bls12381` (keygen_bls12381.h;
+ * the pieces: keygen.h). */
 #include "fixed_base.h"
 #include "bls12381_pairing.h"
+#include "keygen_bls12381.h"
 #include "keygen_curve.h"
+#include "keygen_gpu.h"
+#include "keygen_progress.h"
+#include "keygen_vk.h"
 #include "ntt.h"
 
 #define KG_FR bls12381_fr

@@ -1,7 +1,12 @@
-/* keygen_bn254.c — `slotprove keygen --curve bn128` (see keygen.h). */
+/* keygen_bn254.c — `slotprove keygen --curve bn128` (keygen_bn254.h;
+ * the pieces: keygen.h). */
 #include "fixed_base.h"
 #include "bn254_pairing.h"
+#include "keygen_bn254.h"
 #include "keygen_curve.h"
+#include "keygen_gpu.h"
+#include "keygen_progress.h"
+#include "keygen_vk.h"
 #include "ntt.h"
 
 #define KG_FR bn254_fr

@@ -1,6 +1,6 @@
-/* keygen_circuit.c — the synthetic circuit's shape and the PRNG (see
- * keygen.h); the values live in keygen_circuit_tmpl.h. */
-#include "keygen.h"
+/* keygen_circuit.c — the synthetic circuit's shape and the PRNG
+ * (keygen_circuit.h); the values live in keygen_circuit_tmpl.h. */
+#include "keygen_circuit.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /*
  * keygen_circuit_tmpl.h — the synthetic circuit and its witness over one
- * curve's Fr (shape in keygen.h / keygen_circuit.c). A "C template": define
+ * curve's Fr (shape in keygen_circuit.h). A "C template": define
  *   KG_FR  field prefix (bn254_fr, bls12381_fr)
  *   KG     function prefix (keygen_bn254, keygen_bls12381)
  * then include. Defines KG_circuit, declared in keygen_curve.h.

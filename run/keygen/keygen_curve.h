@@ -42,7 +42,8 @@
 
 #include "bls12381.h"
 #include "bn254.h"
-#include "keygen.h"
+#include "keygen_circuit.h"
+#include "keygen_types.h"
 
 #define KEYGEN_CURVE_DECLARE(P, FR)                                              \
     struct P##_term {                                                            \

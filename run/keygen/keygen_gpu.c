@@ -1,5 +1,5 @@
 /*
- * keygen_gpu.c — keygen's point sections on the GPU (keygen.h keygen_gpu_*)
+ * keygen_gpu.c — keygen's point sections on the GPU (keygen_gpu.h)
  * through the helper process build/slotprove-keygen-gpu (keygen_gpu_main.c,
  * protocol in keygen_gpu_proto.h), so that slotprove itself never links the
  * CUDA runtime. The helper is found beside the running executable (or in
@@ -7,7 +7,7 @@
  * a memfd both map, requests and replies through a socket; a helper that
  * dies is an error like any other (--backend auto goes on on the CPU).
  */
-#include "keygen.h"
+#include "keygen_gpu.h"
 #include "keygen_gpu_proto.h"
 #include "sibling.h"
 

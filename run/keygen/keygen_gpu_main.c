@@ -1,7 +1,7 @@
 /*
  * keygen_gpu_main.c — build/slotprove-keygen-gpu, keygen's GPU helper: the
  * fixed-base multiplications of keygen's point sections on the kernels of
- * gpud/cuda/gpu.h (gpu_fb_*), in a process of its own so that slotprove
+ * gpud/cuda/kernels/gpu_fixed_base.h, in a process of its own so that slotprove
  * does not link the CUDA runtime. Started by keygen_gpu.c only; the
  * arguments, descriptors and messages are in keygen_gpu_proto.h.
  */
@@ -15,7 +15,9 @@
 #include <unistd.h>
 
 #include "fault_point.h"
-#include "gpu.h"
+#include "gpu_device.h"
+#include "gpu_fixed_base.h"
+#include "gpu_prove.h"
 #include "keygen_gpu_proto.h"
 
 static int answer(int rc, const char *msg)

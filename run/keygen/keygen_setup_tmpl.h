@@ -25,6 +25,7 @@
  * anyone can recompute them).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,7 +1,7 @@
-/* keygen_vk.c — vk.json for `slotprove keygen` (see keygen.h). The layout
+/* keygen_vk.c — vk.json for `slotprove keygen` (keygen_vk.h). The layout
  * follows snarkjs src/zkey_export_verificationkey.js (groth16Vk) and its CLI,
  * which prints with JSON.stringify(vKey, null, 1). */
-#include "keygen.h"
+#include "keygen_vk.h"
 
 #include <jansson.h>
 

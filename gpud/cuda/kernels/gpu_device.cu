@@ -1,7 +1,7 @@
-/* gpu_device.cu — which GPU gpud would use (gpu.h). */
+/* gpu_device.cu — which GPU gpud would use (gpu_device.h). */
 #include <stdio.h>
 
-#include "gpu.h"
+#include "gpu_device.h"
 #include "gpu_util.cuh"
 
 extern "C" int gpu_describe(char *buf, size_t len, struct sp_err *e)

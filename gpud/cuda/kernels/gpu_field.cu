@@ -1,11 +1,11 @@
 /*
  * gpu_field.cu — element-wise field operations on the GPU for tests
- * (gpu.h gpu_field_op): the building blocks of the NTT and MSM checked one
+ * (gpu_field.h): the building blocks of the NTT and MSM checked one
  * at a time against the CPU code's field_tmpl.h / fp2_tmpl.h.
  */
 #include <errno.h>
 
-#include "gpu.h"
+#include "gpu_field.h"
 #include "gpu_util.cuh"
 #include "fields.cuh"
 

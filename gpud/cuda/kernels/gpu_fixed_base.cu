@@ -1,6 +1,6 @@
 /*
  * gpu_fixed_base.cu — many multiples k_i·P of one fixed point P on the GPU,
- * for `slotprove keygen` (gpu.h gpu_fb_*): the CPU code's window table
+ * for `slotprove keygen` (gpu_fixed_base.h): the CPU code's window table
  * (common/fixed_base.h: for window j and digit d ≥ 1, d·2^(window·j)·P,
  * affine) is uploaded once; each thread then adds one table point per
  * non-zero window digit of its scalar (XYZZ mixed additions, ec.cuh: no
@@ -10,7 +10,7 @@
 #include <errno.h>
 #include <new>
 
-#include "gpu.h"
+#include "gpu_fixed_base.h"
 #include "gpu_util.cuh"
 #include "ec.cuh"
 

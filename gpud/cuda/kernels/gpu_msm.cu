@@ -1,5 +1,6 @@
-/* gpu_msm.cu — the C entry points of the GPU MSM (gpu.h), dispatching to
+/* gpu_msm.cu — the C entry points of the GPU MSM (gpu_msm.h), dispatching to
  * the per-group instances of msm.cuh. */
+#include "gpu_msm.h"
 #include "msm.cuh"
 
 #define MSM_FACTORY(GROUP)                                                                 \

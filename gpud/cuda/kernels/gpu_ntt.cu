@@ -1,12 +1,12 @@
 /*
- * gpu_ntt.cu — the C entry points of the GPU NTT (gpu.h): domain tables and
+ * gpu_ntt.cu — the C entry points of the GPU NTT (gpu_ntt.h): domain tables and
  * the pass plan for ntt.cuh's kernels, for both curves' Fr.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <new>
 
-#include "gpu.h"
+#include "gpu_ntt.h"
 #include "gpu_util.cuh"
 #include "ntt.cuh"
 

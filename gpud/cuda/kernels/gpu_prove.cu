@@ -2,12 +2,12 @@
  * gpu_prove.cu — what the CUDA backend (gpud/cuda/cuda_backend.c) needs
  * besides the NTT and MSM: device memory, copies, the H scalars of a proof,
  * the device's free memory, and a kernel fault to inject for the fault
- * tests (gpu.h).
+ * tests (gpu_prove.h).
  */
 #include <stdio.h>
 
 #include "fields.cuh"
-#include "gpu.h"
+#include "gpu_prove.h"
 #include "gpu_util.cuh"
 
 extern "C" int gpu_alloc(void **ret, size_t bytes, struct sp_err *e)

@@ -18,7 +18,7 @@
 
 #include <cub/cub.cuh>
 
-#include "gpu.h"
+#include "gpu_types.h"
 #include "gpu_util.cuh"
 #include "msm_kernels.cuh"
 

@@ -1,0 +1,48 @@
+/*
+ * gpu_msm.h — the Pippenger MSMs of gpu_msm.cu (instances in
+ * bn254_g1_msm.cu etc.), called from C.
+ * Layouts, streams and error codes: gpu_types.h.
+ */
+#ifndef SLOTPROVE_CUDA_GPU_MSM_H
+#define SLOTPROVE_CUDA_GPU_MSM_H
+
+#include <stddef.h>
+
+#include "gpu_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "err.h"
+
+struct gpu_msm;
+/* Uploads n_max points (host memory, zkey layout) once; they stay resident
+ * until gpu_msm_free. Working buffers for n_max scalars are allocated here. */
+int gpu_msm_create(struct gpu_msm **ret, enum gpu_group g, const void *points, size_t n_max,
+                   struct sp_err *e);
+void gpu_msm_free(struct gpu_msm *m);
+/* ret (the CPU code's X_gN_jac_t of the group) = Σ_{i<n} k_i·P_i over the
+ * first n resident points; scalars in host memory (n × 32 B), n ≤ n_max.
+ * window_bits 0 chooses the window size from n. */
+int gpu_msm_run(struct gpu_msm *m, void *ret, const void *scalars, size_t n,
+                unsigned window_bits, struct sp_err *e);
+/* The same with k point arrays uploaded back to back (a key's A, B1, C and H
+ * points: one upload, one set of working buffers sized for the largest
+ * array); counts[i] points in arrays[i]. */
+int gpu_msm_create_arrays(struct gpu_msm **ret, enum gpu_group g, const void *const *arrays,
+                          const size_t *counts, unsigned k, struct sp_err *e);
+/* ret = Σ_{i<n} k_i·P_{at+i} over the resident points from index at (the
+ * concatenation of gpu_msm_create_arrays' arrays), n at most the largest
+ * array's count; scalars in host or device memory (n × 32 B, standard
+ * form); the window size chosen from n. */
+int gpu_msm_run_at(struct gpu_msm *m, void *ret, size_t at, const void *scalars, size_t n,
+                   struct sp_err *e);
+/* The window size gpu_msm_run would choose for n points of group g. */
+unsigned gpu_msm_window_bits(enum gpu_group g, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,36 @@
+/*
+ * gpu_ntt.h — the Fr NTTs of gpu_ntt.cu, called from C; snarkjs's roots
+ * (common/ntt_tmpl.h).
+ * Layouts, streams and error codes: gpu_types.h.
+ */
+#ifndef SLOTPROVE_CUDA_GPU_NTT_H
+#define SLOTPROVE_CUDA_GPU_NTT_H
+
+#include <stddef.h>
+
+#include "gpu_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "err.h"
+
+struct gpu_ntt;
+/* Prepares the twiddle and coset tables of a domain of 2^log_n points on the
+ * device (about 2 · 2^log_n · 32 B); 1 ≤ log_n ≤ 27. */
+int gpu_ntt_create(struct gpu_ntt **ret, enum gpu_curve curve, unsigned log_n, struct sp_err *e);
+void gpu_ntt_free(struct gpu_ntt *d);
+/* out ← NTT(in) (common/ntt.h X_forward); device pointers, out ≠ in, in kept. */
+int gpu_ntt_forward(struct gpu_ntt *d, void *out, const void *in, struct sp_err *e);
+/* out ← NTT^−1(in) (X_inverse); out ≠ in, in kept. */
+int gpu_ntt_inverse(struct gpu_ntt *d, void *out, const void *in, struct sp_err *e);
+/* out ← coset low-degree extension of in (X_coset_lde: iNTT, ×shift^i, NTT);
+ * out ≠ in, in is overwritten (scratch). */
+int gpu_ntt_coset_lde(struct gpu_ntt *d, void *out, void *in, struct sp_err *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

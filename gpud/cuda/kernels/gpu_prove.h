@@ -1,0 +1,59 @@
+/*
+ * gpu_prove.h — device memory, copies and the prover's small kernels of
+ * gpu_prove.cu, called from the CUDA backend.
+ * Layouts, streams and error codes: gpu_types.h.
+ */
+#ifndef SLOTPROVE_CUDA_GPU_PROVE_H
+#define SLOTPROVE_CUDA_GPU_PROVE_H
+
+#include <stddef.h>
+
+#include "gpu_types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "err.h"
+
+/* Calls queue on the calling thread's default stream (the kernels are built
+ * with --default-stream per-thread, so two threads' work overlaps). */
+/* Device memory: -ENOMEM "out of device memory" when it does not fit. */
+int gpu_alloc(void **ret, size_t bytes, struct sp_err *e);
+void gpu_free(void *p);
+/* Copies bytes of host memory to the device and waits for the copy. */
+int gpu_upload(void *dev, const void *host, size_t bytes, struct sp_err *e);
+/* Copies bytes of device memory to the host and waits for the copy. */
+int gpu_download(void *host, const void *dev, size_t bytes, struct sp_err *e);
+/* Queues a device-to-device copy of bytes. */
+int gpu_copy(void *dst, const void *src, size_t bytes, struct sp_err *e);
+/* Waits for the calling thread's queued work; its first error, if any. */
+int gpu_sync(struct sp_err *e);
+/* The device's free and total memory, in bytes. */
+int gpu_mem_info(size_t *free_bytes, size_t *total_bytes, struct sp_err *e);
+/* Page-locks read-only host memory (gpud's mapping of the slot pool), so
+ * uploads from it are direct DMA, not staged through a pinned buffer. */
+int gpu_host_register(void *p, size_t bytes, struct sp_err *e);
+void gpu_host_unregister(void *p);
+/* out[i] = a[i]·b[i] (Montgomery product; device vectors of n Fr; out may
+ * be a or b). */
+int gpu_fr_mul(enum gpu_curve curve, void *out, const void *a, const void *b, size_t n,
+               struct sp_err *e);
+/* out[i] = a[i]·b[i] − c[i] out of Montgomery form (device vectors of n Fr;
+ * b NULL: a[i] is already the product): the H MSM's scalars (snarkjs
+ * groth16_prove.js: (A·B − C) on the coset). */
+int gpu_h_scalars(enum gpu_curve curve, void *out, const void *a, const void *b, const void *c,
+                  size_t n, struct sp_err *e);
+/* Fault tests: a kernel that fails at launch (sticky 0: the context stays
+ * usable) or traps (sticky 1: the context is lost, as after a real crash).
+ * Returns the -EIO of the failure. */
+int gpu_inject_fault(int sticky, struct sp_err *e);
+/* 1 when the CUDA context can no longer be used (a sticky error): the
+ * process must exit so a fresh one takes the GPU. */
+int gpu_context_lost(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
