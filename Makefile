@@ -11,15 +11,19 @@ CFLAGS  += -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -pthread -MMD -MP -Icomm
 # library with libcommon.a only: no process uses another's code by accident.
 $(BUILD)/obj/synthd/%.o: CFLAGS += -Isynthd
 $(BUILD)/obj/gpud/%.o: CFLAGS += -Igpud -Igpud/cpu
-$(BUILD)/obj/run/%.o: CFLAGS += -Irun
+$(BUILD)/obj/run/%.o: CFLAGS += -Irun -Irun/fleet $(PQ_CFLAGS)
 $(BUILD)/obj/tests/%.o: CFLAGS += -Isynthd -Igpud -Igpud/cpu -Irun
+# the schema files are embedded by .incbin (run/fleet/schema_sql.c)
+$(BUILD)/obj/run/fleet/schema_sql.o: $(wildcard run/fleet/sql/*.sql)
 # liburing is linked statically so the binaries also run on hosts without it.
-LDLIBS  := -l:liburing.a -lbsd -lmd -ljansson -lgmp -lpthread -lm
+# The fleet (run/fleet/) talks to PostgreSQL through libpq (Debian: libpq-dev).
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+LDLIBS  := -l:liburing.a -lbsd -lmd -ljansson -lgmp -lpq -lpthread -lm
 
 COMMON_SRC := $(wildcard common/*.c) $(wildcard shm/*.c)
 GPUD_SRC   := $(filter-out gpud/main.c,$(wildcard gpud/*.c gpud/cpu/*.c))
 SYNTHD_SRC := $(filter-out synthd/main.c,$(wildcard synthd/*.c))
-RUN_SRC    := $(filter-out run/main.c,$(wildcard run/*.c))
+RUN_SRC    := $(filter-out run/main.c,$(wildcard run/*.c)) $(wildcard run/fleet/*.c)
 TEST_SRC   := $(wildcard tests/test_*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -30,7 +34,7 @@ LIBGPUD   := $(BUILD)/libgpud.a
 LIBRUN    := $(BUILD)/librun.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline clean test-keygen test-pipeline
+.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline clean test-keygen test-pipeline test-fleet
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -88,7 +92,11 @@ test-keygen: $(BINS)
 test-pipeline: $(BINS)
 	@sh tests/pipeline.sh
 
-test: deps all unit e2e edges verify test-keygen test-pipeline faults
+# the fleet on a real PostgreSQL: three serve + fleetd pairs, faults (tests/fleet.sh)
+test-fleet: $(BINS)
+	@bash tests/fleet.sh
+
+test: deps all unit e2e edges verify test-keygen test-pipeline faults test-fleet
 
 demo: deps all
 	@sh tests/demo.sh

@@ -125,7 +125,7 @@ static char *dump_public(json_t *v)
  * and an array of public arrays, in partition order. want is the expected
  * number of partitions, or 0 when unknown.
  */
-static int write_results(json_t *resp, size_t want, const char *proof_path,
+int write_results(json_t *resp, size_t want, const char *proof_path,
                          const char *public_path, struct sp_err *e)
 {
     json_t *proofs = json_object_get(resp, "proofs"), *pub = json_object_get(resp, "public");
@@ -264,6 +264,8 @@ static void submit_usage(FILE *f)
 
 int cmd_submit(int argc, char **argv)
 {
+    if (fleet_wants_db(argc, argv))
+        return fleet_cmd_submit(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "key", required_argument, NULL, 'k' },
@@ -422,6 +424,8 @@ static void wait_usage(FILE *f)
 
 int cmd_wait(int argc, char **argv)
 {
+    if (fleet_wants_db(argc, argv))
+        return fleet_cmd_wait(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "proof", required_argument, NULL, 'p' },
@@ -487,6 +491,8 @@ static void cancel_usage(FILE *f)
 
 int cmd_cancel(int argc, char **argv)
 {
+    if (fleet_wants_db(argc, argv))
+        return fleet_cmd_cancel(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "help", no_argument, NULL, 'h' },
@@ -566,6 +572,8 @@ static void status_usage(FILE *f)
 
 int cmd_status(int argc, char **argv)
 {
+    if (fleet_wants_db(argc, argv))
+        return fleet_cmd_status(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "json", no_argument, NULL, 'j' },
