@@ -21,6 +21,12 @@ static void one_line(char *s)
             *p = (p[1] ? ' ' : 0);
 }
 
+static void quiet_notice(void *arg, const char *message)
+{
+    (void)arg;
+    (void)message; /* NOTICEs ("already exists, skipping") are not errors */
+}
+
 static void backoff(struct fleet_db *db)
 {
     if (db->backoff_ms == 0)
@@ -45,6 +51,7 @@ int fleet_db_connect(struct fleet_db *db, struct sp_err *e)
     if (db->pg && PQstatus(db->pg) == CONNECTION_OK) {
         db->backoff_ms = 0;
         db->failures = 0;
+        PQsetNoticeProcessor(db->pg, quiet_notice, NULL);
         PGresult *r = PQexec(db->pg, "SET statement_timeout = '30s'");
         PQclear(r);
         return 0;

@@ -26,7 +26,7 @@
 #define FLEET_MAX_HELD 256       /* leases one fleetd holds at most (serve's --slots max) */
 #define FLEET_NOTIFY_WORK "slotprove_fleet_work"  /* NOTIFY: partitions became claimable */
 #define FLEET_NOTIFY_JOB "slotprove_fleet_job"    /* NOTIFY payload JOB: the job ended */
-#define FLEET_REAP_LOCK 0x736c6f7470726f76LL      /* pg advisory lock key of the reaper */
+#define FLEET_REAP_LOCK "7598543218"              /* pg advisory lock key of the reaper */
 
 /* ---- db.c: one libpq connection, reconnected with backoff ------------------ */
 

@@ -15,12 +15,10 @@
 
 #include "fleet.h"
 
-#define STR2(x) #x
-#define STR(x) STR2(x)
 
 static int reap_in_tx(struct fleet_db *db, struct sp_err *e)
 {
-    PGresult *r = fleet_db_exec(db, "SELECT pg_try_advisory_xact_lock(" STR(FLEET_REAP_LOCK) ")",
+    PGresult *r = fleet_db_exec(db, "SELECT pg_try_advisory_xact_lock(" FLEET_REAP_LOCK ")",
                                 0, NULL, e);
     if (!r)
         return -EIO;
