@@ -2,7 +2,8 @@
  * fleet_wait.c — `slotprove wait --db`: until the job ends, then its
  * results in partition order, written as `submit --wait` writes them.
  * Woken by NOTIFY on the job channel; polls once a second as the fallback
- * (a database without LISTEN/NOTIFY, or a missed notification).
+ * (a database without LISTEN/NOTIFY, or a missed notification). A lost
+ * connection is made again, with backoff, for up to two minutes.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -10,11 +11,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "fleet.h"
 #include "output.h"
 
 #define WAIT_POLL_MS 1000
+#define WAIT_RECONNECT_S 120
 
 static int write_job(struct fleet_db *db, const char *job, const char *proof_path,
                      const char *public_path, struct sp_err *e)
@@ -50,13 +53,37 @@ int fleet_wait_job(struct fleet_db *db, const char *job, const char *proof_path,
                    const char *public_path, struct sp_err *e)
 {
     const char *p[1] = { job };
-    if (fleet_db_run(db, "LISTEN " FLEET_NOTIFY_JOB, 0, NULL, e) < 0)
-        return -EIO;
+    time_t give_up = 0;
+    int listening = 0;
+    if (!db->backoff_max_ms)
+        db->backoff_max_ms = 2000;
     for (;;) {
+        /* a lost connection (the database restarting) is retried for
+         * WAIT_RECONNECT_S; the job's state is the database's, not ours */
+        if (!db->pg) {
+            if (!give_up)
+                give_up = time(NULL) + WAIT_RECONNECT_S;
+            if (time(NULL) > give_up)
+                return -ECONNRESET;
+            poll(NULL, 0, (int)(db->backoff_ms ? db->backoff_ms : 100));
+            if (fleet_db_connect(db, e) < 0)
+                continue;
+            listening = 0;
+        }
+        give_up = 0;
+        if (!listening && fleet_db_run(db, "LISTEN " FLEET_NOTIFY_JOB, 0, NULL, e) < 0) {
+            if (db->pg)
+                return -EIO;
+            continue;
+        }
+        listening = 1;
         PGresult *r = fleet_db_exec(db, "SELECT state, coalesce(error, '') FROM fleet_jobs "
                                         "WHERE job_id = $1", 1, p, e);
-        if (!r)
-            return -EIO;
+        if (!r) {
+            if (db->pg)
+                return -EIO;
+            continue;
+        }
         if (PQntuples(r) == 0) {
             PQclear(r);
             return sp_fail(e, -ENOENT, "no such job %s (or not yours)", job);
@@ -76,9 +103,10 @@ int fleet_wait_job(struct fleet_db *db, const char *job, const char *proof_path,
             return sp_fail(e, -EPROTO, "job %s ended in state \"%s\"%s%s", job, state,
                            err[0] ? ": " : "", err);
         struct pollfd pfd = { .fd = PQsocket(db->pg), .events = POLLIN };
-        if (poll(&pfd, 1, WAIT_POLL_MS) > 0 && !PQconsumeInput(db->pg))
-            return sp_fail(e, -ECONNRESET, "the database connection was lost: %s",
-                           PQerrorMessage(db->pg));
+        if (poll(&pfd, 1, WAIT_POLL_MS) > 0 && !PQconsumeInput(db->pg)) {
+            fleet_db_close(db);
+            continue;
+        }
         PGnotify *n;
         while ((n = PQnotifies(db->pg)))
             PQfreemem(n);
