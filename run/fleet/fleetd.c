@@ -102,7 +102,8 @@ static void read_local(struct fleetd *f)
     } else {
         f->note[0] = 0;
     }
-    f->slots = f->li.slots;
+    if (f->have_local) /* serve away: keep the last slots; note says why, no claims */
+        f->slots = f->li.slots;
     if (f->slots_cap && f->slots > f->slots_cap)
         f->slots = f->slots_cap;
     if (f->slots > FLEET_MAX_HELD)
@@ -362,15 +363,15 @@ int cmd_fleetd(int argc, char **argv)
         }
         if (!f.db.pg && now * 1000000ull >= f.db.next_try_ns)
             connect_db(&f);
+        if (f.db.pg)
+            deliver_all(&f);
         if (f.db.pg && !f.registered) {
             struct sp_err e = { "" };
-            if (fleet_register(&f.db, &f.o, drain_until ? 0 : f.slots, &f.li, f.note, &e) == 0)
+            if (fleet_register(&f.db, &f.o, f.slots, &f.li, f.note, &e) == 0)
                 f.registered = 1;
             else
                 say(&f.o, "register: %s", e.msg);
         }
-        if (f.db.pg)
-            deliver_all(&f);
         if (f.db.pg && now >= f.next_hb) {
             heartbeat(&f);
             f.next_hb = now + f.o.heartbeat_ms;
