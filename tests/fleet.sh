@@ -2,7 +2,7 @@
 # tests/fleet.sh — the fleet (run/fleet/) on a real PostgreSQL 15 started
 # here in a temporary directory (unix socket only, as user postgres when run
 # as root), with three `serve` + `fleetd` pairs on the CPU backend and the
-# bn128 fixtures. Short leases for the test (5 s, heartbeat 0.3 s); the
+# bn128 fixtures. Short leases for the test (6 s, heartbeat 0.3 s); the
 # production defaults are in run/fleet/README.md.
 #
 #   1. fleet init: creates, is idempotent, refuses a newer schema
@@ -20,47 +20,14 @@ set -u
 cd "$(dirname "$0")/.."
 BIN=$PWD/build/slotprove
 FIX=$PWD/tests/fixtures/bn128
-LEASE=5000
+LEASE=6000
 pass=0
 fail=0
 ok() { pass=$((pass + 1)); echo "ok   - $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL - $1"; }
 check() { what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
 
-PGBIN=$(pg_config --bindir 2>/dev/null)
-[ -x "$PGBIN/initdb" ] || PGBIN=/usr/lib/postgresql/15/bin
-if [ ! -x "$PGBIN/initdb" ]; then
-    echo "FAIL - no PostgreSQL server (initdb) found: make deps installs postgresql-15"
-    exit 1
-fi
-TMP=$(mktemp -d /tmp/slotprove-fleet.XXXXXX)
-chmod 755 "$TMP"
-PGD=$TMP/pg
-mkdir -p "$PGD"
-if [ "$(id -u)" = 0 ]; then
-    chown postgres "$PGD"
-    as_pg() { runuser -u postgres -- "$@"; }
-else
-    as_pg() { "$@"; }
-fi
-PIDS=""
-cleanup() {
-    for p in $PIDS; do kill -CONT "$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done
-    as_pg "$PGBIN/pg_ctl" -D "$PGD/data" stop -m immediate >/dev/null 2>&1
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-
-pg_start() { as_pg "$PGBIN/pg_ctl" -D "$PGD/data" -l "$PGD/log" -w \
-    -o "-k $PGD -c listen_addresses='' -c fsync=off -c max_connections=50" start >/dev/null; }
-as_pg "$PGBIN/initdb" -D "$PGD/data" -A trust -U postgres --no-sync >"$TMP/initdb.log" 2>&1 ||
-    { bad "initdb"; cat "$TMP/initdb.log"; exit 1; }
-pg_start || { bad "postgres did not start"; cat "$PGD/log"; exit 1; }
-ADMIN="host=$PGD dbname=postgres user=postgres"
-HOSTDB="host=$PGD dbname=postgres user=fleet_host"
-ALICE="host=$PGD dbname=postgres user=alice"
-BOB="host=$PGD dbname=postgres user=bob"
-q() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$ADMIN" -c "$1" 2>/dev/null; }
+. tests/fleet_lib.sh
 
 # ---- 1. fleet init -------------------------------------------------------------
 out=$("$BIN" fleet init --db "$ADMIN" 2>&1)
@@ -73,36 +40,8 @@ rc=$?
 check "fleet init refuses a newer schema (exit $rc: $(cat "$TMP/err"))" \
     grep -q "newer than this slotprove knows" "$TMP/err"
 q "UPDATE fleet_meta SET schema_version = 1"
-q "CREATE ROLE fleet_host LOGIN IN ROLE slotprove_host;
-   CREATE ROLE alice LOGIN IN ROLE slotprove_client; CREATE ROLE bob LOGIN IN ROLE slotprove_client" ||
-    bad "creating the test roles"
+make_roles || bad "creating the test roles"
 
-# ---- the hosts -----------------------------------------------------------------
-# start_serve X KEYS...: serve on $TMP/X/s.sock (CPU, 2 slots, 1 thread)
-start_serve() {
-    h=$1; shift
-    mkdir -p -m 700 "$TMP/$h"
-    args=""
-    for k in "$@"; do args="$args --key $k=$FIX/$k.zkey"; done
-    # shellcheck disable=SC2086
-    "$BIN" serve --socket "$TMP/$h/s.sock" --backend cpu --synth 1 --slots 2 --threads 1 $args \
-        2>>"$TMP/$h/serve.log" &
-    eval "SERVE_$h=$!"
-    PIDS="$PIDS $!"
-    for _ in $(seq 100); do
-        "$BIN" status --socket "$TMP/$h/s.sock" >/dev/null 2>&1 && return 0
-        sleep 0.1
-    done
-    bad "serve $h did not come up"; cat "$TMP/$h/serve.log"
-}
-start_fleetd() {
-    h=$1
-    "$BIN" fleetd --db "$HOSTDB" --socket "$TMP/$h/s.sock" --host-id "$h" --lease-ms $LEASE \
-        --heartbeat-ms 300 --poll-ms 500 --reap-ms 400 --backoff-max-ms 1000 \
-        2>>"$TMP/$h/fleetd.log" &
-    eval "FLEETD_$h=$!"
-    PIDS="$PIDS $!"
-}
 start_serve A nopub chain
 start_serve B nopub chain
 start_serve C nopub chain allpub

@@ -79,7 +79,10 @@ PGresult *fleet_db_exec(struct fleet_db *db, const char *sql, int nparams,
         sp_fail(e, -ECONNRESET, "the database is not connected");
         return NULL;
     }
+    uint64_t t0 = mono_ns();
     PGresult *r = PQexecParams(db->pg, sql, nparams, NULL, params, NULL, NULL, 0);
+    db->busy_ns += mono_ns() - t0;
+    db->calls++;
     ExecStatusType st = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
     if (st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK)
         return r;

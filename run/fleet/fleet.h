@@ -37,6 +37,8 @@ struct fleet_db {
     unsigned backoff_ms;       /* doubles from 100 ms up to backoff_max_ms */
     unsigned backoff_max_ms;
     unsigned failures;         /* connect attempts failed in a row */
+    uint64_t busy_ns;          /* time spent waiting on the database (figures) */
+    uint64_t calls;            /* statements run */
 };
 
 /* Connects now (connect_timeout 5 s unless conninfo says otherwise).

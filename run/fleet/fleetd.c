@@ -341,7 +341,7 @@ int cmd_fleetd(int argc, char **argv)
     say(&f.o, "lease %u ms, heartbeat %u ms, poll %u ms, reap %u ms", f.o.lease_ms,
         f.o.heartbeat_ms, f.o.poll_ms, f.o.reap_ms);
 
-    uint64_t drain_until = 0;
+    uint64_t drain_until = 0, started = mono_ms();
     for (;;) {
         uint64_t now = mono_ms();
         if (stop_requested && !drain_until) {
@@ -448,8 +448,10 @@ int cmd_fleetd(int argc, char **argv)
         }
     }
     say(&f.o, "stopped: %llu proofs written, %llu refused by the fence, %llu released, "
-              "%llu failed", (unsigned long long)f.delivered, (unsigned long long)f.refused,
-        (unsigned long long)f.released, (unsigned long long)f.failed);
+              "%llu failed; %llu statements, %.3f s waiting on the database in %.3f s",
+        (unsigned long long)f.delivered, (unsigned long long)f.refused,
+        (unsigned long long)f.released, (unsigned long long)f.failed,
+        (unsigned long long)f.db.calls, f.db.busy_ns / 1e9, (mono_ms() - started) / 1e3);
     if (f.db.pg) {
         struct sp_err e = { "" };
         const char *p[1] = { f.o.host_id };
