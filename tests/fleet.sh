@@ -31,15 +31,15 @@ check() { what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
 
 # ---- 1. fleet init -------------------------------------------------------------
 out=$("$BIN" fleet init --db "$ADMIN" 2>&1)
-check "fleet init creates the schema ($out)" [ "$out" = "fleet schema version 1 (was 0)" ]
+check "fleet init creates the schema ($out)" [ "$out" = "fleet schema version 2 (was 0)" ]
 out=$("$BIN" fleet init --db "$ADMIN" 2>&1)
-check "fleet init again: nothing to do ($out)" [ "$out" = "fleet schema version 1: already current" ]
-q "UPDATE fleet_meta SET schema_version = 2"
+check "fleet init again: nothing to do ($out)" [ "$out" = "fleet schema version 2: already current" ]
+q "UPDATE fleet_meta SET schema_version = 3"
 "$BIN" fleet init --db "$ADMIN" >/dev/null 2>"$TMP/err"
 rc=$?
 check "fleet init refuses a newer schema (exit $rc: $(cat "$TMP/err"))" \
     grep -q "newer than this slotprove knows" "$TMP/err"
-q "UPDATE fleet_meta SET schema_version = 1"
+q "UPDATE fleet_meta SET schema_version = 2"
 make_roles || bad "creating the test roles"
 
 start_serve A nopub chain

@@ -1,8 +1,9 @@
 /*
  * claim.c — see fleet.h: registering a host and leasing work.
  *
- * A claim is one statement: the oldest queued partitions whose job's key
- * this host holds (by name, and by SHA-256 when the job pinned one),
+ * A claim is one statement (fleet_claim, sql/002_round_trips.sql): the
+ * oldest queued partitions whose job's key this host holds (by name, and
+ * by SHA-256 when the job pinned one),
  * locked with FOR UPDATE SKIP LOCKED so hosts claiming at once take
  * different rows without waiting on each other, and leased under a fresh
  * token. `want` is the host's free slots: a host never leases more than it
@@ -63,36 +64,18 @@ int fleet_claim(struct fleet_db *db, const struct fleetd_opts *o, unsigned slots
     snprintf(nwant, sizeof(nwant), "%u", want);
     snprintf(lease, sizeof(lease), "%u", o->lease_ms);
     snprintf(nslots, sizeof(nslots), "%u", slots);
-    const char *p[3] = { o->host_id, nwant, lease };
-    if (fleet_db_run(db, "BEGIN", 0, NULL, e) < 0)
-        return -EIO;
-    PGresult *r = fleet_db_exec(db,
-        "WITH c AS ("
-        "  SELECT p.job_id, p.idx, j.key_name FROM fleet_partitions p JOIN fleet_jobs j USING (job_id)"
-        "   WHERE p.state = 'queued' AND j.state = 'queued'"
-        "     AND EXISTS (SELECT 1 FROM fleet_host_keys k WHERE k.host_id = $1"
-        "                 AND k.key_name = j.key_name"
-        "                 AND (j.key_sha256 IS NULL OR k.key_sha256 = j.key_sha256))"
-        "   ORDER BY j.created_at, p.job_id, p.idx LIMIT $2"
-        "   FOR UPDATE OF p SKIP LOCKED) "
-        "UPDATE fleet_partitions p SET state = 'leased', attempts = p.attempts + 1,"
-        "       lease_host = $1, lease_token = nextval('fleet_lease_token'),"
-        "       lease_expires = now() + $3::integer * interval '1 millisecond'"
-        "  FROM c WHERE p.job_id = c.job_id AND p.idx = c.idx "
-        "RETURNING p.job_id, p.idx, p.lease_token, p.witness_path, p.witness_size,"
-        "          p.witness_sha256, c.key_name", 3, p, e);
+    const char *p[4] = { o->host_id, nwant, nslots, lease };
+    /* one statement (sql/002_round_trips.sql): claimed and logged, or nothing */
+    PGresult *r = fleet_db_exec(db, "SELECT * FROM fleet_claim($1, $2, $3, $4)", 4, p, e);
     if (!r)
-        goto fail;
+        return -EIO;
     int n = PQntuples(r), got = 0;
-    unsigned filled[FLEET_MAX_HELD];
     for (int i = 0; i < n; i++) {
         struct fleet_part *fp = NULL;
         for (unsigned s = 0; s < nparts && !fp; s++)
-            if (!parts[s].used) {
+            if (!parts[s].used)
                 fp = &parts[s];
-                filled[got] = s;
-            }
-        if (!fp || got >= FLEET_MAX_HELD) /* cannot happen: want <= free entries */
+        if (!fp) /* cannot happen (want <= free entries); the lease would expire */
             break;
         memset(fp, 0, sizeof(*fp));
         fp->used = 1;
@@ -108,24 +91,5 @@ int fleet_claim(struct fleet_db *db, const struct fleetd_opts *o, unsigned slots
         got++;
     }
     PQclear(r);
-    const char *lp[2] = { o->host_id, nslots };
-    if (got > 0 &&
-        fleet_db_run(db, "INSERT INTO fleet_lease_log (lease_token, job_id, idx, host_id, host_slots,"
-                         " host_leases) SELECT lease_token, job_id, idx, $1, $2,"
-                         " (SELECT count(*) FROM fleet_partitions WHERE state = 'leased'"
-                         "   AND lease_host = $1)"
-                         " FROM fleet_partitions WHERE state = 'leased' AND lease_host = $1"
-                         " ON CONFLICT (lease_token) DO NOTHING", 2, lp, e) < 0)
-        goto fail_parts;
-    if (fleet_db_run(db, "COMMIT", 0, NULL, e) < 0)
-        goto fail_parts;
     return got;
-fail_parts:
-    /* not committed: these leases do not exist */
-    for (int i = 0; i < got; i++)
-        parts[filled[i]].used = 0;
-fail:
-    if (db->pg)
-        fleet_db_run(db, "ROLLBACK", 0, NULL, NULL);
-    return -EIO;
 }

@@ -19,9 +19,11 @@
             ".previous\n")
 
 EMBED(fleet_sql_001, "run/fleet/sql/001_init.sql");
-extern const char fleet_sql_001[];
+EMBED(fleet_sql_002, "run/fleet/sql/002_round_trips.sql");
+extern const char fleet_sql_001[], fleet_sql_002[];
 
 const struct fleet_sql fleet_sql[] = {
     { 1, "001_init.sql", fleet_sql_001 },
+    { 2, "002_round_trips.sql", fleet_sql_002 },
 };
 const size_t fleet_sql_count = sizeof(fleet_sql) / sizeof(fleet_sql[0]);
