@@ -24,7 +24,7 @@ FIX=$PWD/tests/fixtures/bn128
 LEASE=8000
 pass=0
 fail=0
-ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+ok() { pass=$((pass + 1)); echo "ok   - $1 [${SECONDS}s]"; }
 bad() { fail=$((fail + 1)); echo "FAIL - $1"; }
 check() { what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
 
@@ -43,9 +43,10 @@ check "fleet init refuses a newer schema (exit $rc: $(cat "$TMP/err"))" \
 q "UPDATE fleet_meta SET schema_version = 2"
 make_roles || bad "creating the test roles"
 
-start_serve A nopub chain
-start_serve B nopub chain
-start_serve C nopub chain allpub
+NOWAIT=1 start_serve A nopub chain
+NOWAIT=1 start_serve B nopub chain
+NOWAIT=1 start_serve C nopub chain allpub
+for h in A B C; do wait_serve $h; done
 for h in A B C; do start_fleetd $h; done
 hosts_up() { [ "$(q "SELECT count(*) FROM fleet_host_keys")" = 7 ]; }
 for _ in $(seq 100); do hosts_up && break; sleep 0.1; done
@@ -219,8 +220,10 @@ bq() { psql -X -q -t -A "$BOB" -c "$1" 2>&1; }
 check "bob's SELECT sees only his own job" [ "$(bq "SELECT string_agg(job_id, ',') FROM fleet_jobs")" = "$JB" ]
 check "bob's UPDATE of alice's jobs touches nothing" \
     [ "$(psql -X -q -t -A "$BOB" -c "UPDATE fleet_jobs SET state = 'cancelled' WHERE job_id = '$J0' RETURNING 1" 2>&1)" = "" ]
-check "bob cannot register a host" bq "INSERT INTO fleet_hosts (host_id) VALUES ('evil')" \
-    | grep -q "permission denied" 
+denied() { bq "$1" | grep -q "permission denied"; }
+check "bob cannot register a host" denied "INSERT INTO fleet_hosts (host_id) VALUES ('evil')"
+check "bob cannot write a result" denied "SELECT fleet_deliver('$J0', 0, 1, 'A', 'done', '{}', '[]', NULL)"
+check "bob cannot claim work" denied "SELECT * FROM fleet_claim('A', 1, 2, 1000)"
 "$BIN" cancel --db "$BOB" "$JB" >/dev/null 2>&1
 
 # ---- 8. invariants -------------------------------------------------------------------

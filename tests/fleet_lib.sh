@@ -43,7 +43,8 @@ make_roles() {
        CREATE ROLE alice LOGIN IN ROLE slotprove_client; CREATE ROLE bob LOGIN IN ROLE slotprove_client"
 }
 
-# start_serve X KEYS...: serve on $TMP/X/s.sock (CPU, 2 slots, 1 thread)
+# start_serve X KEYS...: serve on $TMP/X/s.sock (CPU, 2 slots, 1 thread);
+# with NOWAIT=1 it returns at once (then wait_serve X)
 start_serve() {
     h=$1; shift
     mkdir -p -m 700 "$TMP/$h"
@@ -56,6 +57,11 @@ start_serve() {
         2>>"$TMP/$h/serve.log" &
     eval "SERVE_$h=$!"
     PIDS="$PIDS $!"
+    [ "${NOWAIT:-}" = 1 ] || wait_serve "$h"
+}
+# wait_serve X: until serve X answers status (10 s)
+wait_serve() {
+    h=$1
     for _ in $(seq 100); do
         "$BIN" status --socket "$TMP/$h/s.sock" >/dev/null 2>&1 && return 0
         sleep 0.1

@@ -52,7 +52,11 @@ int fleet_db_connect(struct fleet_db *db, struct sp_err *e)
         db->backoff_ms = 0;
         db->failures = 0;
         PQsetNoticeProcessor(db->pg, quiet_notice, NULL);
-        PGresult *r = PQexec(db->pg, "SET statement_timeout = '30s'");
+        /* a statement that hangs ends; a session stalled inside a
+         * transaction (the few of several statements) loses it, and its
+         * locks, instead of holding them for everyone */
+        PGresult *r = PQexec(db->pg, "SET statement_timeout = '30s'; "
+                                     "SET idle_in_transaction_session_timeout = '10s'");
         PQclear(r);
         return 0;
     }

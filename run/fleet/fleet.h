@@ -26,7 +26,6 @@
 #define FLEET_MAX_HELD 256       /* leases one fleetd holds at most (serve's --slots max) */
 #define FLEET_NOTIFY_WORK "slotprove_fleet_work"  /* NOTIFY: partitions became claimable */
 #define FLEET_NOTIFY_JOB "slotprove_fleet_job"    /* NOTIFY payload JOB: the job ended */
-#define FLEET_REAP_LOCK "7598543218"              /* pg advisory lock key of the reaper */
 
 /* ---- db.c: one libpq connection, reconnected with backoff ------------------ */
 

@@ -1,10 +1,13 @@
--- 002_round_trips.sql — a claim and a result write as one statement each.
+-- 002_round_trips.sql — a claim, a result write and a reap as one statement
+-- each.
 --
 -- On a busy host every statement waits for the database's backend to be
 -- scheduled; a result write of six statements in a transaction cost six of
 -- those waits (run/fleet/README.md, the load figure). These functions do
 -- the same work in one round trip, under the caller's rights (row-level
--- security applies as to the statements they replace).
+-- security applies as to the statements they replace). One statement also
+-- means no host can stall between statements of a transaction while it
+-- holds locks others wait for (a fleetd stopped with SIGSTOP holds nothing).
 
 -- Leases up to p_want queued partitions whose key host p_host holds, oldest
 -- job first (FOR UPDATE SKIP LOCKED), logs each lease with the host's
@@ -107,6 +110,61 @@ BEGIN
     PERFORM pg_notify('slotprove_fleet_work', '');
     RETURN 'released';
 END $$;
+
+-- Under the reaper's advisory lock (skipped, returning 0, when another host
+-- holds it): expired leases back to the queue, or the partition and its job
+-- failed once the job's max_attempts are spent. Jobs are locked first, in
+-- job order, as fleet_deliver locks its job before its partition. Returns
+-- the number of leases taken back.
+CREATE FUNCTION fleet_reap() RETURNS integer
+LANGUAGE plpgsql AS $$
+DECLARE
+    n integer;
+    nfailed integer;
+    ended record;
+BEGIN
+    IF NOT pg_try_advisory_xact_lock(7598543218) THEN
+        RETURN 0;
+    END IF;
+    PERFORM 1 FROM fleet_jobs WHERE job_id IN
+        (SELECT job_id FROM fleet_partitions WHERE state = 'leased' AND lease_expires < now())
+     ORDER BY job_id FOR UPDATE;
+    UPDATE fleet_lease_log l SET outcome = 'expired' FROM fleet_partitions p
+     WHERE p.lease_token = l.lease_token AND p.state = 'leased' AND p.lease_expires < now();
+    WITH r AS (
+        UPDATE fleet_partitions p
+           SET state = CASE WHEN p.attempts >= j.max_attempts THEN 'failed' ELSE 'queued' END,
+               error = CASE WHEN p.attempts >= j.max_attempts
+                            THEN format('its lease expired %s times (last on host %s): the hosts '
+                                        'died or stalled while proving it', p.attempts, p.lease_host) END,
+               lease_host = NULL, lease_token = NULL, lease_expires = NULL
+          FROM fleet_jobs j
+         WHERE j.job_id = p.job_id AND p.state = 'leased' AND p.lease_expires < now()
+        RETURNING p.state)
+    SELECT count(*), count(*) FILTER (WHERE state = 'failed') INTO n, nfailed FROM r;
+    IF nfailed > 0 THEN
+        FOR ended IN
+            UPDATE fleet_jobs fj SET state = 'failed', finished_at = now(),
+                   error = (SELECT format('partition %s: %s', p.idx, p.error) FROM fleet_partitions p
+                             WHERE p.job_id = fj.job_id AND p.state = 'failed' ORDER BY p.idx LIMIT 1)
+             WHERE fj.state = 'queued'
+               AND EXISTS (SELECT 1 FROM fleet_partitions p WHERE p.job_id = fj.job_id AND p.state = 'failed')
+            RETURNING fj.job_id
+        LOOP
+            UPDATE fleet_partitions SET state = 'cancelled', lease_host = NULL, lease_token = NULL,
+                   lease_expires = NULL
+             WHERE job_id = ended.job_id AND state IN ('queued', 'leased');
+            PERFORM pg_notify('slotprove_fleet_job', ended.job_id);
+        END LOOP;
+    END IF;
+    IF n > nfailed THEN
+        PERFORM pg_notify('slotprove_fleet_work', '');
+    END IF;
+    RETURN n;
+END $$;
+
+REVOKE ALL ON FUNCTION fleet_reap() FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION fleet_reap() TO slotprove_host;
 
 REVOKE ALL ON FUNCTION fleet_claim(text, integer, integer, integer),
     fleet_deliver(text, integer, bigint, text, text, text, text, text) FROM PUBLIC;
