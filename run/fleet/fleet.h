@@ -116,6 +116,7 @@ struct fleet_part {
     int wfd;
     struct stat st0;           /* the witness as hashed: size, mtime, ctime */
     struct client_conn conn;   /* to serve: submit answered, wait sent */
+    int lost;                  /* the heartbeat found the lease gone */
     /* the outcome, kept until the database has it */
     enum { PART_PROVING, PART_DONE, PART_FAILED, PART_RELEASE } outcome;
     char *proof, *public_;     /* PART_DONE: compact JSON, key order kept */

@@ -196,11 +196,10 @@ static void heartbeat(struct fleetd *f)
      * outcome will be refused by the fence */
     for (unsigned i = 0; i < nlost; i++) {
         struct fleet_part *p = &f->parts[lost[i]];
-        if (p->error[0] != '!')
+        if (!p->lost)
             say(&f->o, "job %s partition %d: lease %lld lost (expired and reaped, or the job "
                        "was cancelled)", p->job, p->idx, p->token);
-        if (p->outcome == PART_PROVING)
-            snprintf(p->error, sizeof(p->error), "!lost");
+        p->lost = 1;
     }
 }
 
@@ -220,8 +219,7 @@ static void claim(struct fleetd *f)
     }
     for (unsigned i = 0; i < FLEET_MAX_HELD && n > 0; i++) {
         struct fleet_part *p = &f->parts[i];
-        if (!p->used || p->outcome != PART_PROVING || p->conn.fd >= 0 || p->wfd >= 0 ||
-            p->error[0])
+        if (!p->used || p->outcome != PART_PROVING || p->conn.fd >= 0 || p->wfd >= 0)
             continue;
         if (local_start(p, f->o.socket, &e) < 0)
             say(&f->o, "job %s partition %d: %s", p->job, p->idx, e.msg);
@@ -306,8 +304,8 @@ int cmd_fleetd(int argc, char **argv)
         default: fleetd_usage(stderr); return 2;
         }
         if (bad) {
-            fprintf(stderr, "slotprove fleetd: bad value \"%s\" for --%s\n", optarg,
-                    opts[0].name ? "option" : "");
+            fprintf(stderr, "slotprove fleetd: bad value \"%s\" (see --help for the ranges)\n",
+                    optarg);
             return 2;
         }
     }

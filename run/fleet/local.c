@@ -89,9 +89,14 @@ int local_start(struct fleet_part *p, const char *sock, struct sp_err *e)
     if (strcmp(hex, p->wsha) != 0)
         return fail_part(p, PART_FAILED, -EINVAL, e, "%s: the witness changed after submit "
                          "(SHA-256 %.16s… at submit, %.16s… now)", p->wpath, p->wsha, hex);
-    json_t *req = json_pack("{sssss[s]}", "op", "submit", "key", p->key, "witnesses",
-                            strlen(p->wpath) <= REQUEST_NAME_MAX ? p->wpath : "witness");
+    /* the name is for serve's messages only (request.h): the path when it
+     * fits and is UTF-8 */
+    json_t *wname = strlen(p->wpath) <= REQUEST_NAME_MAX ? json_string(p->wpath) : NULL;
+    json_t *req = json_pack("{sssss[o]}", "op", "submit", "key", p->key, "witnesses",
+                            wname ? wname : json_string("witness"));
     json_t *resp = NULL;
+    if (!req)
+        return fail_part(p, PART_RELEASE, -ENOMEM, e, "out of memory");
     int rc = client_open(&p->conn, sock, &we);
     if (rc == 0)
         rc = client_call(&p->conn, req, &p->wfd, 1, &resp, &we);
