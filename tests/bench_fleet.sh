@@ -9,7 +9,7 @@
 # wall)), and the time the fleetds spent waiting on the database. Every
 # proof is verified by snarkjs at the end. Not part of `make test`.
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BIN=$PWD/build/slotprove
 FIX=$PWD/tests/fixtures/bn128
 N=${FLEET_BENCH_PARTS:-1000}
@@ -50,7 +50,7 @@ run() {
     c0=$(pg_cpu_ticks)
     t0=$(date +%s%N)
     ids=""
-    for j in $(seq 1 $NJOBS); do
+    for _ in $(seq 1 $NJOBS); do
         # shellcheck disable=SC2086
         if [ "$mode" = db ]; then id=$("$BIN" submit --db "$ALICE" --key nopub $WIT)
         else id=$("$BIN" submit --socket "$TMP/$1/s.sock" --key nopub $WIT); fi
@@ -81,7 +81,7 @@ run() {
     parts=$((NJOBS * JOB))
     line=$(printf "%-22s %5d partitions  %7.1f s  %6.2f proofs/s  postgres CPU %5.2f s (%4.1f%% of %d cores)  fleetd DB wait: %s" \
         "$name" $parts "$wall" "$(awk "BEGIN { print $parts / $wall }")" "$pgs" \
-        "$(awk "BEGIN { print 100 * $pgs / ($CORES * $wall) }")" $CORES "$dbwait")
+        "$(awk "BEGIN { print 100 * $pgs / ($CORES * $wall) }")" "$CORES" "$dbwait")
     echo "$line"
     TABLE="$TABLE$line
 "

@@ -18,7 +18,7 @@
 #   8. invariants in SQL: done exactly once, attempts within the limit, leases
 #      never above slots (at every claim, and sampled every 0.2 s)
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 BIN=$PWD/build/slotprove
 FIX=$PWD/tests/fixtures/bn128
 LEASE=8000
@@ -92,6 +92,7 @@ if "$BIN" submit --db "$ALICE" --key nopub $(witnesses nopub 6) --wait \
     VERIFY="$VERIFY $FIX/nopub.vk.json $TMP/j0.proof $TMP/j0.public"
 else bad "submit --db --wait: $(cat "$TMP/err")"; fi
 J0=$(cat "$TMP/j0.id")
+# shellcheck disable=SC2046
 "$BIN" submit --db "$ALICE" --key allpub $(witnesses allpub 2) >"$TMP/ja.id" 2>"$TMP/err" ||
     bad "submit allpub: $(cat "$TMP/err")"
 JA=$(cat "$TMP/ja.id")

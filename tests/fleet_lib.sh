@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # fleet_lib.sh — sourced by tests/fleet.sh and tests/bench_fleet.sh: a
 # PostgreSQL started in a temporary directory (unix socket only, as user
 # postgres when run as root), the test roles, and helpers to
@@ -35,7 +36,9 @@ as_pg "$PGBIN/initdb" -D "$PGD/data" -A trust -U postgres --no-sync >"$TMP/initd
 pg_start || { bad "postgres did not start"; cat "$PGD/log"; exit 1; }
 ADMIN="host=$PGD dbname=postgres user=postgres"
 HOSTDB="host=$PGD dbname=postgres user=fleet_host"
+# shellcheck disable=SC2034 # used by the sourcing scripts
 ALICE="host=$PGD dbname=postgres user=alice"
+# shellcheck disable=SC2034
 BOB="host=$PGD dbname=postgres user=bob"
 q() { psql -X -q -t -A -v ON_ERROR_STOP=1 "$ADMIN" -c "$1" 2>/dev/null; }
 make_roles() {
@@ -47,7 +50,7 @@ make_roles() {
 # with NOWAIT=1 it returns at once (then wait_serve X)
 start_serve() {
     h=$1; shift
-    mkdir -p -m 700 "$TMP/$h"
+    mkdir -p "$TMP/$h" && chmod 700 "$TMP/$h"
     args=""
     for k in "$@"; do args="$args --key $k=$FIX/$k.zkey"; done
     # in production the database has a machine of its own; here it shares
