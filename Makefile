@@ -16,14 +16,16 @@ $(BUILD)/obj/tests/%.o: CFLAGS += -Isynthd -Igpud -Igpud/cpu -Irun
 # the schema files are embedded by .incbin (run/fleet/schema_sql.c)
 $(BUILD)/obj/run/fleet/schema_sql.o: $(wildcard run/fleet/sql/*.sql)
 # liburing is linked statically so the binaries also run on hosts without it.
-# The fleet (run/fleet/) talks to PostgreSQL through libpq (Debian: libpq-dev).
+LDLIBS  := -l:liburing.a -lbsd -lmd -ljansson -lgmp -lpthread -lm
+# The fleet (run/fleet/) talks to PostgreSQL through libpq (Debian: libpq-dev);
+# only build/slotprove-fleet links it (run/fleet/fleet_exec.h says why).
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
-LDLIBS  := -l:liburing.a -lbsd -lmd -ljansson -lgmp -lpq -lpthread -lm
 
 COMMON_SRC := $(wildcard common/*.c) $(wildcard shm/*.c)
 GPUD_SRC   := $(filter-out gpud/main.c,$(wildcard gpud/*.c gpud/cpu/*.c))
 SYNTHD_SRC := $(filter-out synthd/main.c,$(wildcard synthd/*.c))
-RUN_SRC    := $(filter-out run/main.c,$(wildcard run/*.c)) $(wildcard run/fleet/*.c)
+RUN_SRC    := $(filter-out run/main.c,$(wildcard run/*.c)) run/fleet/exec.c
+FLEET_SRC  := $(filter-out run/fleet/main.c run/fleet/exec.c,$(wildcard run/fleet/*.c))
 TEST_SRC   := $(wildcard tests/test_*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -32,7 +34,8 @@ LIBCOMMON := $(BUILD)/libcommon.a
 LIBSYNTHD := $(BUILD)/libsynthd.a
 LIBGPUD   := $(BUILD)/libgpud.a
 LIBRUN    := $(BUILD)/librun.a
-BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
+LIBFLEET  := $(BUILD)/libfleet.a
+BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud $(BUILD)/slotprove-fleet
 
 .PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline clean test-keygen test-pipeline test-fleet
 all: $(BINS)
@@ -45,12 +48,15 @@ $(LIBCOMMON): $(call obj,$(COMMON_SRC))
 $(LIBSYNTHD): $(call obj,$(SYNTHD_SRC))
 $(LIBGPUD): $(call obj,$(GPUD_SRC))
 $(LIBRUN): $(call obj,$(RUN_SRC))
-$(LIBCOMMON) $(LIBSYNTHD) $(LIBGPUD) $(LIBRUN):
+$(LIBFLEET): $(call obj,$(FLEET_SRC))
+$(LIBCOMMON) $(LIBSYNTHD) $(LIBGPUD) $(LIBRUN) $(LIBFLEET):
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/slotprove: $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON) $(GPUD_LINK) -o $@ $(LDLIBS)
+$(BUILD)/slotprove-fleet: $(call obj,run/fleet/main.c) $(LIBFLEET) $(LIBRUN) $(LIBCOMMON)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) -lpq
 $(BUILD)/synthd: $(call obj,synthd/main.c) $(LIBSYNTHD) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 $(BUILD)/gpud: $(call obj,gpud/main.c) $(LIBGPUD) $(LIBCOMMON)

@@ -24,6 +24,7 @@
 #include "err.h"
 #include "args.h"
 #include "client.h"
+#include "fleet_exec.h"
 #include "output.h"
 #include "request.h"
 #include "run.h"
@@ -264,8 +265,8 @@ static void submit_usage(FILE *f)
 
 int cmd_submit(int argc, char **argv)
 {
-    if (fleet_wants_db(argc, argv))
-        return fleet_cmd_submit(argc, argv);
+    if (fleet_wants_db(argc, argv)) /* the fleet's client (fleet_exec.h) */
+        return fleet_exec(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "key", required_argument, NULL, 'k' },
@@ -424,8 +425,8 @@ static void wait_usage(FILE *f)
 
 int cmd_wait(int argc, char **argv)
 {
-    if (fleet_wants_db(argc, argv))
-        return fleet_cmd_wait(argc, argv);
+    if (fleet_wants_db(argc, argv)) /* the fleet's client (fleet_exec.h) */
+        return fleet_exec(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "proof", required_argument, NULL, 'p' },
@@ -491,8 +492,8 @@ static void cancel_usage(FILE *f)
 
 int cmd_cancel(int argc, char **argv)
 {
-    if (fleet_wants_db(argc, argv))
-        return fleet_cmd_cancel(argc, argv);
+    if (fleet_wants_db(argc, argv)) /* the fleet's client (fleet_exec.h) */
+        return fleet_exec(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "help", no_argument, NULL, 'h' },
@@ -572,8 +573,8 @@ static void status_usage(FILE *f)
 
 int cmd_status(int argc, char **argv)
 {
-    if (fleet_wants_db(argc, argv))
-        return fleet_cmd_status(argc, argv);
+    if (fleet_wants_db(argc, argv)) /* the fleet's client (fleet_exec.h) */
+        return fleet_exec(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "json", no_argument, NULL, 'j' },

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fleet_exec.h"
 #include "run.h"
 
 #define SLOTPROVE_VERSION "0.1.0"
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
         { "prove", cmd_prove }, { "serve", cmd_serve }, { "submit", cmd_submit },
         { "wait", cmd_wait }, { "cancel", cmd_cancel }, { "status", cmd_status },
         { "verify", cmd_verify },
-        { "keygen", cmd_keygen }, { "fleet", cmd_fleet }, { "fleetd", cmd_fleetd },
+        { "keygen", cmd_keygen }, { "fleet", fleet_exec }, { "fleetd", fleet_exec },
     };
     for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

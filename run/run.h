@@ -11,14 +11,6 @@ int cmd_cancel(int argc, char **argv); /* client.c */
 int cmd_status(int argc, char **argv); /* client.c */
 int cmd_verify(int argc, char **argv); /* verify_cmd.c */
 int cmd_keygen(int argc, char **argv); /* keygen.c: INSECURE test keys */
-int cmd_fleet(int argc, char **argv);  /* fleet/fleet_init.c: `fleet init` */
-int cmd_fleetd(int argc, char **argv); /* fleet/fleetd.c: a fleet host */
-/* fleet/: submit, wait, cancel and status with --db (the fleet's clients) */
-int fleet_wants_db(int argc, char **argv);
-int fleet_cmd_submit(int argc, char **argv);
-int fleet_cmd_wait(int argc, char **argv);
-int fleet_cmd_cancel(int argc, char **argv);
-int fleet_cmd_status(int argc, char **argv);
 
 /* Socket path when --socket is not given: $SLOTPROVE_SOCKET, else
  * /run/slotprove/slotprove.sock. */

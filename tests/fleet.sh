@@ -201,6 +201,7 @@ rc=$?
 check "a missing witness fails the job with the reason (exit $rc: $(cat "$TMP/err"))" \
     grep -q "gone.wtns: No such file" "$TMP/err"
 JG=$("$BIN" submit --db "$ALICE" --key ghost --witness "$TMP/w/nopub-0.wtns" 2>"$TMP/err")
+check "submit --db notes that no host holds the key" grep -q 'no host holds a key "ghost" now' "$TMP/err"
 sleep 1
 check "a job for a key no host holds stays queued" [ "$(q "SELECT state FROM fleet_jobs WHERE job_id = '$JG'")" = queued ]
 "$BIN" status --db "$ALICE" >"$TMP/status" 2>&1

@@ -116,6 +116,7 @@ struct fleet_part {
     int wfd;
     struct stat st0;           /* the witness as hashed: size, mtime, ctime */
     struct client_conn conn;   /* to serve: submit answered, wait sent */
+    char serve_job[JOB_ID_HEX + 1]; /* serve's id of the job, "" before submit */
     int lost;                  /* the heartbeat found the lease gone */
     /* the outcome, kept until the database has it */
     enum { PART_PROVING, PART_DONE, PART_FAILED, PART_RELEASE } outcome;
@@ -135,6 +136,11 @@ int local_start(struct fleet_part *p, const char *sock, struct sp_err *e);
  * PART_DONE with proof and public, PART_FAILED with serve's reason (or a
  * witness changed while proving), PART_RELEASE when serve went away. */
 void local_finish(struct fleet_part *p);
+
+/* Cancels p's job in serve (a lease lost while proving: the proof would be
+ * refused, so serve's slot is better spent on other work). The wait on
+ * p->conn then answers "cancelled". Best effort: no error. */
+void local_cancel(struct fleet_part *p, const char *sock);
 
 /* Closes the witness and the connection and frees the result. */
 void fleet_part_clear(struct fleet_part *p);
@@ -186,11 +192,10 @@ int fleet_reap(struct fleet_db *db, struct sp_err *e);
 
 /* ---- commands ---------------------------------------------------------------- */
 
+/* slotprove-fleet's commands (main.c; fleet_exec.h) */
 int cmd_fleet(int argc, char **argv);    /* fleet_init.c: `slotprove fleet init` */
 int cmd_fleetd(int argc, char **argv);   /* fleetd.c */
 
-/* 1 when argv carries --db (then the command is the fleet client's). */
-int fleet_wants_db(int argc, char **argv);
 int fleet_cmd_submit(int argc, char **argv);  /* fleet_submit.c */
 int fleet_cmd_wait(int argc, char **argv);    /* fleet_wait.c */
 int fleet_cmd_cancel(int argc, char **argv);  /* fleet_wait.c */

@@ -148,7 +148,10 @@ int fleet_cmd_submit(int argc, char **argv)
             goto out;
         if (PQntuples(r) == 1)
             snprintf(sha, sizeof(sha), "%s", PQgetvalue(r, 0, 0));
-        else if (PQntuples(r) > 1)
+        else if (PQntuples(r) == 0)
+            fprintf(stderr, "slotprove: note: no host holds a key \"%s\" now; the job waits "
+                            "until one does (slotprove status --db)\n", key);
+        else
             fprintf(stderr, "slotprove: note: hosts hold different files as key \"%s\"; the job "
                             "is not pinned to one (give --key-sha256)\n", key);
         PQclear(r);

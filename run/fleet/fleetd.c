@@ -192,13 +192,18 @@ static void heartbeat(struct fleetd *f)
         say(&f->o, "heartbeat: %s", e.msg);
         return;
     }
-    /* a lost lease keeps proving (serve is busy with it either way); its
-     * outcome will be refused by the fence */
+    /* a lost lease (reaped, or its job cancelled): its proof would be
+     * refused by the fence, so serve stops proving it; an outcome already
+     * read is still offered to the fence, which refuses it */
     for (unsigned i = 0; i < nlost; i++) {
         struct fleet_part *p = &f->parts[lost[i]];
-        if (!p->lost)
+        if (!p->lost) {
             say(&f->o, "job %s partition %d: lease %lld lost (expired and reaped, or the job "
-                       "was cancelled)", p->job, p->idx, p->token);
+                       "was cancelled)%s", p->job, p->idx, p->token,
+                p->outcome == PART_PROVING ? ": cancelled in serve" : "");
+            if (p->outcome == PART_PROVING)
+                local_cancel(p, f->o.socket);
+        }
         p->lost = 1;
     }
 }

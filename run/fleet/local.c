@@ -101,12 +101,12 @@ int local_start(struct fleet_part *p, const char *sock, struct sp_err *e)
     if (rc == 0)
         rc = client_call(&p->conn, req, &p->wfd, 1, &resp, &we);
     json_decref(req);
-    char sjob[JOB_ID_HEX + 1] = "";
+    char *sjob = p->serve_job;
     const char *id = json_string_value(json_object_get(resp, "job"));
     if (rc == 0 && (!id || strlen(id) != JOB_ID_HEX))
         rc = sp_fail(&we, -EPROTO, "%s: no job id in the answer to submit", sock);
     if (rc == 0)
-        memcpy(sjob, id, sizeof(sjob));
+        memcpy(sjob, id, JOB_ID_HEX + 1);
     json_decref(resp);
     if (rc < 0)
         return fail_part(p, PART_RELEASE, rc, e, "local serve: %s", we.msg);
@@ -183,6 +183,18 @@ out:
     if (p->wfd >= 0)
         close(p->wfd);
     p->wfd = -1;
+}
+
+void local_cancel(struct fleet_part *p, const char *sock)
+{
+    struct client_conn c = { .fd = -1 };
+    struct sp_err e = { "" };
+    json_t *req = json_pack("{ssss}", "op", "cancel", "job", p->serve_job), *resp = NULL;
+    if (req && p->serve_job[0] && client_open(&c, sock, &e) == 0)
+        client_call(&c, req, NULL, 0, &resp, &e); /* a job already ended is no error here */
+    client_close(&c);
+    json_decref(req);
+    json_decref(resp);
 }
 
 void fleet_part_clear(struct fleet_part *p)
