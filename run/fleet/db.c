@@ -13,12 +13,17 @@ static uint64_t mono_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* libpq's messages end in a newline; a reason here is one line. */
-static void one_line(char *s)
+void fleet_one_line(char *s)
 {
-    for (char *p = s; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = (p[1] ? ' ' : 0);
+    char *o = s;
+    for (const char *p = s; *p; p++) {
+        char c = *p == '\n' || *p == '\r' || *p == '\t' ? ' ' : *p;
+        if (c != ' ' || (o > s && o[-1] != ' '))
+            *o++ = c;
+    }
+    while (o > s && o[-1] == ' ')
+        o--;
+    *o = 0;
 }
 
 static void quiet_notice(void *arg, const char *message)
@@ -62,7 +67,7 @@ int fleet_db_connect(struct fleet_db *db, struct sp_err *e)
     }
     char msg[400];
     snprintf(msg, sizeof(msg), "%s", db->pg ? PQerrorMessage(db->pg) : "out of memory");
-    one_line(msg);
+    fleet_one_line(msg);
     fleet_db_close(db);
     db->failures++;
     backoff(db);
@@ -92,7 +97,7 @@ PGresult *fleet_db_exec(struct fleet_db *db, const char *sql, int nparams,
         return r;
     char msg[400];
     snprintf(msg, sizeof(msg), "%s", r ? PQresultErrorMessage(r) : PQerrorMessage(db->pg));
-    one_line(msg);
+    fleet_one_line(msg);
     PQclear(r);
     if (PQstatus(db->pg) != CONNECTION_OK) {
         sp_fail(e, -ECONNRESET, "the database connection was lost: %s", msg);

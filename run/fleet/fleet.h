@@ -57,6 +57,10 @@ PGresult *fleet_db_exec(struct fleet_db *db, const char *sql, int nparams,
 int fleet_db_run(struct fleet_db *db, const char *sql, int nparams, const char *const *params,
                  struct sp_err *e);
 
+/* libpq's multi-line messages ("…\n\tThis probably means…\n") as one
+ * line, in place: newlines and tabs become single spaces. */
+void fleet_one_line(char *s);
+
 /* Connects once for a client command: 0 or -ECONNREFUSED ("--db: reason"). */
 int fleet_db_open_client(struct fleet_db *db, const char *conninfo, struct sp_err *e);
 

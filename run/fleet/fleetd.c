@@ -434,7 +434,10 @@ int cmd_fleetd(int argc, char **argv)
                 continue;
             if (who[k] == FLEET_MAX_HELD) {
                 if (!PQconsumeInput(f.db.pg)) {
-                    say(&f.o, "the database connection was lost: %s", PQerrorMessage(f.db.pg));
+                    char msg[400];
+                    snprintf(msg, sizeof(msg), "%s", PQerrorMessage(f.db.pg));
+                    fleet_one_line(msg);
+                    say(&f.o, "the database connection was lost: %s", msg);
                     fleet_db_close(&f.db);
                     f.db.next_try_ns = 0;
                     continue;

@@ -60,7 +60,7 @@ int fleet_schema_apply(struct fleet_db *db, int *from, int *to, struct sp_err *e
         if (PQresultStatus(r) != PGRES_COMMAND_OK && PQresultStatus(r) != PGRES_TUPLES_OK) {
             char msg[400];
             snprintf(msg, sizeof(msg), "%s", PQresultErrorMessage(r));
-            msg[strcspn(msg, "\n")] = 0;
+            fleet_one_line(msg);
             PQclear(r);
             fleet_db_run(db, "ROLLBACK", 0, NULL, NULL);
             return sp_fail(e, -EIO, "run/fleet/sql/%s: %s; nothing was changed", fleet_sql[i].name,
