@@ -19,10 +19,18 @@ $(BUILD)/obj/run/sup/%.o: CFLAGS += -Irun/sup -Irun/lib
 $(BUILD)/obj/run/serve/%.o: CFLAGS += -Irun/serve -Irun/sup -Irun/lib
 $(BUILD)/obj/run/cli/%.o: CFLAGS += -Irun/cli -Irun/sup -Irun/lib
 $(BUILD)/obj/run/keygen/%.o: CFLAGS += -Irun/keygen -Irun/lib
+# the fleet (run/fleet/README.md): its own program, build/slotprove-fleet, on
+# the clients' code (cli) and libpq
+$(BUILD)/obj/run/fleet/%.o: CFLAGS += -Irun/fleet -Irun/cli -Irun/sup -Irun/lib $(PQ_CFLAGS)
+# the schema files are embedded by .incbin (run/fleet/schema_sql.c)
+$(BUILD)/obj/run/fleet/schema_sql.o: $(wildcard run/fleet/sql/*.sql)
 $(BUILD)/obj/run/main.o: CFLAGS += -Irun/cli -Irun/serve -Irun/keygen
-$(BUILD)/obj/tests/%.o: CFLAGS += -Isynthd -Igpud -Igpud/cpu $(addprefix -Irun/,$(RUN_ROOMS))
+$(BUILD)/obj/tests/%.o: CFLAGS += -Isynthd -Igpud -Igpud/cpu $(addprefix -Irun/,$(RUN_ROOMS) fleet)
 # liburing is linked statically so the binaries also run on hosts without it.
 LDLIBS  := -l:liburing.a -lbsd -lmd -ljansson -lgmp -lpthread -lm
+# The fleet (run/fleet/) talks to PostgreSQL through libpq (Debian: libpq-dev);
+# only build/slotprove-fleet links it (run/fleet/fleet_exec.h says why).
+PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 
 COMMON_SRC := $(wildcard common/*.c) $(wildcard shm/*.c)
 GPUD_SRC   := $(filter-out gpud/main.c,$(wildcard gpud/*.c gpud/cpu/*.c))
@@ -30,6 +38,7 @@ SYNTHD_SRC := $(filter-out synthd/main.c,$(wildcard synthd/*.c))
 # keygen's GPU helper is a program of its own (build/slotprove-keygen-gpu)
 KEYGEN_GPU_MAIN := run/keygen/keygen_gpu_main.c
 RUN_SRC    := $(filter-out $(KEYGEN_GPU_MAIN),$(foreach r,$(RUN_ROOMS),$(wildcard run/$(r)/*.c)))
+FLEET_SRC  := $(filter-out run/fleet/main.c,$(wildcard run/fleet/*.c))
 TEST_SRC   := $(wildcard tests/test_*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
@@ -38,9 +47,10 @@ LIBCOMMON := $(BUILD)/libcommon.a
 LIBSYNTHD := $(BUILD)/libsynthd.a
 LIBGPUD   := $(BUILD)/libgpud.a
 LIBRUN    := $(BUILD)/librun.a
-BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
+LIBFLEET  := $(BUILD)/libfleet.a
+BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud $(BUILD)/slotprove-fleet
 
-.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline bench-synth clean test-keygen test-pipeline test-bellperson
+.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline bench-synth clean test-keygen test-pipeline test-bellperson test-fleet
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -51,12 +61,15 @@ $(LIBCOMMON): $(call obj,$(COMMON_SRC))
 $(LIBSYNTHD): $(call obj,$(SYNTHD_SRC))
 $(LIBGPUD): $(call obj,$(GPUD_SRC))
 $(LIBRUN): $(call obj,$(RUN_SRC))
-$(LIBCOMMON) $(LIBSYNTHD) $(LIBGPUD) $(LIBRUN):
+$(LIBFLEET): $(call obj,$(FLEET_SRC))
+$(LIBCOMMON) $(LIBSYNTHD) $(LIBGPUD) $(LIBRUN) $(LIBFLEET):
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/slotprove: $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON) -o $@ $(LDLIBS)
+$(BUILD)/slotprove-fleet: $(call obj,run/fleet/main.c) $(LIBFLEET) $(LIBRUN) $(LIBCOMMON)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) -lpq
 $(BUILD)/synthd: $(call obj,synthd/main.c) $(LIBSYNTHD) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 $(BUILD)/gpud: $(call obj,gpud/main.c) $(LIBGPUD) $(LIBCOMMON)
@@ -103,9 +116,13 @@ test-pipeline: $(BINS)
 	@sh tests/pipeline.sh
 
 # check-layout last: it names the cycles and arrows still to cut (issue 17)
-test: deps check-generated check-env all unit e2e edges verify test-keygen test-bellperson test-pipeline faults check-layout
+test: deps check-generated check-env all unit e2e edges verify test-keygen test-bellperson test-pipeline faults test-fleet check-layout
 
 include tests/checks.mk
+
+# the fleet on a real PostgreSQL: three serve + fleetd pairs, faults (tests/fleet.sh)
+test-fleet: $(BINS)
+	@bash tests/fleet.sh
 
 demo: deps all
 	@sh tests/demo.sh

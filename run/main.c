@@ -8,6 +8,7 @@
 #include "commands.h"
 #include "keygen.h"
 #include "serve.h"
+#include "fleet_exec.h"
 
 #define SLOTPROVE_VERSION "0.1.0"
 
@@ -31,6 +32,10 @@ static void usage(FILE *f)
             "  slotprove status [--socket PATH] [--json]\n"
             "  slotprove keygen --curve bn128|bls12381 --constraints N --out DIR [options]\n"
             "        INSECURE, FOR TESTING ONLY: a synthetic test key, witness and vk.json\n"
+            "  slotprove fleet init --db CONNINFO\n"
+            "  slotprove fleetd --db CONNINFO [--socket PATH] [--host-id ID] [options]\n"
+            "        a fleet of hosts on PostgreSQL; submit, wait, cancel and status take\n"
+            "        --db CONNINFO instead of --socket (run/fleet/README.md)\n"
             "  --socket defaults to $SLOTPROVE_SOCKET, else /run/slotprove/slotprove.sock.\n"
             "  Each command takes --help.\n"
             "  slotprove --version\n"
@@ -48,7 +53,7 @@ int main(int argc, char **argv)
         { "prove", cmd_prove }, { "serve", cmd_serve }, { "submit", cmd_submit },
         { "wait", cmd_wait }, { "cancel", cmd_cancel }, { "status", cmd_status },
         { "verify", cmd_verify },
-        { "keygen", cmd_keygen },
+        { "keygen", cmd_keygen }, { "fleet", fleet_exec }, { "fleetd", fleet_exec },
     };
     for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
         if (strcmp(argv[1], cmds[i].name) == 0)

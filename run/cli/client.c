@@ -26,6 +26,7 @@
 #include "client_conn.h"
 #include "client_status.h"
 #include "client_results.h"
+#include "fleet_exec.h"
 #include "output.h"
 #include "request.h"
 #include "sockpath.h"
@@ -138,6 +139,8 @@ static void submit_usage(FILE *f)
 
 int cmd_submit(int argc, char **argv)
 {
+    if (fleet_wants_db(argc, argv)) /* the fleet's client (fleet_exec.h) */
+        return fleet_exec(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "key", required_argument, NULL, 'k' },
@@ -298,6 +301,8 @@ static void wait_usage(FILE *f)
 
 int cmd_wait(int argc, char **argv)
 {
+    if (fleet_wants_db(argc, argv)) /* the fleet's client (fleet_exec.h) */
+        return fleet_exec(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "proof", required_argument, NULL, 'p' },
@@ -363,6 +368,8 @@ static void cancel_usage(FILE *f)
 
 int cmd_cancel(int argc, char **argv)
 {
+    if (fleet_wants_db(argc, argv)) /* the fleet's client (fleet_exec.h) */
+        return fleet_exec(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "help", no_argument, NULL, 'h' },
@@ -442,6 +449,8 @@ static void status_usage(FILE *f)
 
 int cmd_status(int argc, char **argv)
 {
+    if (fleet_wants_db(argc, argv)) /* the fleet's client (fleet_exec.h) */
+        return fleet_exec(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "json", no_argument, NULL, 'j' },

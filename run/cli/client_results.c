@@ -33,7 +33,7 @@ static char *dump_public(json_t *v)
  * and an array of public arrays, in partition order. want is the expected
  * number of partitions, or 0 when unknown.
  */
-static int write_results(json_t *resp, size_t want, const char *proof_path,
+int write_results(json_t *resp, size_t want, const char *proof_path,
                          const char *public_path, struct sp_err *e)
 {
     json_t *proofs = json_object_get(resp, "proofs"), *pub = json_object_get(resp, "public");

@@ -16,4 +16,11 @@
 int client_wait_job(struct client_conn *c, const char *job, size_t want,
                     const char *proof_path, const char *public_path, struct sp_err *e);
 
+/* Writes a done job's results ("proofs" and "public" arrays in resp, one
+ * entry per partition, in order) as `submit --wait` does: one partition as
+ * snarkjs's proof.json and public.json, several as arrays. want: the
+ * expected count, or 0. Atomic (output.h). 0, or a negative code with e. */
+int write_results(json_t *resp, size_t want, const char *proof_path, const char *public_path,
+                  struct sp_err *e);
+
 #endif

@@ -135,6 +135,18 @@ char *status_json(struct core *d, uid_t viewer)
                                   (json_int_t)d->kids.stall_kills, "duplicate_results",
                                   (json_int_t)d->c.duplicate_results));
     json_object_set_new(st, "pipeline", core_pipeline_json(d));
+    /* preloaded keys by name and SHA-256: what fleetd offers the fleet */
+    json_t *keys = json_array();
+    for (unsigned i = 0; i < CTL_MAX_KEYS; i++) {
+        const struct key_entry *k = &d->keys.keys[i];
+        char hex[65];
+        if (!k->used || !k->preloaded || k->failed || !k->alias[0])
+            continue;
+        for (int b = 0; b < 32; b++)
+            snprintf(hex + 2 * b, 3, "%02x", k->hash[b]);
+        json_array_append_new(keys, json_pack("{ssss}", "name", k->alias, "sha256", hex));
+    }
+    json_object_set_new(st, "keys", keys);
     json_object_set_new(st, "draining", json_boolean(d->draining));
     json_object_set_new(o, "status", st);
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
