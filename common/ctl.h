@@ -27,12 +27,15 @@ enum ctl_type {
     CTL_KEY_LOAD,    /* sup → child: fd[0] = .zkey, text = its name; key_id */
     CTL_KEY_OK,      /* child → sup */
     CTL_KEY_ERR,     /* child → sup: text = reason */
-    CTL_SYNTH,       /* sup → synthd: fd[0] = .wtns, text = its name; job, partition, key_id, gpud */
+    CTL_SYNTH,       /* sup → synthd: fd[0] = .wtns, text = its name; job, partition, key_id, gpud;
+                        or an input: fd[0] = input.json (sealed memfd), fd[1] = the witness
+                        program, text = "INPUT_NAME\0PROGRAM_PATH" (synthd/witness_program.h) */
     CTL_SYNTH_DONE,  /* synthd → sup: slot, gen published; times[STAGE_SYNTH] (claimed
                         slot to publish), slot_wait_ns, cpu_ns */
     CTL_SYNTH_ERR,   /* synthd → sup: text = reason (bad witness …) */
     CTL_PROVED,      /* gpud → sup: text = the proof, a struct groth16_proof in binary
-                        (proof.h; same build on both ends); times */
+                        (proof.h; same build on both ends), then the nPublic × 32 bytes of
+                        public signals it was checked against when they fit; times */
     CTL_PROVE_ERR,   /* gpud → sup: text = reason */
     CTL_SHUTDOWN,    /* sup → child: finish and exit 0 */
     CTL_TAKEN,       /* gpud → sup: took the slot of (job, partition) */

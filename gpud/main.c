@@ -191,7 +191,7 @@ static void prove_work(const struct work *w)
     struct prove_input in = { p + pl.a, p + pl.b, p + pl.c, p + pl.witness };
     void *job = NULL;
     /* the public signals, for the proof's check, before the slot goes */
-    uint8_t *pub = self_verify ? malloc((size_t)zk->n_public * 32 + 32) : NULL;
+    uint8_t *pub = malloc((size_t)zk->n_public * 32 + 32);
     if (pub)
         memcpy(pub, in.witness + 32, (size_t)zk->n_public * 32);
     rc = backend.ops->prove_start(&backend, zk, &in, &job, &e);
@@ -235,8 +235,8 @@ static void prove_work(const struct work *w)
     worker_pc = NULL;
     if (backend.ops->job_done)
         backend.ops->job_done(&backend, job);
-    free(pub);
     if (rc < 0) { /* a proof that fails is never sent */
+        free(pub);
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
         return;
     }
@@ -248,6 +248,14 @@ static void prove_work(const struct work *w)
     m.key_id = h.key_id;
     m.times = t;
     ctl_bytes(&m, &proof, sizeof(proof));
+    /* and the public signals it was checked against: a witness computed by
+     * synthd (an input job) has no public.json until now */
+    size_t pub_bytes = (size_t)zk->n_public * 32;
+    if (pub && sizeof(proof) + pub_bytes <= CTL_TEXT_MAX) {
+        memcpy(m.text + sizeof(proof), pub, pub_bytes);
+        m.text_len += (uint32_t)pub_bytes;
+    }
+    free(pub);
     send_locked(&m);
 }
 

@@ -53,6 +53,7 @@ struct core_opts {
     uint64_t key_cache_max;    /* bytes: all client-attached keys held together */
     int trace_buffers;
     int trace_times;           /* a TIMES line per proved partition (serve --trace-times) */
+    unsigned witness_wall_s;   /* witness programs' wall-clock limit (witness_job.h) */
 };
 
 struct counters {

@@ -36,6 +36,8 @@ struct intake_task {
     uint32_t preloaded_id;     /* with key_fd -1: its id in the key cache */
     uint32_t n;                /* witnesses */
     int wfds[REQUEST_MAX_WITNESSES];   /* duplicates, owned by the task */
+    int inputs;                /* they are input.json files: pinned, not read as .wtns */
+    int pinned[REQUEST_MAX_WITNESSES]; /* with inputs: sealed memfd copies (witness_job.h), -1 */
     char wnames[REQUEST_MAX_WITNESSES][REQUEST_NAME_MAX + 1];
     /* set by the thread */
     int rc;                    /* 0, or a negative code with err */

@@ -52,6 +52,10 @@ struct job {
     char error[JOB_ERROR_MAX];
     struct job_part *parts;    /* d.nparts */
     uint64_t t_submit_ns, t_end_ns;
+    /* an input job (each partition's wfd is an input.json pinned in a
+     * sealed memfd): the key's witness program, run by synthd */
+    int prog_fd;               /* -1: a witness job */
+    char prog_path[4096];
     unsigned readers;          /* connections streaming its results: not purged */
     struct job *next;          /* all jobs, newest first */
 };

@@ -40,6 +40,7 @@ struct request {
     char job[JOB_ID_HEX + 1];            /* wait, cancel */
     char key[REQUEST_NAME_MAX + 1];      /* submit: preloaded key name, or "" */
     char zkey[REQUEST_NAME_MAX + 1];     /* submit: name of the attached key, or "" */
+    int inputs;                          /* submit: witnesses[] are input.json files (witness_job.h) */
     unsigned n_witnesses;
     char witnesses[REQUEST_MAX_WITNESSES][REQUEST_NAME_MAX + 1];
 };

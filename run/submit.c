@@ -11,6 +11,7 @@
 
 #include "core.h"
 #include "log.h"
+#include "witness_job.h"
 
 uint64_t core_busy_keys(const struct core *c)
 {
@@ -71,11 +72,20 @@ void core_intake_done(struct core *c, struct intake_task *t)
         intake_free(t);
         return;
     }
+    if (t->inputs && witness_job_ready(c, j, key_id) < 0) {
+        intake_free(t);
+        return;
+    }
     j->d.key_id = key_id;
     uint64_t now = now_ns();
     for (uint32_t i = 0; i < t->n; i++) {
         j->parts[i].t_queued_ns = now;
         j->parts[i].public_json = t->public_json[i];
+        if (t->inputs) { /* the pinned copy replaces the client's descriptor */
+            close(j->parts[i].wfd);
+            j->parts[i].wfd = t->pinned[i];
+            t->pinned[i] = -1;
+        }
         j->parts[i].pin = t->pin[i];
         t->public_json[i] = NULL;
     }
@@ -141,6 +151,9 @@ int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, in
         t->preloaded_id = key_id;
     }
     t->n = r->n_witnesses;
+    t->inputs = r->inputs;
+    for (unsigned i = 0; i < REQUEST_MAX_WITNESSES; i++)
+        t->pinned[i] = -1;
     for (unsigned i = 0; i < r->n_witnesses; i++) {
         snprintf(j->parts[i].wname, sizeof(j->parts[i].wname), "%s", r->witnesses[i]);
         snprintf(t->wnames[i], sizeof(t->wnames[i]), "%s", r->witnesses[i]);
