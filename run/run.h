@@ -4,6 +4,7 @@
 #define SLOTPROVE_RUN_H
 
 int cmd_prove(int argc, char **argv);  /* prove_cmd.c: one-shot proof */
+int cmd_fullprove(int argc, char **argv); /* fullprove_cmd.c: input.json to proof */
 int cmd_serve(int argc, char **argv);  /* serve.c: the daemon */
 int cmd_submit(int argc, char **argv); /* client.c */
 int cmd_wait(int argc, char **argv);   /* client.c */
