@@ -120,11 +120,13 @@ static int line_has(const char *s, size_t n, const char *word)
 /* The line that says what went wrong: circom's own ("Error in template T
  * line: N" from the wasm calculator, "Failed assert in template/function T
  * line N" from the C++ one), else the last line naming an error, else the
- * last line that is not a stack frame. Written into out (NUL-terminated). */
+ * last line that is not a stack frame, else the C library's "Assertion
+ * `false' failed" (circom's main.cpp prints its reason on the line
+ * before). Written into out (NUL-terminated; empty without output). */
 static void tail_message(const struct log_tail *t, char *out, size_t outlen)
 {
-    const char *best[3] = { NULL, NULL, NULL };
-    size_t best_n[3] = { 0, 0, 0 };
+    const char *best[4] = { NULL, NULL, NULL, NULL };
+    size_t best_n[4] = { 0, 0, 0, 0 };
     size_t i = 0;
     while (i < t->len) {
         size_t j = i;
@@ -134,6 +136,7 @@ static void tail_message(const struct log_tail *t, char *out, size_t outlen)
         size_t n = j - i;
         if (!line_is_noise(s, n)) {
             int k = line_has(s, n, "Error in template") || line_has(s, n, "Failed assert") ? 0
+                    : line_has(s, n, "Assertion `") ? 3
                     : line_has(s, n, "rror") || line_has(s, n, "ssert") ||
                             line_has(s, n, "terminate called") || line_has(s, n, "Signal")
                         ? 1
@@ -143,7 +146,7 @@ static void tail_message(const struct log_tail *t, char *out, size_t outlen)
         }
         i = j + 1;
     }
-    for (int k = 0; k < 3; k++)
+    for (int k = 0; k < 4; k++)
         if (best[k]) {
             while (best_n[k] && (*best[k] == ' ' || *best[k] == '\t')) {
                 best[k]++;
@@ -152,7 +155,7 @@ static void tail_message(const struct log_tail *t, char *out, size_t outlen)
             snprintf(out, outlen, "%.*s", (int)(best_n[k] < 300 ? best_n[k] : 300), best[k]);
             return;
         }
-    snprintf(out, outlen, "no output");
+    out[0] = 0;
 }
 
 static uint64_t mono_ms(void)
@@ -320,11 +323,9 @@ int witness_program_run(int prog_fd, const char *prog_path, int input_fd, const 
             snprintf(why, sizeof(why), "wrote more than the key's witness size, %llu bytes",
                      (unsigned long long)max_wtns_bytes);
         else
-            snprintf(why, sizeof(why), "killed by signal %d, %s%s", sig, strsignal(sig),
-                     oom_hint ? "; out of memory under its limit" : "");
+            snprintf(why, sizeof(why), "killed by signal %d, %s", sig, strsignal(sig));
     } else if (WEXITSTATUS(status) != 0) {
-        snprintf(why, sizeof(why), "exit %d%s", WEXITSTATUS(status),
-                 oom_hint ? ", out of memory under its limit" : "");
+        snprintf(why, sizeof(why), "exit %d", WEXITSTATUS(status));
     } else {
         struct stat st;
         if (fstat(out, &st) == 0 && st.st_size > 0) {
@@ -333,11 +334,12 @@ int witness_program_run(int prog_fd, const char *prog_path, int input_fd, const 
         }
         snprintf(why, sizeof(why), "exit 0 without writing a witness");
     }
+    /* out of memory under its limit (or the kernel's OOM kill) */
     if (oom_hint || (timed_out == 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
                      cpu < l->cpu_s))
-        snprintf(why + strlen(why), sizeof(why) - strlen(why), " (memory limit %.2f GiB)",
+        snprintf(why + strlen(why), sizeof(why) - strlen(why), "; its memory limit is %.2f GiB",
                  l->mem_bytes / 1073741824.0);
     close(out);
-    return sp_fail(e, -SP_EFORMAT, "%s: the witness program failed: %s (%s)", input_name, line,
-                   why);
+    return sp_fail(e, -SP_EFORMAT, "%s: the witness program failed%s%s (%s)", input_name,
+                   line[0] ? ": " : "", line, why);
 }
