@@ -30,7 +30,7 @@ LIBGPUD   := $(BUILD)/libgpud.a
 LIBRUN    := $(BUILD)/librun.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline clean test-keygen test-pipeline
+.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline clean test-keygen test-pipeline test-witness
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -88,7 +88,11 @@ test-keygen: $(BINS)
 test-pipeline: $(BINS)
 	@sh tests/pipeline.sh
 
-test: deps all unit e2e edges verify test-keygen test-pipeline faults
+# witness programs: circom --c and --wasm programs built here, fullprove, failures, the daemon
+test-witness: $(BINS)
+	@sh tests/witness.sh
+
+test: deps all unit e2e edges verify test-keygen test-pipeline faults test-witness
 
 demo: deps all
 	@sh tests/demo.sh
