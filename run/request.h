@@ -10,6 +10,11 @@
  *           {"op":"submit","zkey":"circuit.zkey","witnesses":["w0.wtns",…]}
  *           fds: [zkey (only with "zkey")] + one per witness, in partition
  *           order. The names are for messages only.
+ *           {"op":"submit","key":"NAME","inputs":["in0.json",…]}
+ *           an input job (run/witness_job.h): one fd per input.json (a
+ *           regular file of at most 64 MiB, copied at submit), whose witness
+ *           the key's witness program (serve --witness-program NAME=PROGRAM)
+ *           computes inside synthd; "inputs" and "witnesses" are not mixed.
  *           → {"ok":true,"job":"<32 hex>","partitions":N}
  *   wait    {"op":"wait","job":"ID"}  (answers when the job ends)
  *           → {"ok":true,"job":ID,"state":"done","partitions":N}, then N

@@ -140,6 +140,14 @@ int core_submit(struct core *c, uid_t uid, const struct request *r, int *fds, in
     }
     t->job_num = j->d.num;
     t->key_fd = -1;
+    if (r->inputs && r->key[0] && c->keys.keys[key_id].has_program &&
+        witness_job_attach(j, c->keys.keys[key_id].program_fd,
+                           c->keys.keys[key_id].program_path, e) < 0) {
+        c->jobs.head = j->next;
+        jobs_free(j);
+        free(t);
+        return -EMFILE;
+    }
     if (!r->key[0]) {
         t->key_fd = fds[fi];
         fds[fi++] = -1; /* the task owns it now */
