@@ -143,5 +143,95 @@ expect_fail "wrong-prime .wtns" "chain.input.json (its witness program's .wtns):
 expect_fail "not a program" "notaprogram: not a witness program" "" "$CIN" "$TMP/notaprogram"
 expect_fail "a .wasm without generate_witness.js" "generate_witness.js" "" "$CIN" "$TMP/lonely/chain.wasm"
 
+# ---- the daemon: serve --witness-program, submit --input ---------------------
+D=$TMP/d
+mkdir -m 700 "$D"
+SOCK=$D/s.sock
+cp "$F" "$F-slow"
+cp "$FIX/bls12381/chain.wtns" "$F-slow.wtns"
+$BIN serve --socket "$SOCK" --threads 2 --synth 2 --slots 2 --witness-time 30 \
+    --key chain=$KEY --witness-program chain=$NATIVE \
+    --key nopub=$FIX/bn128/nopub.zkey --witness-program nopub=$PROGS/bn128/nopub_js/nopub.wasm \
+    --key segv=$FIX/bls12381/allpub.zkey --witness-program segv=$F-segv \
+    --key slow=$FIX/bls12381/chain.zkey --witness-program slow=$F-slow \
+    --key plain=$FIX/bls12381/nopub.zkey 2>"$D/log" &
+SERVE_PID=$!
+i=0
+while [ ! -S "$SOCK" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -S "$SOCK" ] || bad "serve did not come up: $(tail -3 "$D/log")"
+kids_before=$(pgrep -P "$SERVE_PID" | sort | tr '\n' ' ')
+sub() { $BIN submit --socket "$SOCK" "$@" 2>"$TMP/err"; }
+good=$(sub --key chain --input "$CIN" --input "$CIN")
+wasm=$(sub --key nopub --input "$FIX/circuits/nopub.input.json")
+assert=$(sub --key chain --input "$TMP/missing.json")
+segv=$(sub --key segv --input "$FIX/circuits/allpub.input.json")
+plain=$(sub --key plain --input "$CIN")
+good2=$(sub --key chain --input "$CIN")
+for j in good good2 wasm; do
+    eval id=\$$j
+    if $BIN wait --socket "$SOCK" --proof "$D/$j.proof.json" --public "$D/$j.public.json" "$id" 2>"$TMP/err"; then
+        ok "daemon: input job $j done beside the failing ones"
+    else bad "daemon: input job $j failed"; fi
+done
+jq '.[0]' "$D/good.proof.json" >"$D/g0.proof.json"; jq '.[0]' "$D/good.public.json" >"$D/g0.public.json"
+jq '.[1]' "$D/good.proof.json" >"$D/g1.proof.json"; jq '.[1]' "$D/good.public.json" >"$D/g1.public.json"
+for v in "g0 $FIX/bn128/chain.vk.json" "g1 $FIX/bn128/chain.vk.json" "wasm $FIX/bn128/nopub.vk.json"; do
+    set -- $v
+    if $SNARKJS groth16 verify "$2" "$D/$1.public.json" "$D/$1.proof.json" 2>&1 | grep -q 'OK!'; then
+        ok "daemon: snarkjs verifies input job proof $1"
+    else bad "daemon: snarkjs rejects input job proof $1"; fi
+done
+# expect_job_fail WHAT ID WANT
+expect_job_fail() {
+    if $BIN wait --socket "$SOCK" --proof "$D/x.proof.json" --public "$D/x.public.json" "$2" 2>"$TMP/err"; then
+        bad "daemon: $1 job succeeded"
+    elif grep -q -- "$3" "$TMP/err"; then ok "daemon: $1 job fails with its message"
+    else bad "daemon: $1 job failed without '$3'"; fi
+}
+expect_job_fail "missing signal" "$assert" "missing.json: the witness program failed: Not all inputs have been set"
+expect_job_fail "segfaulting program" "$segv" "allpub.input.json: the witness program failed (killed by signal 11"
+expect_job_fail "no program" "$plain" "plain: no witness program for this key"
+if sub --key chain --input "$CIN" --witness "$FIX/bn128/chain.wtns" >/dev/null; then bad "daemon: inputs and witnesses mixed in one job were accepted"
+else ok "daemon: inputs and witnesses are not mixed in one job"; fi
+kids_after=$(pgrep -P "$SERVE_PID" | sort | tr '\n' ' ')
+if [ "$kids_before" = "$kids_after" ]; then ok "daemon: no synthd or gpud restarted by failing witness programs"
+else bad "daemon: children changed ($kids_before -> $kids_after)"; fi
+
+# synthd SIGKILLed while its witness program runs, 20 times, a second job
+# running beside it each time: the program dies with it (PDEATHSIG), the
+# partition is retried, both jobs are proved.
+killed=0 orphans=0 lost=0
+gpud=$(pgrep -P "$SERVE_PID" -x gpud)
+for n in $(seq 1 20); do
+    a=$(sub --key slow --input "$FIX/circuits/chain.input.json")
+    b=$(sub --key chain --input "$CIN")
+    prog="" s=""
+    for t in $(seq 1 100); do
+        for s in $(pgrep -P "$SERVE_PID" -x synthd); do
+            prog=$(pgrep -P "$s" | head -1)
+            [ -n "$prog" ] && break
+        done
+        [ -n "$prog" ] && break
+        sleep 0.05
+    done
+    if [ -n "$prog" ]; then
+        kill -9 "$s" && killed=$((killed + 1))
+        t=0
+        while kill -0 "$prog" 2>/dev/null && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+        kill -0 "$prog" 2>/dev/null && { orphans=$((orphans + 1)); kill -9 "$prog"; }
+    fi
+    for id in $a $b; do
+        $BIN wait --socket "$SOCK" --proof "$D/k.proof.json" --public "$D/k.public.json" "$id" 2>"$TMP/err" || lost=$((lost + 1))
+    done
+done
+if [ $killed -ge 15 ] && [ $orphans -eq 0 ] && [ $lost -eq 0 ]; then
+    ok "daemon: synthd SIGKILLed mid-witness $killed times: no orphan program, no job lost"
+else bad "daemon: SIGKILL mid-witness: $killed kills, $orphans orphan programs, $lost jobs lost"; fi
+if $SNARKJS groth16 verify "$FIX/bn128/chain.vk.json" "$D/k.public.json" "$D/k.proof.json" 2>&1 | grep -q 'OK!'; then
+    ok "daemon: the last proof after the kills verifies"
+else bad "daemon: the last proof after the kills does not verify"; fi
+if [ "$(pgrep -P "$SERVE_PID" -x gpud)" = "$gpud" ]; then ok "daemon: gpud kept its pid through the kills"
+else bad "daemon: gpud changed"; fi
+
 echo "witness: $pass passed, $fail failed"
 [ $fail -eq 0 ]

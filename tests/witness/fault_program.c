@@ -7,7 +7,9 @@
  * sleeps (the wall-clock limit), "-alloc" allocates and touches memory
  * without bound, "-exit" prints a message and exits 3, "-truncated" writes
  * argv[0].wtns (a real witness) less its last 100 bytes, "-prime" writes
- * argv[0].wtns with one byte of its prime changed, "-ok" writes argv[0].wtns.
+ * argv[0].wtns with one byte of its prime changed, "-slow" writes
+ * argv[0].wtns after a second (a program to kill synthd under), anything
+ * else writes argv[0].wtns.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -74,6 +76,8 @@ int main(int argc, char **argv)
     }
     if (ends_with(self, "-truncated"))
         return copy_witness(self, argv[2], 100, 0);
+    if (ends_with(self, "-slow"))
+        sleep(1);
     if (ends_with(self, "-prime"))
         return copy_witness(self, argv[2], 0, 1);
     return copy_witness(self, argv[2], 0, 0);
