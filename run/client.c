@@ -247,7 +247,7 @@ static void submit_usage(FILE *f)
             "  --key NAME       prove with a key the daemon has preloaded under NAME\n"
             "  --zkey PATH      prove with this snarkjs .zkey file\n"
             "  --witness PATH   a circom .wtns witness; repeat for more partitions, in order\n"
-            "  --input PATH     a circuit input (input.json, at most 64 MiB): the daemon\n"
+            "  --input PATH     a circuit input (input.json, at most 16 MiB): the daemon\n"
             "                   computes its witness with the key's witness program\n"
             "                   (serve --witness-program); not mixed with --witness\n"
             "  --wait           stay connected until the job ends and write its outputs;\n"

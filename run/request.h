@@ -12,7 +12,7 @@
  *           order. The names are for messages only.
  *           {"op":"submit","key":"NAME","inputs":["in0.json",…]}
  *           an input job (run/witness_job.h): one fd per input.json (a
- *           regular file of at most 64 MiB, copied at submit), whose witness
+ *           regular file of at most 16 MiB, copied at submit), whose witness
  *           the key's witness program (serve --witness-program NAME=PROGRAM)
  *           computes inside synthd; "inputs" and "witnesses" are not mixed.
  *           → {"ok":true,"job":"<32 hex>","partitions":N}

@@ -25,7 +25,7 @@
 #include "ctl.h"
 #include "err.h"
 
-#define WITNESS_INPUT_MAX (64u << 20) /* bytes per input.json */
+#define WITNESS_INPUT_MAX (16u << 20) /* bytes per input.json */
 /* public signals that fit a PROVED message beside the proof */
 #define WITNESS_MAX_PUBLIC ((CTL_TEXT_MAX - sizeof(struct groth16_proof)) / 32)
 
