@@ -34,8 +34,7 @@ enum ctl_type {
                         slot to publish), slot_wait_ns, cpu_ns */
     CTL_SYNTH_ERR,   /* synthd → sup: text = reason (bad witness …) */
     CTL_PROVED,      /* gpud → sup: text = the proof, a struct groth16_proof in binary
-                        (proof.h; same build on both ends), then the nPublic × 32 bytes of
-                        public signals it was checked against when they fit; times */
+                        (proof.h; same build on both ends); times */
     CTL_PROVE_ERR,   /* gpud → sup: text = reason */
     CTL_SHUTDOWN,    /* sup → child: finish and exit 0 */
     CTL_TAKEN,       /* gpud → sup: took the slot of (job, partition) */
@@ -44,6 +43,10 @@ enum ctl_type {
     CTL_KEY_DROP,    /* sup → child: forget key_id (evicted from the cache) */
     CTL_BACKEND,     /* gpud → sup: text = its backend's state for `status`
                         (device, memory in use, resident keys) */
+    CTL_PUBLIC,      /* gpud → sup, before its PROVED on the same socket: public signals
+                        [slot, slot + text_len/32) of (job, partition), 32-byte values from
+                        the slot's witness, the ones the proof was checked against (an input
+                        job's public.json: run/witness_job.h) */
 };
 
 struct ctl_msg {

@@ -247,15 +247,26 @@ static void prove_work(const struct work *w)
     m.partition = h.partition;
     m.key_id = h.key_id;
     m.times = t;
-    ctl_bytes(&m, &proof, sizeof(proof));
-    /* and the public signals it was checked against: a witness computed by
-     * synthd (an input job) has no public.json until now */
-    size_t pub_bytes = (size_t)zk->n_public * 32;
-    if (pub && sizeof(proof) + pub_bytes <= CTL_TEXT_MAX) {
-        memcpy(m.text + sizeof(proof), pub, pub_bytes);
-        m.text_len += (uint32_t)pub_bytes;
+    /* first the public signals it was checked against, in order on this
+     * socket: a witness computed by synthd (an input job) has no
+     * public.json until now */
+    for (uint32_t first = 0; pub && first < zk->n_public; first += CTL_TEXT_MAX / 32) {
+        uint32_t n = zk->n_public - first < CTL_TEXT_MAX / 32 ? zk->n_public - first : CTL_TEXT_MAX / 32;
+        ctl_init(&m, CTL_PUBLIC);
+        m.job_id = h.job_id;
+        m.partition = h.partition;
+        m.key_id = h.key_id;
+        m.slot = first;
+        ctl_bytes(&m, pub + (size_t)first * 32, n * 32);
+        send_locked(&m);
     }
     free(pub);
+    ctl_init(&m, CTL_PROVED);
+    m.job_id = h.job_id;
+    m.partition = h.partition;
+    m.key_id = h.key_id;
+    m.times = t;
+    ctl_bytes(&m, &proof, sizeof(proof));
     send_locked(&m);
 }
 

@@ -218,11 +218,9 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
         return;
     }
     struct groth16_proof proof;
-    if (!j->parts[m->partition].public_json &&
-        witness_job_public(c, j, m->partition, m->text + sizeof(proof),
-                           m->text_len > sizeof(proof) ? m->text_len - sizeof(proof) : 0) < 0)
+    if (!j->parts[m->partition].public_json && witness_job_public(c, j, m->partition) < 0)
         return;
-    if (m->text_len < sizeof(proof)) {
+    if (m->text_len != sizeof(proof)) {
         core_fail_job(c, j, "partition %u: gpud sent a %u-byte proof, not %zu bytes",
                       m->partition, m->text_len, sizeof(proof));
         return;
@@ -268,6 +266,10 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
         break;
     case CTL_BACKEND:
         snprintf(k->backend, sizeof(k->backend), "%.511s", m->text);
+        break;
+    case CTL_PUBLIC:
+        if ((j = running_job(c, m->job_id, m->partition)) && j->prog_fd >= 0)
+            witness_job_public_part(c, j, m->partition, m->slot, m->text, m->text_len);
         break;
     case CTL_KEY_OK:
         if (m->key_id < CTL_MAX_KEYS) {

@@ -167,12 +167,6 @@ int cmd_fullprove(int argc, char **argv)
         (ifd = open_input(input_path, &e)) < 0 ||
         (pfd = witness_program_open(prog_path, prog_abs, sizeof(prog_abs), &e)) < 0)
         goto out;
-    if (zk.n_public > WITNESS_MAX_PUBLIC) {
-        sp_fail(&e, -SP_EUNSUPPORTED, "%s: %u public signals; fullprove handles at most %zu "
-                "(compute the witness and use prove)", zkey_path, zk.n_public,
-                (size_t)WITNESS_MAX_PUBLIC);
-        goto out;
-    }
 
     core.o = (struct core_opts){
         .synthds = 1, .gpuds = 1, .slots = 1, .slot_bytes = payload_layout(zk.domain_size, zk.n_vars).total,

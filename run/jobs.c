@@ -63,6 +63,7 @@ void jobs_free(struct job *j)
     for (uint32_t i = 0; i < j->d.nparts; i++) {
         free(j->parts[i].proof_json);
         free(j->parts[i].public_json);
+        free(j->parts[i].public_raw);
     }
     free(j->parts);
     free(j->d.parts);

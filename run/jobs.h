@@ -29,7 +29,9 @@ struct job_part {
     int wfd;                   /* the client's witness, kept for retries */
     char wname[REQUEST_NAME_MAX + 1];
     char *proof_json;          /* formatted once from gpud's binary proof, once done */
-    char *public_json;         /* read from the witness at submit */
+    char *public_json;         /* read from the witness at submit (an input job: from gpud) */
+    uint8_t *public_raw;       /* an input job: the public signals as gpud sends them */
+    uint32_t public_next;      /* … received [0, public_next) */
     struct wtns_pin pin;       /* checked by synthd against what it reads */
     uint64_t synth_ns;
     struct stage_times times;

@@ -126,16 +126,32 @@ void witness_job_text(struct ctl_msg *m, const char *input_name, const char *pro
     ctl_bytes(m, t, (uint32_t)(len < sizeof(t) ? len : sizeof(t)));
 }
 
-int witness_job_public(struct core *c, struct job *j, uint32_t part, const char *bytes, size_t n)
+void witness_job_public_part(struct core *c, struct job *j, uint32_t part, uint32_t first,
+                             const char *bytes, size_t n)
 {
     const struct zkey *zk = &c->keys.keys[j->d.key_id].zk;
-    if (n != (size_t)zk->n_public * 32) {
-        core_fail_job(c, j, "%s: the key has %u public signals; an input job can return at "
-                      "most %zu (prove its witness with --witness instead)", j->parts[part].wname,
-                      zk->n_public, (size_t)WITNESS_MAX_PUBLIC);
+    struct job_part *p = &j->parts[part];
+    if (first == 0)
+        p->public_next = 0;
+    if (first != p->public_next || n % 32 || first + n / 32 > zk->n_public)
+        return; /* out of sequence: PROVED will find them missing */
+    if (!p->public_raw && !(p->public_raw = malloc((size_t)zk->n_public * 32 + 32)))
+        return;
+    memcpy(p->public_raw + (size_t)first * 32, bytes, n);
+    p->public_next = first + (uint32_t)(n / 32);
+}
+
+int witness_job_public(struct core *c, struct job *j, uint32_t part)
+{
+    const struct zkey *zk = &c->keys.keys[j->d.key_id].zk;
+    struct job_part *p = &j->parts[part];
+    if (zk->n_public && (!p->public_raw || p->public_next != zk->n_public)) {
+        core_fail_job(c, j, "%s: gpud sent %u of the %u public signals", p->wname,
+                      p->public_next, zk->n_public);
         return -1;
     }
-    if (!(j->parts[part].public_json = public_to_json((const uint8_t *)bytes, zk->n_public))) {
+    static const uint8_t none[32];
+    if (!(p->public_json = public_to_json(p->public_raw ? p->public_raw : none, zk->n_public))) {
         core_fail_job(c, j, "out of memory for public signals");
         return -1;
     }
@@ -161,12 +177,6 @@ int witness_job_ready(struct core *c, struct job *j, uint32_t key_id)
     if (j->prog_fd < 0) {
         core_fail_job(c, j, "%s: no witness program for this key (serve --witness-program "
                       "NAME=PROGRAM)", k->alias[0] ? k->alias : k->name);
-        return -1;
-    }
-    if (k->zk.n_public > WITNESS_MAX_PUBLIC) {
-        core_fail_job(c, j, "%s: the key has %u public signals; an input job can return at "
-                      "most %zu (prove its witness with --witness instead)", k->name,
-                      k->zk.n_public, (size_t)WITNESS_MAX_PUBLIC);
         return -1;
     }
     return 0;

@@ -9,9 +9,9 @@
  *     death reads the same bytes);
  *   - keeps the program open (a descriptor per job, its path for argv[0]
  *     and the .wasm's folder) and hands both to synthd with each SYNTH;
- *   - takes the public signals from gpud's PROVED (the witness exists only
- *     inside synthd and the slot), so public.json and the proof's checked
- *     public inputs are the same bytes. At most WITNESS_MAX_PUBLIC of them.
+ *   - takes the public signals from gpud (CTL_PUBLIC messages before its
+ *     PROVED: the witness exists only inside synthd and the slot), so
+ *     public.json and the proof's checked public inputs are the same bytes.
  * The witness programs' limits reach synthd through its environment
  * (SLOTPROVE_WITNESS_MEM/CPU/TIME, set by witness_limits_export).
  */
@@ -26,8 +26,6 @@
 #include "err.h"
 
 #define WITNESS_INPUT_MAX (16u << 20) /* bytes per input.json */
-/* public signals that fit a PROVED message beside the proof */
-#define WITNESS_MAX_PUBLIC ((CTL_TEXT_MAX - sizeof(struct groth16_proof)) / 32)
 
 /* Opens PROGRAM (a regular file) and checks it is an ELF executable or a
  * .wasm (by magic; for a .wasm also that circom's generate_witness.js is
@@ -45,16 +43,19 @@ int witness_input_pin(int fd, const char *name, struct sp_err *e);
 int witness_job_attach(struct job *j, int prog_fd, const char *prog_path, struct sp_err *e);
 
 /* At the end of an input job's intake (key_id known): 0 when the job has a
- * program and the key's public signals fit WITNESS_MAX_PUBLIC, else -1
- * after failing the job with the reason. */
+ * program, else -1 after failing the job with the reason. */
 int witness_job_ready(struct core *c, struct job *j, uint32_t key_id);
 
 /* A SYNTH message's text for an input: "INPUT_NAME\0PROGRAM_PATH". */
 void witness_job_text(struct ctl_msg *m, const char *input_name, const char *prog_path);
 
-/* The public signals of an input job's partition from gpud's PROVED (n
- * bytes after the proof). 0, or -1 after failing the job with the reason. */
-int witness_job_public(struct core *c, struct job *j, uint32_t part, const char *bytes, size_t n);
+/* gpud's CTL_PUBLIC for an input job's partition: values [first, first +
+ * n/32) (a new sequence starts at 0: a retry sends them all again). */
+void witness_job_public_part(struct core *c, struct job *j, uint32_t part, uint32_t first,
+                             const char *bytes, size_t n);
+/* At its PROVED: public.json from the values received. 0, or -1 after
+ * failing the job with the reason. */
+int witness_job_public(struct core *c, struct job *j, uint32_t part);
 
 /* --witness-mem BYTES, --witness-cpu S, --witness-time S into the
  * environment the children inherit; o->witness_wall_s for deadlines. */

@@ -94,6 +94,32 @@ for curve in bn128 bls12381; do
     done
 done
 
+# ---- more public signals than one control message holds (300) -------------
+# a key made here: powers of tau 2^10 and groth16 setup (about 30 s, cached)
+M=$PROGS/many
+mkdir -p "$M"
+if ! [ -f "$M/many.zkey" ] || ! cmp -s tests/witness/many.circom "$M/many.circom"; then
+    rm -f "$M/many.zkey" "$M/many.circom"
+    nice "$CIRCOM" tests/witness/many.circom --r1cs --wasm --O1 -o "$M" >"$TMP/err" 2>&1 &&
+        $SNARKJS powersoftau new bn128 10 "$M/p0.ptau" >"$TMP/err" 2>&1 &&
+        $SNARKJS powersoftau prepare phase2 "$M/p0.ptau" "$M/p.ptau" >"$TMP/err" 2>&1 &&
+        $SNARKJS groth16 setup "$M/many.r1cs" "$M/p.ptau" "$M/many.zkey.tmp" >"$TMP/err" 2>&1 &&
+        $SNARKJS zkey export verificationkey "$M/many.zkey.tmp" "$M/vk.json" >"$TMP/err" 2>&1 &&
+        mv "$M/many.zkey.tmp" "$M/many.zkey" && cp tests/witness/many.circom "$M/many.circom" ||
+        bad "building the 300-output key failed"
+fi
+printf '{"x": "5"}\n' >"$TMP/many.json"
+if $BIN fullprove -q --threads 2 "$TMP/many.json" "$M/many_js/many.wasm" "$M/many.zkey" \
+    "$TMP/many.proof.json" "$TMP/many.public.json" 2>"$TMP/err"; then
+    # out[i] = x*x + i = 25 + i
+    if [ "$(jq -c . "$TMP/many.public.json")" = "$(jq -nc '[range(300) | 25 + . | tostring]')" ]; then
+        ok "300 public signals: public.json is [25 .. 324]"
+    else bad "300 public signals: public.json is wrong"; fi
+    if $SNARKJS groth16 verify "$M/vk.json" "$TMP/many.public.json" "$TMP/many.proof.json" 2>&1 | grep -q 'OK!'; then
+        ok "300 public signals: snarkjs verifies the proof"
+    else bad "300 public signals: snarkjs rejects the proof"; fi
+else bad "300 public signals: fullprove failed"; fi
+
 # ---- failures: each with its own message, exit 1, nothing written ----------
 compile tests/witness/assert.circom bn128 assert "c wasm"
 F=$TMP/fault
