@@ -223,12 +223,15 @@ kids_after=$(pgrep -P "$SERVE_PID" | sort | tr '\n' ' ')
 if [ "$kids_before" = "$kids_after" ]; then ok "daemon: no synthd or gpud restarted by failing witness programs"
 else bad "daemon: children changed ($kids_before -> $kids_after)"; fi
 
-# synthd SIGKILLed while its witness program runs, 20 times, a second job
-# running beside it each time: the program dies with it (PDEATHSIG), the
+# synthd SIGKILLed while its witness program runs, 20 times (at most 40
+# tries: a try whose program ends before it is seen kills nothing), a second
+# job running beside it each time: the program dies with it (PDEATHSIG), the
 # partition is retried, both jobs are proved.
 killed=0 orphans=0 lost=0
 gpud=$(pgrep -P "$SERVE_PID" -x gpud)
-for n in $(seq 1 20); do
+n=0
+while [ $killed -lt 20 ] && [ $n -lt 40 ]; do
+    n=$((n + 1))
     a=$(sub --key slow --input "$FIX/circuits/chain.input.json")
     b=$(sub --key chain --input "$CIN")
     prog="" s=""
@@ -250,7 +253,7 @@ for n in $(seq 1 20); do
         $BIN wait --socket "$SOCK" --proof "$D/k.proof.json" --public "$D/k.public.json" "$id" 2>"$TMP/err" || lost=$((lost + 1))
     done
 done
-if [ $killed -ge 15 ] && [ $orphans -eq 0 ] && [ $lost -eq 0 ]; then
+if [ $killed -eq 20 ] && [ $orphans -eq 0 ] && [ $lost -eq 0 ]; then
     ok "daemon: synthd SIGKILLed mid-witness $killed times: no orphan program, no job lost"
 else bad "daemon: SIGKILL mid-witness: $killed kills, $orphans orphan programs, $lost jobs lost"; fi
 if $SNARKJS groth16 verify "$FIX/bn128/chain.vk.json" "$D/k.public.json" "$D/k.proof.json" 2>&1 | grep -q 'OK!'; then
