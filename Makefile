@@ -126,6 +126,12 @@ bench-pipeline: $(BINS)
 	        OUT=$(BUILD)/gpu-session bash tests/gpu_session.sh; \
 	else bash tests/bench_pipeline.sh; fi
 
+# Inputs to proof: fullprove (native, wasm) against snarkjs groth16 fullprove,
+# and the witness step alone (tests/bench_witness.sh)
+.PHONY: bench-witness
+bench-witness: deps all
+	@sh tests/bench_witness.sh
+
 # A circomlib SHA-256 circuit (BN254, 2^15) proved by slotprove, rapidsnark
 # ($$RAPIDSNARK, when set) and snarkjs side by side (tests/bench_sha256.sh).
 .PHONY: bench-sha256
