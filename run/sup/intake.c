@@ -12,7 +12,7 @@
 #include "fault_point.h"
 #include "intake.h"
 #include "proof.h"
-#include "witness_job.h"
+#include "witness_files.h"
 #include "wtns.h"
 
 int intake_init(struct intake *in, struct sp_err *e)
