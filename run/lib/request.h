@@ -11,7 +11,7 @@
  *           fds: [zkey (only with "zkey")] + one per witness, in partition
  *           order. The names are for messages only.
  *           {"op":"submit","key":"NAME","inputs":["in0.json",…]}
- *           an input job (run/witness_job.h): one fd per input.json (a
+ *           an input job (run/sup/witness_job.h): one fd per input.json (a
  *           regular file of at most 16 MiB, copied at submit), whose witness
  *           the key's witness program (serve --witness-program NAME=PROGRAM)
  *           computes inside synthd; "inputs" and "witnesses" are not mixed.
