@@ -50,7 +50,7 @@ LIBRUN    := $(BUILD)/librun.a
 LIBFLEET  := $(BUILD)/libfleet.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud $(BUILD)/slotprove-fleet
 
-.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline bench-synth clean test-keygen test-pipeline test-bellperson test-fleet
+.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline bench-synth clean test-keygen test-pipeline test-bellperson test-fleet test-witness
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -115,8 +115,12 @@ test-bellperson: $(BINS)
 test-pipeline: $(BINS)
 	@sh tests/pipeline.sh
 
+# witness programs: circom --c and --wasm programs built here, fullprove, failures, the daemon
+test-witness: $(BINS)
+	@sh tests/witness.sh
+
 # check-layout last: it names the cycles and arrows still to cut (issue 17)
-test: deps check-generated check-env all unit e2e edges verify test-keygen test-bellperson test-pipeline faults test-fleet check-layout
+test: deps check-generated check-env all unit e2e edges verify test-keygen test-bellperson test-pipeline test-witness faults test-fleet check-layout
 
 include tests/checks.mk
 
@@ -163,6 +167,12 @@ bench-pipeline: $(BINS)
 	    GPU_SESSION=pipe GPU_PIPE="$${GPU_PIPE:-$(GPU_PIPE_SCALE)}" GPU_BIN=$(BUILD) \
 	        OUT=$(BUILD)/gpu-session bash tests/gpu_session.sh; \
 	else bash tests/bench_pipeline.sh; fi
+
+# Inputs to proof: fullprove (native, wasm) against snarkjs groth16 fullprove,
+# and the witness step alone (tests/bench_witness.sh)
+.PHONY: bench-witness
+bench-witness: deps all
+	@sh tests/bench_witness.sh
 
 # A circomlib SHA-256 circuit (BN254, 2^15) proved by slotprove, rapidsnark
 # ($$RAPIDSNARK, when set) and snarkjs side by side (tests/bench_sha256.sh).

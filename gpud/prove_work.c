@@ -49,7 +49,7 @@ void prove_work(const struct work *w)
     struct prove_input in = { p + pl.a, p + pl.b, p + pl.c, p + pl.witness };
     void *job = NULL;
     /* the public signals, for the proof's check, before the slot goes */
-    uint8_t *pub = self_verify ? malloc((size_t)zk->n_public * 32 + 32) : NULL;
+    uint8_t *pub = malloc((size_t)zk->n_public * 32 + 32);
     if (pub)
         memcpy(pub, in.witness + 32, (size_t)zk->n_public * 32);
     rc = be->ops->prove_start(be, zk, &in, &job, &e);
@@ -94,13 +94,32 @@ void prove_work(const struct work *w)
     progress_set(NULL);
     if (be->ops->job_done)
         be->ops->job_done(be, job);
-    free(pub);
     if (rc < 0) { /* a proof that fails is never sent */
+        free(pub);
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
         return;
     }
     /* the proof travels in binary; the supervisor formats it, once */
     static __thread struct ctl_msg m;
+    ctl_init(&m, CTL_PROVED);
+    m.job_id = h.job_id;
+    m.partition = h.partition;
+    m.key_id = h.key_id;
+    m.times = t;
+    /* first the public signals it was checked against, in order on this
+     * socket: a witness computed by synthd (an input job) has no
+     * public.json until now */
+    for (uint32_t first = 0; pub && first < zk->n_public; first += CTL_TEXT_MAX / 32) {
+        uint32_t n = zk->n_public - first < CTL_TEXT_MAX / 32 ? zk->n_public - first : CTL_TEXT_MAX / 32;
+        ctl_init(&m, CTL_PUBLIC);
+        m.job_id = h.job_id;
+        m.partition = h.partition;
+        m.key_id = h.key_id;
+        m.slot = first;
+        ctl_bytes(&m, pub + (size_t)first * 32, n * 32);
+        send_ctl(&m);
+    }
+    free(pub);
     ctl_init(&m, CTL_PROVED);
     m.job_id = h.job_id;
     m.partition = h.partition;

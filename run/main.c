@@ -20,6 +20,8 @@ static void usage(FILE *f)
             "usage:\n"
             "  slotprove prove [options] CIRCUIT.zkey WITNESS.wtns PROOF.json PUBLIC.json\n"
             "        prove one witness (rapidsnark-compatible)\n"
+            "  slotprove fullprove [options] INPUT.json PROGRAM CIRCUIT.zkey PROOF.json PUBLIC.json\n"
+            "        witness program (circom --c or --wasm) and proof in one (snarkjs's order)\n"
             "  slotprove verify VERIFICATION_KEY.json PUBLIC.json PROOF.json\n"
             "        verify a proof (snarkjs groth16 verify; OK and exit 0, or the reason)\n"
             "  slotprove serve [--socket PATH] [options]\n"
@@ -50,7 +52,7 @@ int main(int argc, char **argv)
         return 2;
     }
     static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
-        { "prove", cmd_prove }, { "serve", cmd_serve }, { "submit", cmd_submit },
+        { "prove", cmd_prove }, { "fullprove", cmd_fullprove }, { "serve", cmd_serve }, { "submit", cmd_submit },
         { "wait", cmd_wait }, { "cancel", cmd_cancel }, { "status", cmd_status },
         { "verify", cmd_verify },
         { "keygen", cmd_keygen }, { "fleet", fleet_exec }, { "fleetd", fleet_exec },

@@ -30,7 +30,9 @@ enum ctl_type {
     CTL_KEY_OK,      /* child → sup; job_id echoed; a synthd that built the index may
                         send its sealed memfd as fd[0] */
     CTL_KEY_ERR,     /* child → sup: text = reason */
-    CTL_SYNTH,       /* sup → synthd: fd[0] = .wtns, text = its name; job, partition, key_id, gpud */
+    CTL_SYNTH,       /* sup → synthd: fd[0] = .wtns, text = its name; job, partition, key_id, gpud;
+                        or an input: fd[0] = input.json (sealed memfd), fd[1] = the witness
+                        program, text = "INPUT_NAME\0PROGRAM_PATH" (synthd/witness_program.h) */
     CTL_SYNTH_DONE,  /* synthd → sup: slot, gen published; times[STAGE_SYNTH] (claimed
                         slot to publish), slot_wait_ns, cpu_ns */
     CTL_SYNTH_ERR,   /* synthd → sup: text = reason (bad witness …) */
@@ -44,6 +46,10 @@ enum ctl_type {
     CTL_KEY_DROP,    /* sup → child: forget key_id (evicted from the cache) */
     CTL_BACKEND,     /* gpud → sup: text = its backend's state for `status`
                         (device, memory in use, resident keys) */
+    CTL_PUBLIC,      /* gpud → sup, before its PROVED on the same socket: public signals
+                        [slot, slot + text_len/32) of (job, partition), 32-byte values from
+                        the slot's witness, the ones the proof was checked against (an input
+                        job's public.json: run/witness_job.h) */
 };
 
 struct ctl_msg {

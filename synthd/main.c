@@ -31,6 +31,7 @@
 #include "slot.h"
 #include "synth.h"
 #include "synth_index_share.h"
+#include "witness_program.h"
 #include "witness_read.h"
 #include "wtns.h"
 #include "zkey.h"
@@ -154,14 +155,14 @@ static uint64_t cpu_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void synthesize(const struct ctl_msg *req, int wfd)
+/* wname: the witness's name for messages; pinned: check it against
+ * req->pin (a client's file; a witness program's output is synthd's own). */
+static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, int pinned)
 {
     struct sp_err e = { "" };
     struct wtns w;
-    char wname[256];
     int rc;
 
-    snprintf(wname, sizeof(wname), "%.255s", req->text);
     const struct child_key *k = child_key_get(keys, req->key_id);
     if (!k) {
         reply(req, CTL_SYNTH_ERR, -EINVAL, "synthd: key not loaded");
@@ -197,7 +198,8 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     uint8_t *a = p + pl.a, *b = p + pl.b, *c = p + pl.c, *wit = p + pl.witness;
     /* pread straight into the slot: no private copy of the witness */
     if ((rc = synth_read_witness(&w, wfd, wit, nthreads, &e)) < 0 ||
-        (rc = wtns_pin_check(&req->pin, wfd, wit + 32, (size_t)zk->n_public * 32, wname, &e)) < 0) {
+        (pinned &&
+         (rc = wtns_pin_check(&req->pin, wfd, wit + 32, (size_t)zk->n_public * 32, wname, &e)) < 0)) {
         slot_abandon(&pool, slot, gen, args.incarnation);
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;
@@ -243,6 +245,39 @@ static void synthesize(const struct ctl_msg *req, int wfd)
     child_send(&args, &m);
 }
 
+/* An input partition: fds[0] the input (a sealed memfd), fds[1] the key's
+ * witness program; text "INPUT_NAME\0PROGRAM_PATH". The program's failure
+ * is the input's: SYNTH_ERR with its message, never a crash of synthd. */
+static void synthesize_input(const struct ctl_msg *req, int input_fd, int prog_fd)
+{
+    struct sp_err e = { "" };
+    struct witness_limits lim;
+    char name[256], wname[300];
+    size_t nlen = strnlen(req->text, req->text_len);
+    const char *prog = nlen + 1 < req->text_len ? req->text + nlen + 1 : "";
+    const struct child_key *k = child_key_get(keys, req->key_id);
+    int wfd = -1;
+
+    snprintf(name, sizeof(name), "%.255s", req->text);
+    if (!k || !*prog) {
+        reply(req, CTL_SYNTH_ERR, -EINVAL, !k ? "synthd: key not loaded"
+                                              : "synthd: SYNTH of an input without a program path");
+        return;
+    }
+    witness_limits_from_env(&lim);
+    /* .wtns: header 12, section 1 (12 + 40), section 2 header 12, values */
+    uint64_t max_wtns = 76 + (uint64_t)k->zk.n_vars * 32 + 4096;
+    fault_point_kill("synthd-witness", name);
+    int rc = witness_program_run(prog_fd, prog, input_fd, name, &lim, max_wtns, &wfd, &e);
+    if (rc < 0) {
+        reply(req, CTL_SYNTH_ERR, rc, e.msg);
+        return;
+    }
+    snprintf(wname, sizeof(wname), "%s (its witness program's .wtns)", name);
+    synthesize(req, wfd, wname, 0);
+    close(wfd);
+}
+
 int main(int argc, char **argv)
 {
     int rc;
@@ -280,9 +315,13 @@ int main(int argc, char **argv)
                 reply(&m, CTL_KEY_ERR, -EINVAL, "KEY_LOAD without a key descriptor");
             break;
         case CTL_SYNTH:
-            if (nfds == 1)
-                synthesize(&m, fds[0]);
-            else
+            if (nfds == 1) {
+                char wname[256];
+                snprintf(wname, sizeof(wname), "%.255s", m.text);
+                synthesize(&m, fds[0], wname, 1);
+            } else if (nfds == 2) {
+                synthesize_input(&m, fds[0], fds[1]);
+            } else
                 reply(&m, CTL_SYNTH_ERR, -EINVAL, "SYNTH without a witness descriptor");
             break;
         case CTL_KEY_DROP:

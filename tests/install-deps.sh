@@ -6,7 +6,9 @@
 #   apt:  gcc make liburing-dev libbsd-dev libmd-dev (SHA-256 for the key
 #         cache) libcriterion-dev libgmp-dev libjansson-dev pkg-config,
 #         jq (fault suite), python3 (raw-socket tests), clang libclang-rt-14-dev (libFuzzer),
-#         postgresql-15 libpq-dev (the fleet: run/fleet/, tests/fleet.sh), and nodejs
+#         postgresql-15 libpq-dev (the fleet: run/fleet/, tests/fleet.sh),
+#         g++ nasm nlohmann-json3-dev (circom --c witness programs, tests/witness.sh),
+#         and nodejs
 #         npm unless node >= 18 and npm are already on PATH (e.g. from
 #         NodeSource or nvm)
 #   npm:  `npm ci` in tests/ (snarkjs, circom2 and circomlib pinned by
@@ -15,7 +17,7 @@
 
 set -u
 
-APT_PKGS="gcc make liburing-dev libbsd-dev libmd-dev libcriterion-dev libgmp-dev libjansson-dev pkg-config jq python3 clang libclang-rt-14-dev postgresql-15 libpq-dev"
+APT_PKGS="gcc make liburing-dev libbsd-dev libmd-dev libcriterion-dev libgmp-dev libjansson-dev pkg-config jq python3 clang libclang-rt-14-dev postgresql-15 libpq-dev g++ nasm nlohmann-json3-dev"
 NODE_MIN_MAJOR=18
 
 say() { printf 'install-deps: %s\n' "$*"; }

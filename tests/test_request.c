@@ -427,3 +427,25 @@ Test(request_fds, non_submit_ignores_witness_fields)
                  0, "%s", err);
     cr_assert_eq(request_fd_count(&r), 0);
 }
+
+/* input jobs (run/witness_job.h): "inputs" instead of "witnesses" */
+Test(request_parse, submit_inputs)
+{
+    struct request r;
+    cr_assert_eq(parse("{\"op\":\"submit\",\"key\":\"k\",\"inputs\":[\"a.json\",\"b.json\"]}", &r),
+                 0, "%s", err);
+    cr_assert_eq(r.op, REQ_SUBMIT);
+    cr_assert_eq(r.inputs, 1);
+    cr_assert_eq(r.n_witnesses, 2);
+    cr_assert_str_eq(r.witnesses[1], "b.json");
+    cr_assert_eq(request_fd_count(&r), 2);
+    cr_assert_eq(parse("{\"op\":\"submit\",\"key\":\"k\",\"witnesses\":[\"w\"]}", &r), 0, "%s", err);
+    cr_assert_eq(r.inputs, 0);
+}
+
+Test(request_parse, submit_inputs_rejected)
+{
+    reject("{\"op\":\"submit\",\"key\":\"k\",\"inputs\":[\"a\"],\"witnesses\":[\"w\"]}", "not both");
+    reject("{\"op\":\"submit\",\"key\":\"k\",\"inputs\":[]}", "\"inputs\" must be a non-empty array");
+    reject("{\"op\":\"submit\",\"key\":\"k\",\"inputs\":\"a.json\"}", "\"inputs\" must be");
+}

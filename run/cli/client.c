@@ -105,7 +105,8 @@ static void submit_usage(FILE *f)
 {
     fprintf(f,
             "usage: slotprove submit [--socket PATH] (--key NAME | --zkey CIRCUIT.zkey)\n"
-            "                        --witness W.wtns [--witness W.wtns ...]\n"
+            "                        (--witness W.wtns [--witness W.wtns ...] |\n"
+            "                         --input IN.json [--input IN.json ...])\n"
             "                        [--wait --proof PROOF.json --public PUBLIC.json]\n"
             "\n"
             "Submits a job to a running `slotprove serve`: one Groth16 proof per witness\n"
@@ -119,6 +120,9 @@ static void submit_usage(FILE *f)
             "  --key NAME       prove with a key the daemon has preloaded under NAME\n"
             "  --zkey PATH      prove with this snarkjs .zkey file\n"
             "  --witness PATH   a circom .wtns witness; repeat for more partitions, in order\n"
+            "  --input PATH     a circuit input (input.json, at most 16 MiB): the daemon\n"
+            "                   computes its witness with the key's witness program\n"
+            "                   (serve --witness-program); not mixed with --witness\n"
             "  --wait           stay connected until the job ends and write its outputs;\n"
             "                   needs --proof and --public\n"
             "  --proof PATH     where --wait writes the proof: with one witness snarkjs's\n"
@@ -146,6 +150,7 @@ int cmd_submit(int argc, char **argv)
         { "key", required_argument, NULL, 'k' },
         { "zkey", required_argument, NULL, 'z' },
         { "witness", required_argument, NULL, 'w' },
+        { "input", required_argument, NULL, 'i' },
         { "proof", required_argument, NULL, 'p' },
         { "public", required_argument, NULL, 'P' },
         { "wait", no_argument, NULL, 'W' },
@@ -154,7 +159,7 @@ int cmd_submit(int argc, char **argv)
     };
     const char *sock = NULL, *key = NULL, *zkey = NULL, *proof = NULL, *pub = NULL;
     const char *wit[REQUEST_MAX_WITNESSES];
-    unsigned nwit = 0, too_many = 0;
+    unsigned nwit = 0, too_many = 0, ninputs = 0;
     int wait = 0, c;
 
     static char prog[] = "slotprove submit"; /* for getopt's messages */
@@ -166,6 +171,8 @@ int cmd_submit(int argc, char **argv)
         case 'k': key = optarg; break;
         case 'z': zkey = optarg; break;
         case 'w':
+        case 'i':
+            ninputs += c == 'i';
             if (nwit < REQUEST_MAX_WITNESSES)
                 wit[nwit++] = optarg;
             else
@@ -183,7 +190,9 @@ int cmd_submit(int argc, char **argv)
     if (!key == !zkey)
         return usage_error(submit_usage, "give exactly one of --key or --zkey");
     if (nwit == 0)
-        return usage_error(submit_usage, "give at least one --witness");
+        return usage_error(submit_usage, "give at least one --witness or --input");
+    if (ninputs && ninputs != nwit + too_many)
+        return usage_error(submit_usage, "--input and --witness cannot be mixed in one job");
     if (too_many)
         return usage_error(submit_usage, "at most %d witnesses per job",
                            REQUEST_MAX_WITNESSES);
@@ -233,7 +242,7 @@ int cmd_submit(int argc, char **argv)
         json_object_set(req, "key", keyname);
     else
         json_object_set_new(req, "zkey", name_json(zkey));
-    json_object_set(req, "witnesses", names);
+    json_object_set(req, ninputs ? "inputs" : "witnesses", names);
 
     if (client_open(&conn, sock, &e) < 0 || client_call(&conn, req, fds, nfds, &resp, &e) < 0)
         goto out;

@@ -6,6 +6,7 @@
 #define SLOTPROVE_COMMANDS_H
 
 int cmd_prove(int argc, char **argv);  /* prove_cmd.c: one-shot proof on the core */
+int cmd_fullprove(int argc, char **argv); /* fullprove_cmd.c: input.json to proof */
 int cmd_submit(int argc, char **argv); /* client.c */
 int cmd_wait(int argc, char **argv);   /* client.c */
 int cmd_cancel(int argc, char **argv); /* client.c */

@@ -70,7 +70,7 @@ int request_parse(const char *line, size_t len, struct request *r, char *err, si
     } else if (strcmp(op, "submit") == 0) {
         r->op = REQ_SUBMIT;
         json_t *key = json_object_get(o, "key"), *zkey = json_object_get(o, "zkey");
-        json_t *ws = json_object_get(o, "witnesses");
+        json_t *ws = json_object_get(o, "witnesses"), *ins = json_object_get(o, "inputs");
         if (!key == !zkey) {
             fail(err, errlen, "submit needs exactly one of \"key\" or \"zkey\"");
             goto out;
@@ -79,8 +79,17 @@ int request_parse(const char *line, size_t len, struct request *r, char *err, si
             goto out;
         if (zkey && copy_name(r->zkey, zkey, "zkey", err, errlen) < 0)
             goto out;
+        if (ws && ins) {
+            fail(err, errlen, "a job has \"witnesses\" or \"inputs\", not both");
+            goto out;
+        }
+        if (ins) {
+            r->inputs = 1;
+            ws = ins;
+        }
         if (!json_is_array(ws) || json_array_size(ws) == 0) {
-            fail(err, errlen, "\"witnesses\" must be a non-empty array of names");
+            fail(err, errlen, ins ? "\"inputs\" must be a non-empty array of names"
+                                  : "\"witnesses\" must be a non-empty array of names");
             goto out;
         }
         if (json_array_size(ws) > REQUEST_MAX_WITNESSES) {

@@ -10,6 +10,11 @@
  *           {"op":"submit","zkey":"circuit.zkey","witnesses":["w0.wtns",…]}
  *           fds: [zkey (only with "zkey")] + one per witness, in partition
  *           order. The names are for messages only.
+ *           {"op":"submit","key":"NAME","inputs":["in0.json",…]}
+ *           an input job (run/sup/witness_job.h): one fd per input.json (a
+ *           regular file of at most 16 MiB, copied at submit), whose witness
+ *           the key's witness program (serve --witness-program NAME=PROGRAM)
+ *           computes inside synthd; "inputs" and "witnesses" are not mixed.
  *           → {"ok":true,"job":"<32 hex>","partitions":N}
  *   wait    {"op":"wait","job":"ID"}  (answers when the job ends)
  *           → {"ok":true,"job":ID,"state":"done","partitions":N}, then N
@@ -41,6 +46,7 @@ struct request {
     char job[JOB_ID_HEX + 1];            /* wait, cancel */
     char key[REQUEST_NAME_MAX + 1];      /* submit: preloaded key name, or "" */
     char zkey[REQUEST_NAME_MAX + 1];     /* submit: name of the attached key, or "" */
+    int inputs;                          /* submit: witnesses[] are input.json files (witness_job.h) */
     unsigned n_witnesses;
     char witnesses[REQUEST_MAX_WITNESSES][REQUEST_NAME_MAX + 1];
 };

@@ -297,7 +297,8 @@ static void handle_line(struct server *d, struct conn *c, const char *line, size
             send_error(d, c, e.msg);
             return;
         }
-        struct submission s = { .key = r.key, .zkey = r.zkey, .n_witnesses = r.n_witnesses };
+        struct submission s = { .key = r.key, .zkey = r.zkey, .n_witnesses = r.n_witnesses,
+                                .inputs = r.inputs };
         for (unsigned i = 0; i < r.n_witnesses; i++)
             s.witnesses[i] = r.witnesses[i];
         int rc = core_submit(&d->core, c->uid, &s, c->fds, c->nfds, &j, &e);

@@ -40,6 +40,7 @@
 #include "sockpath.h"
 #include "parallel.h"
 #include "synth_plan.h"
+#include "witness_serve.h"
 
 static void usage(FILE *f)
 {
@@ -105,6 +106,7 @@ static void usage(FILE *f)
         "\n"
         "SIGTERM or SIGINT: stop taking jobs, finish running ones, exit 0.\n",
         default_socket_path(), MAX_SYNTHDS, MAX_GPUDS);
+    fprintf(f, "\nwitness programs (input jobs):\n%s", witness_serve_help);
 }
 
 static int bad_opt(const char *opt, const char *val, const char *want)
@@ -139,6 +141,10 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         { "trace-buffers", no_argument, NULL, 'x' },
         { "trace-times", no_argument, NULL, 'X' },
         { "no-verify", no_argument, NULL, 'V' },
+        { "witness-program", required_argument, NULL, 'W' },
+        { "witness-mem", required_argument, NULL, 'E' },
+        { "witness-cpu", required_argument, NULL, 'U' },
+        { "witness-time", required_argument, NULL, 'L' },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
@@ -254,6 +260,10 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         case 'x': o->trace_buffers = 1; break;
         case 'X': o->trace_times = 1; break;
         case 'V': o->no_verify = 1; break; /* passed to gpud as --no-verify 1 */
+        case 'W': case 'E': case 'U': case 'L':
+            if (witness_serve_opt(c, optarg) < 0)
+                return 2;
+            break;
         case 'h': usage(stdout); return -1; /* done: exit 0 */
         default:
             fprintf(stderr, "see `slotprove serve --help`\n");
@@ -509,6 +519,10 @@ int cmd_serve(int argc, char **argv)
             return 1;
         }
     free(keys);
+    if (witness_serve_setup(&core->keys, &core->o, &e) < 0) {
+        fprintf(stderr, "slotprove serve: %s\n", e.msg);
+        return 1;
+    }
     if (!core->o.slot_bytes) {
         core->o.slot_bytes = keys_max_slot_bytes(&core->keys);
         if (!core->o.slot_bytes) {

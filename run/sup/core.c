@@ -24,6 +24,7 @@
 #include "slot.h"
 #include "submit.h"
 #include "synth_share.h"
+#include "witness_job.h"
 #include "wtns.h"
 
 _Static_assert(CTL_MAX_KEYS <= DSP_MAX_KEYS, "key ids must fit the dispatcher's key bitmasks");
@@ -113,7 +114,9 @@ static uint64_t work_deadline(struct core *c, const struct job *j, uint64_t now)
 {
     const struct key_entry *ke = &c->keys.keys[j->d.key_id];
     uint64_t n = ke->used ? ke->zk.domain_size : 0;
-    return now + 120000000000ull + n * 50000ull;
+    /* an input's witness program may run up to its wall-clock limit first */
+    uint64_t program = j->prog_fd >= 0 ? (uint64_t)c->o.witness_wall_s * 1000000000ull : 0;
+    return now + 120000000000ull + n * 50000ull + program;
 }
 
 /* gpud k reported progress: renew its deadline while it holds work. */
@@ -142,6 +145,8 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
         return;
     }
     struct groth16_proof proof;
+    if (!j->parts[m->partition].public_json && witness_job_public(c, j, m->partition) < 0)
+        return;
     if (m->text_len != sizeof(proof)) {
         core_fail_job(c, j, "partition %u: gpud sent a %u-byte proof, not %zu bytes",
                       m->partition, m->text_len, sizeof(proof));
@@ -195,6 +200,10 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
         break;
     case CTL_BACKEND:
         snprintf(k->backend, sizeof(k->backend), "%.511s", m->text);
+        break;
+    case CTL_PUBLIC:
+        if ((j = running_job(c, m->job_id, m->partition)) && j->prog_fd >= 0)
+            witness_job_public_part(c, j, m->partition, m->slot, m->text, m->text_len);
         break;
     case CTL_KEY_OK:
         if (m->key_id < CTL_MAX_KEYS) {
@@ -432,7 +441,10 @@ static void dispatch_idle(struct core *c, uint64_t now)
         m.gpud = g < 0 ? 0 : (uint32_t)g;
         m.pin = j->parts[p].pin; /* synthd checks what it reads against it */
         ctl_text(&m, "%s", j->parts[p].wname);
-        if (ctl_send(k->p.ctl, &m, &j->parts[p].wfd, 1) < 0)
+        int sfds[2] = { j->parts[p].wfd, j->prog_fd };
+        if (j->prog_fd >= 0)
+            witness_job_text(&m, j->parts[p].wname, j->prog_path);
+        if (ctl_send(k->p.ctl, &m, sfds, j->prog_fd >= 0 ? 2 : 1) < 0)
             continue;
         apply(c, j, p, DSP_EV_SYNTH_START, k->p.incarnation);
         core_note_synth_start(c, &j->parts[p], now);

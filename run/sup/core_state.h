@@ -36,6 +36,7 @@ struct core_opts {
     int trace_buffers;         /* children print slot-table lines (serve --trace-buffers) */
     int no_verify;             /* gpuds skip the self-check of each proof (--no-verify) */
     int trace_times;           /* a TIMES line per proved partition (serve --trace-times) */
+    unsigned witness_wall_s;   /* witness programs' wall-clock limit (witness_job.h) */
 };
 
 struct counters {

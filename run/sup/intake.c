@@ -12,6 +12,7 @@
 #include "fault_point.h"
 #include "intake.h"
 #include "proof.h"
+#include "witness_files.h"
 #include "wtns.h"
 
 int intake_init(struct intake *in, struct sp_err *e)
@@ -57,7 +58,12 @@ static void read_files(struct intake_task *t)
         t->have_key = 1;
         zk = &t->key.zk;
     }
-    for (uint32_t i = 0; i < t->n; i++) {
+    for (uint32_t i = 0; t->inputs && i < t->n; i++)
+        if ((t->pinned[i] = witness_input_pin(t->wfds[i], t->wnames[i], &t->err)) < 0) {
+            t->rc = t->pinned[i];
+            return;
+        }
+    for (uint32_t i = 0; !t->inputs && i < t->n; i++) {
         struct wtns w;
         /* fault tests only: a witness whose reads never return */
         while (fault_point("intake-stall", t->wnames[i]))
@@ -135,6 +141,8 @@ void intake_free(struct intake_task *t)
         if (t->wfds[i] >= 0)
             close(t->wfds[i]);
         free(t->public_json[i]);
+        if (t->inputs && t->pinned[i] >= 0)
+            close(t->pinned[i]);
     }
     if (t->have_key) {
         zkey_close(&t->key.zk);

@@ -36,6 +36,8 @@ struct intake_task {
     uint32_t preloaded_id;     /* with key_fd -1: its id in the key cache */
     uint32_t n;                /* witnesses */
     int wfds[JOB_MAX_PARTS];   /* duplicates, owned by the task */
+    int inputs;                /* they are input.json files: pinned, not read as .wtns */
+    int pinned[JOB_MAX_PARTS]; /* with inputs: sealed memfd copies (witness_job.h), -1 */
     char wnames[JOB_MAX_PARTS][JOB_NAME_MAX + 1];
     /* set by the thread */
     int rc;                    /* 0, or a negative code with err */

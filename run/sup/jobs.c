@@ -28,6 +28,7 @@ struct job *jobs_new(struct job_table *t, uid_t uid, uint32_t key_id, uint32_t n
         snprintf(j->id + 2 * i, 3, "%02x", rnd[i]);
     for (uint32_t i = 0; i < n; i++)
         parts[i].wfd = -1;
+    j->prog_fd = -1;
     j->d.num = ++t->next_num;
     j->d.key_id = key_id;
     j->d.nparts = n;
@@ -43,6 +44,10 @@ struct job *jobs_new(struct job_table *t, uid_t uid, uint32_t key_id, uint32_t n
 
 static void close_witnesses(struct job *j)
 {
+    if (j->prog_fd >= 0) {
+        close(j->prog_fd);
+        j->prog_fd = -1;
+    }
     for (uint32_t i = 0; i < j->d.nparts; i++)
         if (j->parts[i].wfd >= 0) {
             close(j->parts[i].wfd);
@@ -58,6 +63,7 @@ void jobs_free(struct job *j)
     for (uint32_t i = 0; i < j->d.nparts; i++) {
         free(j->parts[i].proof_json);
         free(j->parts[i].public_json);
+        free(j->parts[i].public_raw);
     }
     free(j->parts);
     free(j->d.parts);

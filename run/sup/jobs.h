@@ -29,7 +29,9 @@ struct job_part {
     int wfd;                   /* the client's witness, kept for retries */
     char wname[JOB_NAME_MAX + 1];
     char *proof_json;          /* formatted once from gpud's binary proof, once done */
-    char *public_json;         /* read from the witness at submit */
+    char *public_json;         /* read from the witness at submit (an input job: from gpud) */
+    uint8_t *public_raw;       /* an input job: the public signals as gpud sends them */
+    uint32_t public_next;      /* … received [0, public_next) */
     struct wtns_pin pin;       /* checked by synthd against what it reads */
     uint64_t synth_ns;
     struct stage_times times;
@@ -52,6 +54,10 @@ struct job {
     char error[JOB_ERROR_MAX];
     struct job_part *parts;    /* d.nparts */
     uint64_t t_submit_ns, t_end_ns;
+    /* an input job (each partition's wfd is an input.json pinned in a
+     * sealed memfd): the key's witness program, run by synthd */
+    int prog_fd;               /* -1: a witness job */
+    char prog_path[4096];
     unsigned readers;          /* connections streaming its results: not purged */
     struct job *next;          /* all jobs, newest first */
 };

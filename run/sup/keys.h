@@ -37,6 +37,9 @@ struct key_entry {
     uint64_t check_ns;         /* zkey_check_points at load: ns, and points checked */
     uint64_t check_points;
     char error[600];
+    int has_program;           /* serve --witness-program NAME=PROGRAM (witness_job.h) */
+    int program_fd;
+    char program_path[4096];   /* absolute: argv[0] of a native program, the .wasm's folder */
 };
 
 struct key_cache {

@@ -10,6 +10,8 @@ struct submission {
     const char *key;        /* a preloaded key's name, or "": the key travels as the first fd */
     const char *zkey;       /* the attached key's name (for messages), when key is "" */
     unsigned n_witnesses;   /* 1..JOB_MAX_PARTS: one partition each, in order */
+    int inputs;             /* 1: the witnesses are input.json files, whose witness the
+                             * key's witness program computes in synthd (witness_job.h) */
     const char *witnesses[JOB_MAX_PARTS]; /* their names, for messages; longer than
                                            * JOB_NAME_MAX bytes they are cut */
 };

@@ -13,6 +13,7 @@
 #include "kid_keys.h"
 #include "log.h"
 #include "submit.h"
+#include "witness_job.h"
 
 void core_intake_done(struct core *c, struct intake_task *t)
 {
@@ -64,11 +65,20 @@ void core_intake_done(struct core *c, struct intake_task *t)
         intake_free(t);
         return;
     }
+    if (t->inputs && witness_job_ready(c, j, key_id) < 0) {
+        intake_free(t);
+        return;
+    }
     j->d.key_id = key_id;
     uint64_t now = now_ns();
     for (uint32_t i = 0; i < t->n; i++) {
         j->parts[i].t_queued_ns = now;
         j->parts[i].public_json = t->public_json[i];
+        if (t->inputs) { /* the pinned copy replaces the client's descriptor */
+            close(j->parts[i].wfd);
+            j->parts[i].wfd = t->pinned[i];
+            t->pinned[i] = -1;
+        }
         j->parts[i].pin = t->pin[i];
         t->public_json[i] = NULL;
     }
@@ -126,6 +136,14 @@ int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds,
     }
     t->job_num = j->d.num;
     t->key_fd = -1;
+    if (r->inputs && r->key[0] && c->keys.keys[key_id].has_program &&
+        witness_job_attach(j, c->keys.keys[key_id].program_fd,
+                           c->keys.keys[key_id].program_path, e) < 0) {
+        c->jobs.head = j->next;
+        jobs_free(j);
+        free(t);
+        return -EMFILE;
+    }
     if (!r->key[0]) {
         t->key_fd = fds[fi];
         fds[fi++] = -1; /* the task owns it now */
@@ -137,6 +155,9 @@ int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds,
         t->preloaded_id = key_id;
     }
     t->n = r->n_witnesses;
+    t->inputs = r->inputs;
+    for (unsigned i = 0; i < JOB_MAX_PARTS; i++)
+        t->pinned[i] = -1;
     for (unsigned i = 0; i < r->n_witnesses; i++) {
         snprintf(j->parts[i].wname, sizeof(j->parts[i].wname), "%s", r->witnesses[i]);
         snprintf(t->wnames[i], sizeof(t->wnames[i]), "%s", r->witnesses[i]);

@@ -1,0 +1,235 @@
+/*
+ * fullprove_cmd.c — `slotprove fullprove INPUT.json PROGRAM CIRCUIT.zkey
+ * PROOF.json PUBLIC.json`: inputs to proof in one command, with the
+ * arguments of `snarkjs groth16 fullprove` in the same order.
+ *
+ * PROGRAM is the circuit's witness program: the executable circom --c's
+ * circuit_cpp/ Makefile builds (its .dat beside it), or the .wasm from
+ * circom --wasm (generate_witness.js and witness_calculator.js beside it;
+ * node is then needed at run time). synthd runs it contained
+ * (synthd/witness_program.h) and the witness goes straight into the slot;
+ * the rest is `prove`: the same process group, outputs, self-check and
+ * exit codes. A witness program's failure fails at once, naming the input
+ * and the program's own message; it is never retried.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "commands.h"
+#include "core.h"
+#include "log.h"
+#include "output.h"
+#include "payload.h"
+#include "proc.h"
+#include "submit.h"
+#include "witness_job.h"
+#include "zkey.h"
+
+/* synthd/witness_program.h's defaults, repeated for the help text */
+#define FULLPROVE_MEM_DEFAULT (8ull << 30)
+#define FULLPROVE_CPU_DEFAULT 3600u
+#define FULLPROVE_WALL_DEFAULT 3600u
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: slotprove fullprove [options] INPUT.json PROGRAM CIRCUIT.zkey PROOF.json PUBLIC.json\n"
+            "\n"
+            "Computes the witness of INPUT.json with the circuit's witness program, then\n"
+            "proves it as `slotprove prove` does (snarkjs groth16 fullprove's arguments).\n"
+            "PROGRAM is told apart by content: an ELF executable built from circom --c's\n"
+            "circuit_cpp/ (run with its .dat beside it), or the circuit's .wasm from\n"
+            "circom --wasm, run by node with circom's generate_witness.js and\n"
+            "witness_calculator.js beside it (node is then needed: $SLOTPROVE_NODE or PATH).\n"
+            "\n"
+            "options:\n"
+            "  --witness-mem SIZE       memory limit of the witness program (K/M/G suffixes;\n"
+            "                           default 8G): address space for a native program,\n"
+            "                           data segment for node\n"
+            "  --witness-cpu S          its CPU time limit in seconds (default %u)\n"
+            "  --witness-time S         its wall-clock limit in seconds (default %u)\n"
+            "  --backend auto|cpu|cuda  prover backend for gpud (default auto)\n"
+            "  --threads N              worker threads per process, 0..1024 (default 0: all CPUs)\n"
+            "  -q, --quiet              no progress or timings on stderr\n"
+            "  --no-verify              skip the pairing check of the proof (measuring only)\n"
+            "  -h, --help               this text\n"
+            "\n"
+            "A failing witness program (an assert of the circuit, a crash, a limit, output\n"
+            "that is not a witness for the key) fails with \"INPUT: the witness program\n"
+            "failed: <its message> (exit N | signal | limit)\" and writes nothing.\n"
+            "\n"
+            "Exit status: 0 proof written, 1 bad input or proving failed, 2 usage error.\n",
+            FULLPROVE_CPU_DEFAULT, FULLPROVE_WALL_DEFAULT);
+}
+
+struct fullprove_run {
+    int quiet, ended;
+};
+
+static void on_synthesized(void *ctx, const struct job *j, uint32_t part, uint32_t slot,
+                           uint64_t synth_ns)
+{
+    struct fullprove_run *r = ctx;
+    (void)part;
+    if (!r->quiet)
+        fprintf(stderr, "slotprove: %s: witness computed and synthesized into slot %u in "
+                        "%.3f ms; proving\n", j->parts[0].wname, slot, synth_ns / 1e6);
+}
+
+static void on_job_ended(void *ctx, struct job *j)
+{
+    (void)j;
+    ((struct fullprove_run *)ctx)->ended = 1;
+}
+
+int cmd_fullprove(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        { "witness-mem", required_argument, NULL, 'm' },
+        { "witness-cpu", required_argument, NULL, 'c' },
+        { "witness-time", required_argument, NULL, 'w' },
+        { "backend", required_argument, NULL, 'b' },
+        { "threads", required_argument, NULL, 't' },
+        { "quiet", no_argument, NULL, 'q' },
+        { "no-verify", no_argument, NULL, 'V' },
+        { "help", no_argument, NULL, 'h' },
+        { 0, 0, 0, 0 },
+    };
+    static struct core core;
+    struct fullprove_run r = { 0, 0 };
+    const char *backend = "auto";
+    int no_verify = 0;
+    unsigned threads = 0, cpu_s = FULLPROVE_CPU_DEFAULT, wall_s = FULLPROVE_WALL_DEFAULT;
+    uint64_t mem = FULLPROVE_MEM_DEFAULT;
+    int c;
+
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'm':
+            if (!(mem = parse_size(optarg))) {
+                fprintf(stderr, "slotprove fullprove: --witness-mem %s: expected a size such as 4G\n", optarg);
+                return 2;
+            }
+            break;
+        case 'c':
+        case 'w':
+            if (parse_count(optarg, 1, 30 * 86400, c == 'c' ? &cpu_s : &wall_s) < 0) {
+                fprintf(stderr, "slotprove fullprove: --witness-%s %s: expected 1..2592000 seconds\n",
+                        c == 'c' ? "cpu" : "time", optarg);
+                return 2;
+            }
+            break;
+        case 'b':
+            backend = optarg;
+            if (!backend_name_ok(backend)) {
+                fprintf(stderr, "slotprove fullprove: --backend must be auto, cpu or cuda\n");
+                return 2;
+            }
+            break;
+        case 't':
+            if (parse_count(optarg, 0, 1024, &threads) < 0) {
+                fprintf(stderr, "slotprove fullprove: --threads %s: expected 0..1024\n", optarg);
+                return 2;
+            }
+            break;
+        case 'q': r.quiet = 1; break;
+        case 'V': no_verify = 1; break; /* passed to gpud as --no-verify 1 */
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (argc - optind != 5) {
+        usage(stderr);
+        return 2;
+    }
+    const char *input_path = argv[optind], *prog_path = argv[optind + 1];
+    const char *zkey_path = argv[optind + 2];
+    const char *proof_path = argv[optind + 3], *public_path = argv[optind + 4];
+    int orc = output_check_args("fullprove", proof_path, public_path);
+    if (orc != 0)
+        return orc;
+    uint64_t t_start = now_ns();
+    struct sp_err e = { "" };
+    struct zkey zk;
+    static char prog_abs[4096];
+    int zfd = -1, ifd = -1, pfd = -1, rc = 1;
+    memset(&zk, 0, sizeof(zk));
+    core_init(&core);
+    log_setup("slotprove", 0, LOG_WARN, r.quiet);
+
+    /* bad files fail before any process starts */
+    if ((zfd = open_input(zkey_path, &e)) < 0 || zkey_open(&zk, zfd, zkey_path, &e) < 0 ||
+        (ifd = open_input(input_path, &e)) < 0 ||
+        (pfd = witness_program_open(prog_path, prog_abs, sizeof(prog_abs), &e)) < 0)
+        goto out;
+
+    core.o = (struct core_opts){
+        .synthds = 1, .gpuds = 1, .slots = 1, .slot_bytes = payload_layout(zk.domain_size, zk.n_vars).total,
+        .backend = backend, .threads = threads, .max_attempts = 3, .result_ttl_s = 3600,
+        .file_timeout_s = 3600, .max_queued = 1, .no_verify = no_verify,
+    };
+    witness_limits_export(&core.o, mem, cpu_s, wall_s);
+    core.hooks = (struct core_hooks){ .ctx = &r, .synthesized = on_synthesized,
+                                      .job_ended = on_job_ended };
+    uint32_t key_id;
+    int kfd = dup(zfd); /* the key cache keeps its own descriptor */
+    if (kfd < 0) {
+        sp_fail(&e, -errno, "%s: dup: %s", zkey_path, strerror(errno));
+        goto out;
+    }
+    if (keys_add_fd(&core.keys, kfd, zkey_path, "fullprove", &key_id, &e) < 0 ||
+        core_start(&core, &e) < 0)
+        goto out;
+
+    struct submission sub = { .key = "fullprove", .zkey = "", .n_witnesses = 1, .inputs = 1,
+                              .witnesses = { input_path } };
+    struct job *j;
+    int fds[1] = { ifd };
+    if (core_submit(&core, getuid(), &sub, fds, 1, &j, &e) < 0)
+        goto out;
+    ifd = fds[0]; /* -1: the job owns it */
+    if (witness_job_attach(j, pfd, prog_abs, &e) < 0)
+        goto out;
+
+    struct pollfd pf[2 * (MAX_SYNTHDS + MAX_GPUDS) + 1];
+    while (!r.ended) {
+        int n = core_pollfds(&core, pf, (int)(sizeof(pf) / sizeof(pf[0])));
+        if (poll(pf, (nfds_t)n, 100) < 0 && errno != EINTR)
+            break;
+        for (int i = 0; i < n && !r.ended; i++)
+            if (pf[i].revents)
+                core_on_fd(&core, pf[i].fd);
+        core_tick(&core, now_ns());
+    }
+    if (j->state != JOB_DONE) {
+        sp_fail(&e, SP_EINTERNAL, "%s", j->error[0] ? j->error : "proving failed");
+        goto out;
+    }
+    const char *paths[2] = { proof_path, public_path };
+    const char *texts[2] = { j->parts[0].proof_json, j->parts[0].public_json };
+    if (write_outputs(2, paths, texts, &e) < 0)
+        goto out;
+    if (!r.quiet)
+        fprintf(stderr, "  %-10s %10.3f ms (wall: processes, key load, witness, proof)\n",
+                "total", (now_ns() - t_start) / 1e6);
+    rc = 0;
+out:
+    core_shutdown(&core);
+    if (rc != 0)
+        fprintf(stderr, "slotprove: %s\n", e.msg[0] ? e.msg : "proving failed");
+    zkey_close(&zk);
+    if (zfd >= 0)
+        close(zfd);
+    if (ifd >= 0)
+        close(ifd);
+    if (pfd >= 0)
+        close(pfd);
+    return rc;
+}

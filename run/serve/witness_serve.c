@@ -1,0 +1,78 @@
+/*
+ * witness_serve.c — `serve`'s witness-program options (witness_serve.h).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "witness_job.h"
+#include "witness_serve.h"
+
+#define SERVE_MAX_PROGRAMS CTL_MAX_KEYS
+
+static const char *programs[SERVE_MAX_PROGRAMS]; /* "NAME=PROGRAM" */
+static unsigned nprograms;
+static uint64_t mem = 8ull << 30; /* synthd/witness_program.h's defaults */
+static unsigned cpu_s = 3600, wall_s = 3600;
+
+const char witness_serve_help[] =
+    "  --witness-program NAME=PROGRAM  the witness program of --key NAME, for\n"
+    "                         `submit --key NAME --input IN.json`: circom --c's\n"
+    "                         executable (its .dat beside it) or its .wasm (node\n"
+    "                         and generate_witness.js beside it) (repeatable)\n"
+    "  --witness-mem SIZE     memory limit of each witness program (default 8G; the\n"
+    "                         group's memory bound gains --synth × SIZE)\n"
+    "  --witness-cpu S        CPU-second limit of a witness program (default 3600)\n"
+    "  --witness-time S       wall-clock limit of a witness program (default 3600)\n";
+
+int witness_serve_opt(int opt, const char *arg)
+{
+    switch (opt) {
+    case 'W':
+        if (nprograms >= SERVE_MAX_PROGRAMS || !strchr(arg, '=')) {
+            fprintf(stderr, "slotprove serve: --witness-program %s: expected NAME=PROGRAM (at "
+                    "most %d)\n", arg, SERVE_MAX_PROGRAMS);
+            return -1;
+        }
+        programs[nprograms++] = arg;
+        return 0;
+    case 'E':
+        if (!(mem = parse_size(arg))) {
+            fprintf(stderr, "slotprove serve: --witness-mem %s: expected a SIZE (e.g. 4G)\n", arg);
+            return -1;
+        }
+        return 0;
+    default:
+        if (parse_count(arg, 1, 30 * 86400, opt == 'U' ? &cpu_s : &wall_s) < 0) {
+            fprintf(stderr, "slotprove serve: --witness-%s %s: expected 1..2592000 seconds\n",
+                    opt == 'U' ? "cpu" : "time", arg);
+            return -1;
+        }
+        return 0;
+    }
+}
+
+int witness_serve_setup(struct key_cache *kc, struct core_opts *o, struct sp_err *e)
+{
+    witness_limits_export(o, mem, cpu_s, wall_s);
+    for (unsigned i = 0; i < nprograms; i++) {
+        const char *eq = strchr(programs[i], '=');
+        char name[JOB_NAME_MAX + 1];
+        uint32_t id;
+        snprintf(name, sizeof(name), "%.*s", (int)(eq - programs[i]), programs[i]);
+        if (keys_lookup(kc, name, &id) < 0)
+            return sp_fail(e, -2, "--witness-program %s: no --key named \"%s\"", programs[i],
+                           name);
+        struct key_entry *k = &kc->keys[id];
+        int fd = witness_program_open(eq + 1, k->program_path, sizeof(k->program_path), e);
+        if (fd < 0)
+            return fd;
+        if (k->has_program)
+            close(k->program_fd);
+        k->program_fd = fd;
+        k->has_program = 1;
+    }
+    return 0;
+}

@@ -1,0 +1,102 @@
+/*
+ * witness_files.c — a witness program's and an input's files (witness_files.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "witness_files.h"
+
+int witness_program_open(const char *path, char *abs_path, size_t abs_len, struct sp_err *e)
+{
+    char real[PATH_MAX], script[PATH_MAX + 32];
+    unsigned char m[4];
+    int fd = open_input(path, e);
+    if (fd < 0)
+        return fd;
+    if (!realpath(path, real) || strlen(real) >= abs_len) {
+        int err = errno ? errno : ENAMETOOLONG;
+        close(fd);
+        return sp_fail(e, -err, "%s: %s", path, strerror(err));
+    }
+    snprintf(abs_path, abs_len, "%s", real);
+    ssize_t n = pread(fd, m, sizeof(m), 0);
+    int elf = n == 4 && memcmp(m, "\x7f" "ELF", 4) == 0;
+    int wasm = n == 4 && memcmp(m, "\0asm", 4) == 0;
+    if (!elf && !wasm) {
+        close(fd);
+        return sp_fail(e, -SP_EUNSUPPORTED, "%s: not a witness program (neither an ELF "
+                       "executable from circom --c nor a .wasm from circom --wasm)", path);
+    }
+    if (elf && faccessat(AT_FDCWD, real, X_OK, AT_EACCESS) != 0) {
+        close(fd);
+        return sp_fail(e, -EACCES, "%s: the witness program is not executable", path);
+    }
+    if (wasm) {
+        snprintf(script, sizeof(script), "%.*s/generate_witness.js",
+                 (int)(strrchr(real, '/') - real), real);
+        if (access(script, R_OK) != 0) {
+            close(fd);
+            return sp_fail(e, -ENOENT, "%s: circom's generate_witness.js (and "
+                           "witness_calculator.js) must be beside the .wasm", path);
+        }
+    }
+    return fd;
+}
+
+int witness_input_pin(int fd, const char *name, struct sp_err *e)
+{
+    struct stat st;
+    char buf[65536];
+    if (fstat(fd, &st) < 0)
+        return sp_fail(e, -errno, "%s: %s", name, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return sp_fail(e, -EINVAL, "%s: not a regular file", name);
+    if ((uint64_t)st.st_size > WITNESS_INPUT_MAX)
+        return sp_fail(e, -SP_ERANGE, "%s: %lld bytes, over the %u-byte limit for an input",
+                       name, (long long)st.st_size, WITNESS_INPUT_MAX);
+    int m = memfd_create("input.json", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (m < 0)
+        return sp_fail(e, -errno, "memfd_create: %s", strerror(errno));
+    uint64_t off = 0;
+    for (;;) {
+        ssize_t n = pread(fd, buf, sizeof(buf), (off_t)off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            int err = errno;
+            close(m);
+            return sp_fail(e, -err, "%s: %s", name, strerror(err));
+        }
+        if (n == 0)
+            break;
+        if ((off += (uint64_t)n) > WITNESS_INPUT_MAX) {
+            close(m);
+            return sp_fail(e, -SP_ERANGE, "%s: grew past the %u-byte limit for an input", name,
+                           WITNESS_INPUT_MAX);
+        }
+        if (write(m, buf, (size_t)n) != n) {
+            int err = errno ? errno : EIO;
+            close(m);
+            return sp_fail(e, -err, "memfd write: %s", strerror(err));
+        }
+    }
+    if (off == 0) {
+        close(m);
+        return sp_fail(e, -SP_EFORMAT, "%s: empty input", name);
+    }
+    if (fcntl(m, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
+        int err = errno;
+        close(m);
+        return sp_fail(e, -err, "memfd seal: %s", strerror(err));
+    }
+    return m;
+}

@@ -1,0 +1,98 @@
+/*
+ * witness_job.c — input jobs (witness_job.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "job_end.h"
+#include "proof.h"
+#include "witness_job.h"
+
+int witness_job_attach(struct job *j, int prog_fd, const char *prog_path, struct sp_err *e)
+{
+    int fd = fcntl(prog_fd, F_DUPFD_CLOEXEC, 0);
+    if (fd < 0)
+        return sp_fail(e, -errno, "%s: dup: %s", prog_path, strerror(errno));
+    if (j->prog_fd >= 0)
+        close(j->prog_fd);
+    j->prog_fd = fd;
+    snprintf(j->prog_path, sizeof(j->prog_path), "%s", prog_path);
+    return 0;
+}
+
+void witness_job_text(struct ctl_msg *m, const char *input_name, const char *prog_path)
+{
+    char t[CTL_TEXT_MAX];
+    int a = snprintf(t, sizeof(t), "%s", input_name);
+    if (a < 0 || (size_t)a + 1 >= sizeof(t))
+        a = 0;
+    int b = snprintf(t + a + 1, sizeof(t) - (size_t)a - 1, "%s", prog_path);
+    if (b < 0)
+        b = 0;
+    size_t len = (size_t)a + 1 + (size_t)b;
+    ctl_bytes(m, t, (uint32_t)(len < sizeof(t) ? len : sizeof(t)));
+}
+
+void witness_job_public_part(struct core *c, struct job *j, uint32_t part, uint32_t first,
+                             const char *bytes, size_t n)
+{
+    const struct zkey *zk = &c->keys.keys[j->d.key_id].zk;
+    struct job_part *p = &j->parts[part];
+    if (first == 0)
+        p->public_next = 0;
+    if (first != p->public_next || n % 32 || first + n / 32 > zk->n_public)
+        return; /* out of sequence: PROVED will find them missing */
+    if (!p->public_raw && !(p->public_raw = malloc((size_t)zk->n_public * 32 + 32)))
+        return;
+    memcpy(p->public_raw + (size_t)first * 32, bytes, n);
+    p->public_next = first + (uint32_t)(n / 32);
+}
+
+int witness_job_public(struct core *c, struct job *j, uint32_t part)
+{
+    const struct zkey *zk = &c->keys.keys[j->d.key_id].zk;
+    struct job_part *p = &j->parts[part];
+    if (zk->n_public && (!p->public_raw || p->public_next != zk->n_public)) {
+        core_fail_job(c, j, "%s: gpud sent %u of the %u public signals", p->wname,
+                      p->public_next, zk->n_public);
+        return -1;
+    }
+    static const uint8_t none[32];
+    if (!(p->public_json = public_to_json(p->public_raw ? p->public_raw : none, zk->n_public))) {
+        core_fail_job(c, j, "out of memory for public signals");
+        return -1;
+    }
+    return 0;
+}
+
+void witness_limits_export(struct core_opts *o, uint64_t mem_bytes, unsigned cpu_s,
+                           unsigned wall_s)
+{
+    char v[32];
+    snprintf(v, sizeof(v), "%llu", (unsigned long long)mem_bytes);
+    setenv("SLOTPROVE_WITNESS_MEM", v, 1);
+    snprintf(v, sizeof(v), "%u", cpu_s);
+    setenv("SLOTPROVE_WITNESS_CPU", v, 1);
+    snprintf(v, sizeof(v), "%u", wall_s);
+    setenv("SLOTPROVE_WITNESS_TIME", v, 1);
+    o->witness_wall_s = wall_s;
+}
+
+int witness_job_ready(struct core *c, struct job *j, uint32_t key_id)
+{
+    const struct key_entry *k = &c->keys.keys[key_id];
+    if (j->prog_fd < 0) {
+        core_fail_job(c, j, "%s: no witness program for this key (serve --witness-program "
+                      "NAME=PROGRAM)", k->alias[0] ? k->alias : k->name);
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,345 @@
+/*
+ * witness_program.c — a witness program run as a contained child
+ * (witness_program.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "witness_program.h"
+
+extern char **environ;
+
+/* Fixed descriptor numbers inside the program. */
+enum { FD_INPUT = 3, FD_WTNS = 4, FD_PROGRAM = 5 };
+
+static uint64_t env_u64(const char *name, uint64_t dflt)
+{
+    const char *s = getenv(name);
+    char *end;
+    if (!s || !*s)
+        return dflt;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    return errno || *end || v == 0 ? dflt : (uint64_t)v;
+}
+
+void witness_limits_from_env(struct witness_limits *l)
+{
+    l->mem_bytes = env_u64("SLOTPROVE_WITNESS_MEM", WITNESS_MEM_DEFAULT);
+    l->cpu_s = (uint32_t)env_u64("SLOTPROVE_WITNESS_CPU", WITNESS_CPU_DEFAULT);
+    l->wall_s = (uint32_t)env_u64("SLOTPROVE_WITNESS_TIME", WITNESS_WALL_DEFAULT);
+}
+
+int witness_program_kind(int prog_fd, const char *prog_path, enum witness_kind *kind,
+                         struct sp_err *e)
+{
+    unsigned char m[4];
+    ssize_t n = pread(prog_fd, m, sizeof(m), 0);
+    if (n < 0)
+        return sp_fail(e, -errno, "%s: %s", prog_path, strerror(errno));
+    if (n == 4 && memcmp(m, "\x7f" "ELF", 4) == 0)
+        *kind = WITNESS_NATIVE;
+    else if (n == 4 && memcmp(m, "\0asm", 4) == 0)
+        *kind = WITNESS_WASM;
+    else
+        return sp_fail(e, -SP_EUNSUPPORTED, "%s: not a witness program (neither an ELF "
+                       "executable from circom --c nor a .wasm from circom --wasm)", prog_path);
+    return 0;
+}
+
+/* The last WITNESS_LOG_TAIL bytes of the program's output. */
+struct log_tail {
+    char buf[WITNESS_LOG_TAIL];
+    size_t len;
+};
+
+static void tail_add(struct log_tail *t, const char *p, size_t n)
+{
+    if (n >= sizeof(t->buf)) {
+        memcpy(t->buf, p + n - sizeof(t->buf), sizeof(t->buf));
+        t->len = sizeof(t->buf);
+        return;
+    }
+    if (t->len + n > sizeof(t->buf)) {
+        size_t drop = t->len + n - sizeof(t->buf);
+        memmove(t->buf, t->buf + drop, t->len - drop);
+        t->len -= drop;
+    }
+    memcpy(t->buf + t->len, p, n);
+    t->len += n;
+}
+
+/* Reads what is there now; 1 at EOF, 0 otherwise. */
+static int tail_drain(struct log_tail *t, int fd)
+{
+    char b[4096];
+    for (;;) {
+        ssize_t n = read(fd, b, sizeof(b));
+        if (n > 0)
+            tail_add(t, b, (size_t)n);
+        else if (n == 0)
+            return 1;
+        else if (errno != EINTR)
+            return 0;
+    }
+}
+
+static int line_is_noise(const char *s, size_t n)
+{
+    while (n && (*s == ' ' || *s == '\t')) {
+        s++;
+        n--;
+    }
+    return n == 0 || (n >= 3 && memcmp(s, "at ", 3) == 0) ||
+           (n >= 8 && memcmp(s, "Node.js ", 8) == 0) || (n == 1 && *s == '^');
+}
+
+static int line_has(const char *s, size_t n, const char *word)
+{
+    size_t w = strlen(word);
+    for (size_t i = 0; i + w <= n; i++)
+        if (memcmp(s + i, word, w) == 0)
+            return 1;
+    return 0;
+}
+
+/* The line that says what went wrong: circom's own ("Error in template T
+ * line: N" from the wasm calculator, "Failed assert in template/function T
+ * line N" from the C++ one), else the last line naming an error, else the
+ * last line that is not a stack frame, else the C library's "Assertion
+ * `false' failed" (circom's main.cpp prints its reason on the line
+ * before). Written into out (NUL-terminated; empty without output). */
+static void tail_message(const struct log_tail *t, char *out, size_t outlen)
+{
+    const char *best[4] = { NULL, NULL, NULL, NULL };
+    size_t best_n[4] = { 0, 0, 0, 0 };
+    size_t i = 0;
+    while (i < t->len) {
+        size_t j = i;
+        while (j < t->len && t->buf[j] != '\n' && t->buf[j] != '\r')
+            j++;
+        const char *s = t->buf + i;
+        size_t n = j - i;
+        if (!line_is_noise(s, n)) {
+            int k = line_has(s, n, "Error in template") || line_has(s, n, "Failed assert") ? 0
+                    : line_has(s, n, "Assertion `") ? 3
+                    : line_has(s, n, "rror") || line_has(s, n, "ssert") ||
+                            line_has(s, n, "terminate called") || line_has(s, n, "Signal")
+                        ? 1
+                        : 2;
+            best[k] = s;
+            best_n[k] = n;
+        }
+        i = j + 1;
+    }
+    for (int k = 0; k < 4; k++)
+        if (best[k]) {
+            while (best_n[k] && (*best[k] == ' ' || *best[k] == '\t')) {
+                best[k]++;
+                best_n[k]--;
+            }
+            snprintf(out, outlen, "%.*s", (int)(best_n[k] < 300 ? best_n[k] : 300), best[k]);
+            return;
+        }
+    out[0] = 0;
+}
+
+static uint64_t mono_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+/* In the child, after fork: only async-signal-safe calls. Never returns. */
+static void child_exec(pid_t parent, enum witness_kind kind, int prog_fd, int input_fd,
+                       int wtns_fd, int log_fd, const struct witness_limits *l,
+                       uint64_t max_wtns_bytes, char *const *argv)
+{
+    setpgid(0, 0);
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        _exit(127);
+    /* out of the way of the fixed numbers first, then into place */
+    int in = fcntl(input_fd, F_DUPFD_CLOEXEC, 64), out = fcntl(wtns_fd, F_DUPFD_CLOEXEC, 64);
+    int prog = fcntl(prog_fd, F_DUPFD_CLOEXEC, 64), log = fcntl(log_fd, F_DUPFD_CLOEXEC, 64);
+    int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (in < 0 || out < 0 || prog < 0 || log < 0 || null < 0 || dup2(null, 0) < 0 ||
+        dup2(log, 1) < 0 || dup2(log, 2) < 0 || dup2(in, FD_INPUT) < 0 ||
+        dup2(out, FD_WTNS) < 0 || dup2(prog, FD_PROGRAM) < 0)
+        _exit(127);
+    /* the ELF is executed through its descriptor, which need not stay open */
+    if (kind == WITNESS_NATIVE)
+        fcntl(FD_PROGRAM, F_SETFD, FD_CLOEXEC);
+    syscall(SYS_close_range, FD_PROGRAM + 1, ~0u, 0);
+    struct rlimit mem = { l->mem_bytes, l->mem_bytes };
+    struct rlimit cpu = { l->cpu_s, (rlim_t)l->cpu_s + 1 };
+    struct rlimit fsize = { max_wtns_bytes, max_wtns_bytes };
+    struct rlimit core = { 0, 0 };
+    if (setrlimit(kind == WITNESS_NATIVE ? RLIMIT_AS : RLIMIT_DATA, &mem) != 0 ||
+        setrlimit(RLIMIT_CPU, &cpu) != 0 || setrlimit(RLIMIT_FSIZE, &fsize) != 0 ||
+        setrlimit(RLIMIT_CORE, &core) != 0)
+        _exit(127);
+    sigset_t none;
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    signal(SIGPIPE, SIG_DFL);
+    if (kind == WITNESS_NATIVE)
+        fexecve(FD_PROGRAM, argv, environ);
+    else
+        execvp(argv[0], argv);
+    static const char msg[] = "cannot execute the witness program (or node for a .wasm)\n";
+    if (write(2, msg, sizeof(msg) - 1) < 0) {
+    }
+    _exit(127);
+}
+
+int witness_program_run(int prog_fd, const char *prog_path, int input_fd, const char *input_name,
+                        const struct witness_limits *l, uint64_t max_wtns_bytes, int *wtns_fd,
+                        struct sp_err *e)
+{
+    enum witness_kind kind;
+    char script[PATH_MAX], in_path[32], out_path[32], prog_arg[32];
+    int rc = witness_program_kind(prog_fd, prog_path, &kind, e);
+    if (rc < 0)
+        return rc;
+    snprintf(in_path, sizeof(in_path), "/proc/self/fd/%d", FD_INPUT);
+    snprintf(out_path, sizeof(out_path), "/proc/self/fd/%d", FD_WTNS);
+    snprintf(prog_arg, sizeof(prog_arg), "/proc/self/fd/%d", FD_PROGRAM);
+    const char *node = getenv("SLOTPROVE_NODE");
+    char *argv[6];
+    if (kind == WITNESS_NATIVE) {
+        /* argv[0] is the program's own path: circom's main.cpp opens argv[0].dat */
+        argv[0] = (char *)prog_path;
+        argv[1] = in_path;
+        argv[2] = out_path;
+        argv[3] = NULL;
+    } else {
+        const char *slash = strrchr(prog_path, '/');
+        int dir = slash ? (int)(slash - prog_path) : 1;
+        snprintf(script, sizeof(script), "%.*s/generate_witness.js", dir, slash ? prog_path : ".");
+        if (access(script, R_OK) != 0)
+            return sp_fail(e, -ENOENT, "%s: circom's generate_witness.js (and "
+                           "witness_calculator.js) must be beside the .wasm: %s: %s", prog_path,
+                           script, strerror(errno));
+        argv[0] = (char *)(node && *node ? node : "node");
+        argv[1] = script;
+        argv[2] = prog_arg;
+        argv[3] = in_path;
+        argv[4] = out_path;
+        argv[5] = NULL;
+    }
+
+    int out = memfd_create("witness.wtns", MFD_CLOEXEC), pp[2] = { -1, -1 };
+    if (out < 0)
+        return sp_fail(e, -errno, "synthd: memfd_create: %s", strerror(errno));
+    if (pipe2(pp, O_CLOEXEC) < 0) {
+        rc = sp_fail(e, -errno, "synthd: pipe: %s", strerror(errno));
+        close(out);
+        return rc;
+    }
+    pid_t parent = getpid();
+    pid_t pid = fork();
+    if (pid == 0)
+        child_exec(parent, kind, prog_fd, input_fd, out, pp[1], l, max_wtns_bytes, argv);
+    close(pp[1]);
+    if (pid < 0) {
+        rc = sp_fail(e, -errno, "synthd: fork: %s", strerror(errno));
+        close(pp[0]);
+        close(out);
+        return rc;
+    }
+    setpgid(pid, pid); /* as the child does: no window where a group kill misses it */
+    fcntl(pp[0], F_SETFL, O_NONBLOCK);
+    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+    static struct log_tail tail;
+    tail.len = 0;
+    uint64_t deadline = mono_ms() + (uint64_t)l->wall_s * 1000;
+    int timed_out = 0, eof = 0;
+    while (pidfd >= 0) {
+        uint64_t now = mono_ms();
+        if (now >= deadline) {
+            timed_out = 1;
+            break;
+        }
+        uint64_t wait = deadline - now < 1000 ? deadline - now : 1000;
+        /* a negative fd is skipped by poll: the pipe once it is at EOF */
+        struct pollfd pf[2] = { { .fd = eof ? -1 : pp[0], .events = POLLIN },
+                                { .fd = pidfd, .events = POLLIN } };
+        if (poll(pf, 2, (int)wait) < 0 && errno != EINTR)
+            break;
+        if (pf[0].revents)
+            eof = tail_drain(&tail, pp[0]);
+        if (pf[1].revents)
+            break; /* exited */
+    }
+    int pidfd_errno = pidfd < 0 ? errno : 0;
+    /* the whole group goes: a program's own children do not outlive it */
+    kill(-pid, SIGKILL);
+    int status = 0;
+    struct rusage ru;
+    memset(&ru, 0, sizeof(ru));
+    while (wait4(pid, &status, 0, &ru) < 0 && errno == EINTR)
+        ;
+    if (!eof)
+        tail_drain(&tail, pp[0]);
+    close(pp[0]);
+    if (pidfd >= 0)
+        close(pidfd);
+    else {
+        close(out);
+        return sp_fail(e, -pidfd_errno, "synthd: pidfd_open: %s", strerror(pidfd_errno));
+    }
+
+    char line[400], why[160];
+    tail_message(&tail, line, sizeof(line));
+    double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+                 (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+    int oom_hint = memmem(tail.buf, tail.len, "bad_alloc", 9) ||
+                   memmem(tail.buf, tail.len, "out of memory", 13) ||
+                   memmem(tail.buf, tail.len, "Out of memory", 13) ||
+                   memmem(tail.buf, tail.len, "Cannot allocate", 15);
+    if (timed_out) {
+        snprintf(why, sizeof(why), "past its wall-clock limit of %u s", l->wall_s);
+    } else if (WIFSIGNALED(status)) {
+        int sig = WTERMSIG(status);
+        if (sig == SIGXCPU || (sig == SIGKILL && cpu >= l->cpu_s))
+            snprintf(why, sizeof(why), "past its CPU limit of %u s", l->cpu_s);
+        else if (sig == SIGXFSZ)
+            snprintf(why, sizeof(why), "wrote more than the key's witness size, %llu bytes",
+                     (unsigned long long)max_wtns_bytes);
+        else
+            snprintf(why, sizeof(why), "killed by signal %d, %s", sig, strsignal(sig));
+    } else if (WEXITSTATUS(status) != 0) {
+        snprintf(why, sizeof(why), "exit %d", WEXITSTATUS(status));
+    } else {
+        struct stat st;
+        if (fstat(out, &st) == 0 && st.st_size > 0) {
+            *wtns_fd = out;
+            return 0;
+        }
+        snprintf(why, sizeof(why), "exit 0 without writing a witness");
+    }
+    /* out of memory under its limit (or the kernel's OOM kill) */
+    if (oom_hint || (timed_out == 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+                     cpu < l->cpu_s))
+        snprintf(why + strlen(why), sizeof(why) - strlen(why), "; its memory limit is %.2f GiB",
+                 l->mem_bytes / 1073741824.0);
+    close(out);
+    return sp_fail(e, -SP_EFORMAT, "%s: the witness program failed%s%s (%s)", input_name,
+                   line[0] ? ": " : "", line, why);
+}

@@ -1,0 +1,266 @@
+#!/bin/sh
+# Witness programs (make test-witness; part of make test): the bundled
+# circuits compiled here with circom2 both ways (--c, built with make/g++/
+# nasm from Debian; --wasm, run by node), their witnesses byte for byte
+# equal to `snarkjs wtns calculate`'s and to the fixtures, `slotprove
+# fullprove` on both curves with both program kinds, proofs verified by
+# snarkjs; then each failure kind (a circuit assert, missing and extra
+# signals, a segfault, a CPU loop, a sleeper, unbounded allocation, a
+# non-zero exit, a truncated and a wrong-prime .wtns, not a program) failing
+# with its own message, exit 1 and no output; then the daemon (serve
+# --witness-program, submit --input): good and failing inputs side by side,
+# only the failing job fails.
+#
+# Compiled programs are kept in build/witness-programs/, rebuilt when their
+# .circom changes (a C++ build takes about a minute on 2 cores).
+set -u
+cd "$(dirname "$0")/.."
+BIN=build/slotprove
+SNARKJS=tests/node_modules/.bin/snarkjs
+CIRCOM=tests/node_modules/.bin/circom2
+FIX=tests/fixtures
+PROGS=build/witness-programs
+TMP=$(mktemp -d)
+SERVE_PID=""
+cleanup() {
+    [ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null && wait "$SERVE_PID" 2>/dev/null
+    rm -rf "$TMP"
+}
+trap cleanup EXIT
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); echo "ok   - $1"; }
+bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -f "$TMP/err" ] && sed 's/^/       /' "$TMP/err" | tail -5; }
+
+# compile CIRCOM_FILE CURVE NAME KINDS ("c wasm" or "wasm"): programs into
+# $PROGS/CURVE/, the native one at $PROGS/CURVE/NAME_cpp/NAME
+compile() {
+    src=$1; curve=$2; n=$3; kinds=$4
+    d=$PROGS/$curve
+    mkdir -p "$d"
+    if [ -f "$d/$n.circom" ] && cmp -s "$src" "$d/$n.circom" &&
+        { [ "${kinds#c }" = "$kinds" ] || [ -x "$d/${n}_cpp/$n" ]; } && [ -f "$d/${n}_js/$n.wasm" ]; then
+        return 0
+    fi
+    rm -rf "$d/${n}_cpp" "$d/${n}_js" "$d/$n.circom"
+    flags=""
+    for k in $kinds; do flags="$flags --$k"; done
+    if ! nice "$CIRCOM" "$src" $flags --O1 -p "$curve" -o "$d" >"$TMP/err" 2>&1; then
+        bad "circom2 $n ($curve) failed"; return 1
+    fi
+    if [ "${kinds#c }" != "$kinds" ] && ! nice make -C "$d/${n}_cpp" -j2 >"$TMP/err" 2>&1; then
+        bad "building $n's C++ witness program ($curve) failed (g++, nasm, libgmp-dev, nlohmann-json3-dev)"
+        return 1
+    fi
+    cp "$src" "$d/$n.circom"
+}
+
+# ---- the bundled circuits: witnesses, fullprove -----------------------------
+for curve in bn128 bls12381; do
+    for c in chain nopub allpub; do
+        name="$curve/$c"
+        kinds="wasm"
+        [ "$c" = chain ] && kinds="c wasm"
+        compile "$FIX/circuits/$c.circom" "$curve" "$c" "$kinds" || continue
+        d=$PROGS/$curve
+        in=$FIX/circuits/$c.input.json
+        rm -f "$TMP/err"
+        $SNARKJS wtns calculate "$d/${c}_js/$c.wasm" "$in" "$TMP/snarkjs.wtns" >"$TMP/err" 2>&1
+        if cmp -s "$TMP/snarkjs.wtns" "$FIX/$curve/$c.wtns"; then ok "$name: snarkjs wtns calculate gives the fixture's witness"
+        else bad "$name: snarkjs's witness differs from the fixture"; fi
+        node "$d/${c}_js/generate_witness.js" "$d/${c}_js/$c.wasm" "$in" "$TMP/wasm.wtns" >"$TMP/err" 2>&1
+        if cmp -s "$TMP/wasm.wtns" "$TMP/snarkjs.wtns"; then ok "$name: the .wasm program's witness is byte-equal to snarkjs's"
+        else bad "$name: the .wasm program's witness differs from snarkjs's"; fi
+        progs="$d/${c}_js/$c.wasm"
+        if [ "$c" = chain ]; then
+            "$d/${c}_cpp/$c" "$in" "$TMP/native.wtns" >"$TMP/err" 2>&1
+            if cmp -s "$TMP/native.wtns" "$TMP/snarkjs.wtns"; then ok "$name: the native program's witness is byte-equal to snarkjs's"
+            else bad "$name: the native program's witness differs from snarkjs's"; fi
+            progs="$d/${c}_cpp/$c $progs"
+        fi
+        for p in $progs; do
+            kind=native
+            case $p in *.wasm) kind=wasm ;; esac
+            out=$TMP/$curve-$c-$kind
+            if ! $BIN fullprove -q --threads 2 "$in" "$p" "$FIX/$curve/$c.zkey" "$out.proof.json" "$out.public.json" 2>"$TMP/err"; then
+                bad "$name: fullprove with the $kind program failed"; continue
+            fi
+            if $SNARKJS groth16 verify "$FIX/$curve/$c.vk.json" "$out.public.json" "$out.proof.json" >"$TMP/err" 2>&1 &&
+                grep -q 'OK!' "$TMP/err"; then ok "$name: fullprove ($kind program): snarkjs verifies the proof"
+            else bad "$name: fullprove ($kind program): snarkjs rejects the proof"; fi
+            if cmp -s "$out.public.json" "$FIX/$curve/$c.public.json"; then ok "$name: fullprove ($kind program): public.json equals snarkjs's"
+            else bad "$name: fullprove ($kind program): public.json differs"; fi
+        done
+    done
+done
+
+# ---- more public signals than one control message holds (300) -------------
+# a key made here: powers of tau 2^10 and groth16 setup (about 30 s, cached)
+M=$PROGS/many
+mkdir -p "$M"
+if ! [ -f "$M/many.zkey" ] || ! cmp -s tests/witness/many.circom "$M/many.circom"; then
+    rm -f "$M/many.zkey" "$M/many.circom"
+    nice "$CIRCOM" tests/witness/many.circom --r1cs --wasm --O1 -o "$M" >"$TMP/err" 2>&1 &&
+        $SNARKJS powersoftau new bn128 10 "$M/p0.ptau" >"$TMP/err" 2>&1 &&
+        $SNARKJS powersoftau prepare phase2 "$M/p0.ptau" "$M/p.ptau" >"$TMP/err" 2>&1 &&
+        $SNARKJS groth16 setup "$M/many.r1cs" "$M/p.ptau" "$M/many.zkey.tmp" >"$TMP/err" 2>&1 &&
+        $SNARKJS zkey export verificationkey "$M/many.zkey.tmp" "$M/vk.json" >"$TMP/err" 2>&1 &&
+        mv "$M/many.zkey.tmp" "$M/many.zkey" && cp tests/witness/many.circom "$M/many.circom" ||
+        bad "building the 300-output key failed"
+fi
+printf '{"x": "5"}\n' >"$TMP/many.json"
+if $BIN fullprove -q --threads 2 "$TMP/many.json" "$M/many_js/many.wasm" "$M/many.zkey" \
+    "$TMP/many.proof.json" "$TMP/many.public.json" 2>"$TMP/err"; then
+    # out[i] = x*x + i = 25 + i
+    if [ "$(jq -c . "$TMP/many.public.json")" = "$(jq -nc '[range(300) | 25 + . | tostring]')" ]; then
+        ok "300 public signals: public.json is [25 .. 324]"
+    else bad "300 public signals: public.json is wrong"; fi
+    if $SNARKJS groth16 verify "$M/vk.json" "$TMP/many.public.json" "$TMP/many.proof.json" 2>&1 | grep -q 'OK!'; then
+        ok "300 public signals: snarkjs verifies the proof"
+    else bad "300 public signals: snarkjs rejects the proof"; fi
+else bad "300 public signals: fullprove failed"; fi
+
+# ---- failures: each with its own message, exit 1, nothing written ----------
+compile tests/witness/assert.circom bn128 assert "c wasm"
+F=$TMP/fault
+cc -O2 -o "$F" tests/witness/fault_program.c || bad "cannot build tests/witness/fault_program.c"
+for k in segv loop sleep alloc exit truncated prime; do
+    cp "$F" "$F-$k"
+    cp "$FIX/bn128/chain.wtns" "$F-$k.wtns"
+done
+printf 'just text\n' >"$TMP/notaprogram"
+chmod +x "$TMP/notaprogram"
+mkdir -p "$TMP/lonely"
+cp "$PROGS/bn128/chain_js/chain.wasm" "$TMP/lonely/chain.wasm"
+printf '{"x0": "3"}\n' >"$TMP/missing.json"
+printf '{"x0": "3", "k": "7", "extra": "1"}\n' >"$TMP/extra.json"
+CIN=$FIX/circuits/chain.input.json
+KEY=$FIX/bn128/chain.zkey
+NATIVE=$PROGS/bn128/chain_cpp/chain
+WASM=$PROGS/bn128/chain_js/chain.wasm
+
+# expect_fail WHAT WANT OPTIONS INPUT PROGRAM: exit 1, the message, no output
+expect_fail() {
+    what=$1; want=$2; opts=$3; in=$4; prog=$5
+    rm -f "$TMP/x.proof.json" "$TMP/x.public.json"
+    $BIN fullprove -q --threads 2 $opts "$in" "$prog" "$KEY" "$TMP/x.proof.json" "$TMP/x.public.json" 2>"$TMP/err"
+    rc=$?
+    if [ $rc -eq 1 ] && grep -q -- "$want" "$TMP/err" && [ ! -f "$TMP/x.proof.json" ] && [ ! -f "$TMP/x.public.json" ]; then
+        ok "failure: $what"
+    else bad "failure: $what (exit $rc, wanted 1 and '$want')"; fi
+}
+expect_fail "circuit assert (native)" "assert.bad.json: the witness program failed: Failed assert in template/function Small line 8" \
+    "" tests/witness/assert.bad.json "$PROGS/bn128/assert_cpp/assert"
+expect_fail "circuit assert (wasm)" "assert.bad.json: the witness program failed: Error in template Small_0 line: 8 (exit 1)" \
+    "" tests/witness/assert.bad.json "$PROGS/bn128/assert_js/assert.wasm"
+expect_fail "missing signal (native)" "missing.json: the witness program failed: Not all inputs have been set. Only 1 out of 2 (killed by signal 6" \
+    "" "$TMP/missing.json" "$NATIVE"
+expect_fail "missing signal (wasm)" "missing.json: the witness program failed: Error: Not all inputs have been set. Only 1 out of 2 (exit 1)" \
+    "" "$TMP/missing.json" "$WASM"
+expect_fail "extra signal (wasm)" "extra.json: the witness program failed: .*extra" "" "$TMP/extra.json" "$WASM"
+expect_fail "segfault" "chain.input.json: the witness program failed (killed by signal 11, Segmentation fault)" "" "$CIN" "$F-segv"
+expect_fail "CPU loop" "the witness program failed (past its CPU limit of 2 s)" "--witness-cpu 2 --witness-time 600" "$CIN" "$F-loop"
+expect_fail "sleeper" "the witness program failed (past its wall-clock limit of 3 s)" "--witness-time 3" "$CIN" "$F-sleep"
+expect_fail "unbounded allocation" "the witness program failed: fault_program: out of memory (exit 4; its memory limit is 0.25 GiB)" \
+    "--witness-mem 256M --witness-time 600" "$CIN" "$F-alloc"
+expect_fail "non-zero exit" "the witness program failed: Error: bad input signal x (exit 3)" "" "$CIN" "$F-exit"
+expect_fail "truncated .wtns" "chain.input.json (its witness program's .wtns): truncated" "" "$CIN" "$F-truncated"
+expect_fail "wrong-prime .wtns" "chain.input.json (its witness program's .wtns): unknown prime" "" "$CIN" "$F-prime"
+expect_fail "not a program" "notaprogram: not a witness program" "" "$CIN" "$TMP/notaprogram"
+expect_fail "a .wasm without generate_witness.js" "generate_witness.js" "" "$CIN" "$TMP/lonely/chain.wasm"
+
+# ---- the daemon: serve --witness-program, submit --input ---------------------
+D=$TMP/d
+mkdir -m 700 "$D"
+SOCK=$D/s.sock
+cp "$F" "$F-slow"
+cp "$FIX/bls12381/chain.wtns" "$F-slow.wtns"
+$BIN serve --socket "$SOCK" --threads 2 --synth 2 --slots 2 --witness-time 30 \
+    --key chain=$KEY --witness-program chain=$NATIVE \
+    --key nopub=$FIX/bn128/nopub.zkey --witness-program nopub=$PROGS/bn128/nopub_js/nopub.wasm \
+    --key segv=$FIX/bls12381/allpub.zkey --witness-program segv=$F-segv \
+    --key slow=$FIX/bls12381/chain.zkey --witness-program slow=$F-slow \
+    --key plain=$FIX/bls12381/nopub.zkey 2>"$D/log" &
+SERVE_PID=$!
+i=0
+while [ ! -S "$SOCK" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+[ -S "$SOCK" ] || bad "serve did not come up: $(tail -3 "$D/log")"
+kids_before=$(pgrep -P "$SERVE_PID" | sort | tr '\n' ' ')
+sub() { $BIN submit --socket "$SOCK" "$@" 2>"$TMP/err"; }
+good=$(sub --key chain --input "$CIN" --input "$CIN")
+wasm=$(sub --key nopub --input "$FIX/circuits/nopub.input.json")
+assert=$(sub --key chain --input "$TMP/missing.json")
+segv=$(sub --key segv --input "$FIX/circuits/allpub.input.json")
+plain=$(sub --key plain --input "$CIN")
+good2=$(sub --key chain --input "$CIN")
+for j in good good2 wasm; do
+    eval id=\$$j
+    if $BIN wait --socket "$SOCK" --proof "$D/$j.proof.json" --public "$D/$j.public.json" "$id" 2>"$TMP/err"; then
+        ok "daemon: input job $j done beside the failing ones"
+    else bad "daemon: input job $j failed"; fi
+done
+jq '.[0]' "$D/good.proof.json" >"$D/g0.proof.json"; jq '.[0]' "$D/good.public.json" >"$D/g0.public.json"
+jq '.[1]' "$D/good.proof.json" >"$D/g1.proof.json"; jq '.[1]' "$D/good.public.json" >"$D/g1.public.json"
+for v in "g0 $FIX/bn128/chain.vk.json" "g1 $FIX/bn128/chain.vk.json" "wasm $FIX/bn128/nopub.vk.json"; do
+    set -- $v
+    if $SNARKJS groth16 verify "$2" "$D/$1.public.json" "$D/$1.proof.json" 2>&1 | grep -q 'OK!'; then
+        ok "daemon: snarkjs verifies input job proof $1"
+    else bad "daemon: snarkjs rejects input job proof $1"; fi
+done
+# expect_job_fail WHAT ID WANT
+expect_job_fail() {
+    if $BIN wait --socket "$SOCK" --proof "$D/x.proof.json" --public "$D/x.public.json" "$2" 2>"$TMP/err"; then
+        bad "daemon: $1 job succeeded"
+    elif grep -q -- "$3" "$TMP/err"; then ok "daemon: $1 job fails with its message"
+    else bad "daemon: $1 job failed without '$3'"; fi
+}
+expect_job_fail "missing signal" "$assert" "missing.json: the witness program failed: Not all inputs have been set"
+expect_job_fail "segfaulting program" "$segv" "allpub.input.json: the witness program failed (killed by signal 11"
+expect_job_fail "no program" "$plain" "plain: no witness program for this key"
+if sub --key chain --input "$CIN" --witness "$FIX/bn128/chain.wtns" >/dev/null; then bad "daemon: inputs and witnesses mixed in one job were accepted"
+else ok "daemon: inputs and witnesses are not mixed in one job"; fi
+kids_after=$(pgrep -P "$SERVE_PID" | sort | tr '\n' ' ')
+if [ "$kids_before" = "$kids_after" ]; then ok "daemon: no synthd or gpud restarted by failing witness programs"
+else bad "daemon: children changed ($kids_before -> $kids_after)"; fi
+
+# synthd SIGKILLed while its witness program runs, 20 times (at most 40
+# tries: a try whose program ends before it is seen kills nothing), a second
+# job running beside it each time: the program dies with it (PDEATHSIG), the
+# partition is retried, both jobs are proved.
+killed=0 orphans=0 lost=0
+gpud=$(pgrep -P "$SERVE_PID" -x gpud)
+n=0
+while [ $killed -lt 20 ] && [ $n -lt 40 ]; do
+    n=$((n + 1))
+    a=$(sub --key slow --input "$FIX/circuits/chain.input.json")
+    b=$(sub --key chain --input "$CIN")
+    prog="" s=""
+    for t in $(seq 1 100); do
+        for s in $(pgrep -P "$SERVE_PID" -x synthd); do
+            prog=$(pgrep -P "$s" | head -1)
+            [ -n "$prog" ] && break
+        done
+        [ -n "$prog" ] && break
+        sleep 0.05
+    done
+    if [ -n "$prog" ]; then
+        kill -9 "$s" && killed=$((killed + 1))
+        t=0
+        while kill -0 "$prog" 2>/dev/null && [ $t -lt 50 ]; do sleep 0.1; t=$((t + 1)); done
+        kill -0 "$prog" 2>/dev/null && { orphans=$((orphans + 1)); kill -9 "$prog"; }
+    fi
+    for id in $a $b; do
+        $BIN wait --socket "$SOCK" --proof "$D/k.proof.json" --public "$D/k.public.json" "$id" 2>"$TMP/err" || lost=$((lost + 1))
+    done
+done
+if [ $killed -eq 20 ] && [ $orphans -eq 0 ] && [ $lost -eq 0 ]; then
+    ok "daemon: synthd SIGKILLed mid-witness $killed times: no orphan program, no job lost"
+else bad "daemon: SIGKILL mid-witness: $killed kills, $orphans orphan programs, $lost jobs lost"; fi
+if $SNARKJS groth16 verify "$FIX/bn128/chain.vk.json" "$D/k.public.json" "$D/k.proof.json" 2>&1 | grep -q 'OK!'; then
+    ok "daemon: the last proof after the kills verifies"
+else bad "daemon: the last proof after the kills does not verify"; fi
+if [ "$(pgrep -P "$SERVE_PID" -x gpud)" = "$gpud" ]; then ok "daemon: gpud kept its pid through the kills"
+else bad "daemon: gpud changed"; fi
+
+echo "witness: $pass passed, $fail failed"
+[ $fail -eq 0 ]

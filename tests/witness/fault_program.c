@@ -1,0 +1,84 @@
+/*
+ * fault_program.c — a witness program that misbehaves, for tests/witness.sh.
+ *
+ * Run as witness programs are (PROGRAM INPUT WTNS); what it does is chosen
+ * by the end of its own file name (argv[0]; the test makes one copy per
+ * kind): "-segv" dereferences NULL, "-loop" spins on the CPU, "-sleep"
+ * sleeps (the wall-clock limit), "-alloc" allocates and touches memory
+ * without bound, "-exit" prints a message and exits 3, "-truncated" writes
+ * argv[0].wtns (a real witness) less its last 100 bytes, "-prime" writes
+ * argv[0].wtns with one byte of its prime changed, "-slow" writes
+ * argv[0].wtns after a second (a program to kill synthd under), anything
+ * else writes argv[0].wtns.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int ends_with(const char *s, const char *tail)
+{
+    size_t a = strlen(s), b = strlen(tail);
+    return a >= b && strcmp(s + a - b, tail) == 0;
+}
+
+static int copy_witness(const char *self, const char *out, long cut, int flip_prime)
+{
+    char src[4096];
+    snprintf(src, sizeof(src), "%s.wtns", self);
+    FILE *f = fopen(src, "rb"), *g = fopen(out, "wb");
+    if (!f || !g) {
+        fprintf(stderr, "fault_program: cannot open %s or %s\n", src, out);
+        return 1;
+    }
+    static unsigned char buf[1 << 24];
+    size_t n = fread(buf, 1, sizeof(buf), f);
+    if (cut && (size_t)cut < n)
+        n -= (size_t)cut;
+    if (flip_prime && n > 40)
+        buf[28] ^= 1; /* section 1: u32 id, u64 size, u32 n8, then the prime at 24 */
+    fwrite(buf, 1, n, g);
+    fclose(f);
+    return fclose(g) != 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *self = argv[0];
+    if (argc != 3) {
+        fprintf(stderr, "usage: %s INPUT WTNS\n", self);
+        return 2;
+    }
+    if (ends_with(self, "-segv")) {
+        volatile int *p = NULL;
+        return *p;
+    }
+    if (ends_with(self, "-loop"))
+        for (volatile unsigned long i = 0;; i++)
+            ;
+    if (ends_with(self, "-sleep"))
+        for (;;)
+            pause();
+    if (ends_with(self, "-alloc")) {
+        for (;;) {
+            char *p = malloc(64 << 20);
+            if (!p) {
+                fprintf(stderr, "fault_program: out of memory\n");
+                return 4;
+            }
+            memset(p, 1, 64 << 20);
+        }
+    }
+    if (ends_with(self, "-exit")) {
+        fprintf(stderr, "something went wrong\nError: bad input signal x\n");
+        return 3;
+    }
+    if (ends_with(self, "-truncated"))
+        return copy_witness(self, argv[2], 100, 0);
+    if (ends_with(self, "-slow"))
+        sleep(1);
+    if (ends_with(self, "-prime"))
+        return copy_witness(self, argv[2], 0, 1);
+    return copy_witness(self, argv[2], 0, 0);
+}
