@@ -14,7 +14,7 @@
 
 set -u
 
-APT_PKGS="gcc make liburing-dev libbsd-dev libmd-dev libcriterion-dev libgmp-dev libjansson-dev pkg-config jq python3 clang libclang-rt-14-dev"
+APT_PKGS="gcc make liburing-dev libbsd-dev libmd-dev libcriterion-dev libgmp-dev libjansson-dev libinih-dev libmicrohttpd-dev libsystemd-dev pkg-config jq python3 python3-prometheus-client systemd clang libclang-rt-14-dev"
 NODE_MIN_MAJOR=18
 
 say() { printf 'install-deps: %s\n' "$*"; }
