@@ -79,6 +79,25 @@ else
     bad "serve --slot-bytes 64K did not come up" d2/log
 fi
 
+# ---- 2. --metrics --------------------------------------------------------------------
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+mkdir -m 700 d4
+PORT=$(free_port)
+"$BIN" serve --socket d4/s.sock --slot-bytes 8M --metrics 127.0.0.1:$PORT 2>d4/log &
+P=$!; PIDS="$PIDS $P"
+if poll 60 up d4/s.sock; then
+    # Debian's python3-prometheus-client is for the system python3
+    /usr/bin/python3 "$ROOT/tests/service_metrics.py" "$BIN" d4/s.sock "$PORT" "$FIX" >d4/out 2>&1; rc=$?
+    grep -E '^(ok|FAIL)' d4/out | while read -r line; do echo "   $line"; done
+    [ $rc = 0 ] && ok "--metrics: scraped under load, parsed by prometheus_client, equal to status ($(grep -c '^ok' d4/out) checks)" \
+        || bad "--metrics (see the lines above)" d4/out
+    stop $P || bad "--metrics: exit" d4/log
+else
+    bad "serve --metrics did not come up" d4/log
+fi
+"$BIN" serve --socket d4/s2.sock --slot-bytes 8M --metrics 127.0.0.1:$PORT:x >/dev/null 2>err; rc=$?
+[ $rc != 0 ] && grep -q 'metrics 127.0.0.1:'"$PORT"':x: expected ADDR:PORT' err && ok "--metrics: a bad address is named" || bad "--metrics bad address (exit $rc)"
+
 # ---- 4. --config FILE -------------------------------------------------------------
 mkdir -m 700 d3
 cat > d3/serve.conf <<CONF

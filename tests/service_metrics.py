@@ -2,7 +2,7 @@
 """service_metrics.py BIN SOCK PORT FIX: scrapes slotprove's /metrics during
 load and checks it with prometheus_client's text parser against `status`.
 
-Load: 6 jobs of 2 partitions submitted at once (slotprove submit --wait);
+Load: 10 jobs of 4 partitions submitted at once (slotprove submit --wait);
 while they run, a hostile client holds half a request open and 20 idle
 connections sit on the metrics port, and a scraper parses the page every
 0.2 s. Afterwards (quiet, figures settled) the counters must equal status's.
@@ -46,9 +46,9 @@ idle = [socket.create_connection(("127.0.0.1", PORT)) for _ in range(20)]
 
 w = FIX + "/bn128/chain.wtns"
 jobs = [subprocess.Popen([BIN, "submit", "--socket", SOCK, "--zkey", FIX + "/bn128/chain.zkey",
-                          "--witness", w, "--witness", w, "--wait", "--proof", "/dev/null",
+                          "--witness", w, "--witness", w, "--witness", w, "--witness", w, "--wait", "--proof", "/dev/null",
                           "--public", "/dev/null"], stdout=subprocess.DEVNULL,
-                         stderr=subprocess.PIPE) for _ in range(6)]
+                         stderr=subprocess.PIPE) for _ in range(10)]
 scrapes, parse_errors, during = 0, [], []
 st_during = None
 while any(j.poll() is None for j in jobs):
@@ -64,7 +64,7 @@ while any(j.poll() is None for j in jobs):
 rcs = [j.wait() for j in jobs]
 for s in idle:
     s.close()
-check(all(rc == 0 for rc in rcs), "6 jobs of 2 partitions proved while scraped (exit codes %s)" % rcs)
+check(all(rc == 0 for rc in rcs), "10 jobs of 4 partitions proved while scraped (exit codes %s)" % rcs)
 check(not parse_errors, "%d scrapes during load parsed by prometheus_client (errors: %s)"
       % (scrapes, parse_errors[:2]))
 check(during == sorted(during), "slotprove_proofs_total never goes down between scrapes")
@@ -92,7 +92,7 @@ got = {
 }
 for k, (m, s) in got.items():
     check(m == s, "%s = %s, status says %s" % (k, m, s))
-check(c["proofs"] >= 12, "at least the 12 partitions counted (%d)" % c["proofs"])
+check(c["proofs"] >= 40, "at least the 40 partitions counted (%d)" % c["proofs"])
 slots = sum(value(fams, "slotprove_slots", state=k) for k in st["slots"]
             if isinstance(st["slots"][k], dict))
 check(slots == st["slots"]["total"], "slotprove_slots by state sum to the pool's %d slots (%s)"

@@ -552,12 +552,6 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "slotprove serve: %s\n", e.msg);
         return 1;
     }
-    if (d.metrics_addr && !(d.metrics = metrics_start(d.metrics_addr, &e))) {
-        fprintf(stderr, "slotprove serve: %s\n", e.msg);
-        if (!d.activated)
-            unlink(d.o.socket_path);
-        return 1;
-    }
     sd_setup(&d.sd);
     d.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     protect_from_oom();
@@ -568,6 +562,13 @@ int cmd_serve(int argc, char **argv)
     sigaddset(&ss, SIGINT);
     sigprocmask(SIG_BLOCK, &ss, NULL);
     int sfd = signalfd(-1, &ss, SFD_NONBLOCK | SFD_CLOEXEC);
+    /* after the mask: the HTTP thread inherits SIGTERM/SIGINT blocked */
+    if (d.metrics_addr && !(d.metrics = metrics_start(d.metrics_addr, &e))) {
+        fprintf(stderr, "slotprove serve: %s\n", e.msg);
+        if (!d.activated)
+            unlink(d.o.socket_path);
+        return 1;
+    }
 
     if ((rc = core_start(core, &e)) < 0) {
         fprintf(stderr, "slotprove serve: %s\n", e.msg);
