@@ -98,6 +98,27 @@ fi
 "$BIN" serve --socket d4/s2.sock --slot-bytes 8M --metrics 127.0.0.1:$PORT:x >/dev/null 2>err; rc=$?
 [ $rc != 0 ] && grep -q 'metrics 127.0.0.1:'"$PORT"':x: expected ADDR:PORT' err && ok "--metrics: a bad address is named" || bad "--metrics bad address (exit $rc)"
 
+# ---- 3. systemd: readiness, watchdog, socket activation -------------------------------
+if command -v systemd-socket-activate >/dev/null 2>&1; then
+    mkdir -m 700 d5
+    python3 "$ROOT/tests/service_sd.py" "$BIN" "$TMP/d5" "$FIX" >d5/out 2>&1; rc=$?
+    grep -E '^(ok|FAIL|#)' d5/out | while read -r line; do echo "   $line"; done
+    [ $rc = 0 ] && verifies d5/p.json d5/pub.json chain \
+        && ok "systemd: READY/STATUS/WATCHDOG/STOPPING and socket activation ($(grep -c '^ok' d5/out) checks; proof verified by snarkjs)" \
+        || bad "systemd (see the lines above)" d5/out
+    # make install into a DESTDIR: the programs find each other, the units name them
+    nice make -s -C "$ROOT" install NVCC= DESTDIR="$TMP/dest" PREFIX=/usr >d5/install.log 2>&1 \
+        && [ -x "$TMP/dest/usr/libexec/slotprove/synthd" ] && [ -x "$TMP/dest/usr/libexec/slotprove/gpud" ] \
+        && grep -q '^ExecStart=/usr/libexec/slotprove/slotprove serve --config /etc/slotprove/serve.conf$' "$TMP/dest/usr/lib/systemd/system/slotprove.service" \
+        && grep -q '^ListenStream=/run/slotprove/slotprove.sock$' "$TMP/dest/usr/lib/systemd/system/slotprove.socket" \
+        && "$TMP/dest/usr/bin/slotprove" prove -q "$FIX/bn128/chain.zkey" "$FIX/bn128/chain.wtns" d5/ip.json d5/ipub.json 2>err \
+        && verifies d5/ip.json d5/ipub.json chain \
+        && ok "make install DESTDIR PREFIX=/usr: units filled in; the installed slotprove proves through its installed synthd/gpud" \
+        || bad "make install" d5/install.log
+else
+    skipped "systemd: systemd-socket-activate not installed"
+fi
+
 # ---- 4. --config FILE -------------------------------------------------------------
 mkdir -m 700 d3
 cat > d3/serve.conf <<CONF
