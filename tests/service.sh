@@ -154,6 +154,19 @@ conf_err() { # conf_err DESCRIPTION LINE PATTERN: d3/bad.conf fails naming line 
     [ $_rc = 2 ] && grep -q "d3/bad.conf:$2: .*$3" err && [ ! -e d3/b.sock ] \
         && ok "--config: $1: exit 2 naming d3/bad.conf:$2" || bad "--config: $1 (exit $_rc)"
 }
+# stderr that is the journal (JOURNAL_STREAM names it): syslog priorities, no stamps
+: > d3/journal.log
+JOURNAL_STREAM=$(stat -c '%d:%i' d3/journal.log) "$BIN" serve --socket d3/j.sock --slot-bytes 8M --synth 1 2>>d3/journal.log &
+P=$!; PIDS="$PIDS $P"
+if poll 60 up d3/j.sock; then
+    stop $P
+    grep -q '^<5>slotprove serve: listening on' d3/journal.log && grep -q '^<5>slotprove serve: stopped' d3/journal.log \
+        && ! grep '^slotprove serve' d3/journal.log | grep -q . \
+        && ok "stderr as the journal: the supervisor's lines carry <5>/<4> priorities and no stamp of their own" \
+        || bad "journal priorities" d3/journal.log
+else
+    bad "serve with JOURNAL_STREAM did not come up" d3/journal.log
+fi
 printf 'slots = 2\n\nslotz = 4\n' > d3/bad.conf; conf_err "an unknown name" 3 'unknown option "slotz"'
 printf '# c\nsynth = 1\nslots = many\n' > d3/bad.conf; conf_err "a bad value" 3 'slots = many: expected 1..256'
 printf 'slots = 2\nthis is not a pair\n' > d3/bad.conf; conf_err "a line without =" 2 'expected .key = value.'
