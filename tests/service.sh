@@ -173,6 +173,7 @@ printf 'slots = 2\nthis is not a pair\n' > d3/bad.conf; conf_err "a line without
 printf '[client]\nslots = 2\n' > d3/bad.conf; conf_err "another section" 2 'the only section is \[serve\]'
 printf 'no-verify = maybe\n' > d3/bad.conf; conf_err "a flag that is neither true nor false" 1 'expected true or false'
 printf 'config = other.conf\n' > d3/bad.conf; conf_err "config inside config" 1 'not allowed'
+printf 'synth = 1\ngpus = 0,x!y\n' > d3/bad.conf; conf_err "a bad GPU list" 2 'gpus = 0,x!y: GPU "x!y"'
 "$BIN" serve --config d3/none.conf >/dev/null 2>err; rc=$?
 [ $rc = 2 ] && grep -q 'd3/none.conf: No such file' err && ok "--config: a missing file is named (exit 2)" || bad "--config: missing file (exit $rc)"
 

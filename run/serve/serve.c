@@ -210,7 +210,11 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         case 'P': {
             struct sp_err e;
             if (gpus_parse(&d->gpus, optarg, &e) < 0) {
-                fprintf(stderr, "slotprove serve: --gpus %s: %s\n", optarg, e.msg);
+                if (arg_origin[optind - 1])
+                    fprintf(stderr, "slotprove serve: %s: gpus = %s: %s\n",
+                            arg_origin[optind - 1], optarg, e.msg);
+                else
+                    fprintf(stderr, "slotprove serve: --gpus %s: %s\n", optarg, e.msg);
                 return 2;
             }
             gpus_given = d->gpus_listed = 1;
@@ -295,9 +299,13 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         }
     }
     if (optind != argc) {
-        fprintf(stderr, "slotprove serve: unexpected argument %s\n", argv[optind]);
+        if (arg_origin[optind])
+            fprintf(stderr, "slotprove serve: %s: unexpected %s\n", arg_origin[optind], argv[optind]);
+        else
+            fprintf(stderr, "slotprove serve: unexpected argument %s\n", argv[optind]);
         return 2;
     }
+    arg_origin = NULL; /* bad_opt below is not about the argument at optind - 1 */
     if (!backend_name_ok(o->backend))
         return bad_opt("--backend", o->backend, "auto, cpu or cuda");
 #ifndef SLOTPROVE_CUDA_BUILT
