@@ -31,6 +31,8 @@ LDLIBS  := -l:liburing.a -lbsd -lmd -ljansson -lgmp -lpthread -lm
 # The fleet (run/fleet/) talks to PostgreSQL through libpq (Debian: libpq-dev);
 # only build/slotprove-fleet links it (run/fleet/fleet_exec.h says why).
 PQ_CFLAGS := $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+# serve's service parts: --config (libinih), --metrics (libmicrohttpd), systemd (libsystemd)
+RUN_LDLIBS := -linih -lmicrohttpd -lsystemd
 
 COMMON_SRC := $(wildcard common/*.c) $(wildcard shm/*.c)
 GPUD_SRC   := $(filter-out gpud/main.c,$(wildcard gpud/*.c gpud/cpu/*.c))
@@ -50,7 +52,7 @@ LIBRUN    := $(BUILD)/librun.a
 LIBFLEET  := $(BUILD)/libfleet.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud $(BUILD)/slotprove-fleet
 
-.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline bench-synth clean test-keygen test-pipeline test-bellperson test-fleet test-witness
+.PHONY: all deps test unit e2e edges verify demo service install bench bench-cpu bench-pipeline bench-synth clean test-keygen test-pipeline test-bellperson test-fleet test-witness
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -67,9 +69,9 @@ $(LIBCOMMON) $(LIBSYNTHD) $(LIBGPUD) $(LIBRUN) $(LIBFLEET):
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/slotprove: $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON)
-	$(CC) $(CFLAGS) $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON) -o $@ $(LDLIBS)
+	$(CC) $(CFLAGS) $(call obj,run/main.c) $(LIBRUN) $(LIBCOMMON) -o $@ $(RUN_LDLIBS) $(LDLIBS)
 $(BUILD)/slotprove-fleet: $(call obj,run/fleet/main.c) $(LIBFLEET) $(LIBRUN) $(LIBCOMMON)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS) -lpq
+	$(CC) $(CFLAGS) $^ -o $@ $(RUN_LDLIBS) $(LDLIBS) -lpq
 $(BUILD)/synthd: $(call obj,synthd/main.c) $(LIBSYNTHD) $(LIBCOMMON)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 $(BUILD)/gpud: $(call obj,gpud/main.c) $(LIBGPUD) $(LIBCOMMON)
@@ -77,7 +79,7 @@ $(BUILD)/gpud: $(call obj,gpud/main.c) $(LIBGPUD) $(LIBCOMMON)
 
 # One Criterion binary holds every tests/test_*.c.
 $(BUILD)/unit: $(call obj,$(TEST_SRC)) $(LIBRUN) $(LIBSYNTHD) $(LIBGPUD) $(LIBCOMMON)
-	$(CC) $(CFLAGS) $(call obj,$(TEST_SRC)) $(LIBRUN) $(LIBSYNTHD) $(LIBGPUD) $(LIBCOMMON) $(GPUD_LINK) -o $@ -lcriterion $(LDLIBS)
+	$(CC) $(CFLAGS) $(call obj,$(TEST_SRC)) $(LIBRUN) $(LIBSYNTHD) $(LIBGPUD) $(LIBCOMMON) $(GPUD_LINK) -o $@ -lcriterion $(RUN_LDLIBS) $(LDLIBS)
 
 deps:
 	@sh tests/install-deps.sh
@@ -98,6 +100,10 @@ edges: $(BINS)
 
 faults: $(BINS)
 	@sh tests/faults.sh
+
+# issue 22: serve with no arguments, --config, --metrics, systemd (tests/service.sh)
+service: $(BINS)
+	@bash tests/service.sh
 
 # slotprove verify beside snarkjs: fixtures, fresh proofs, tampered inputs
 verify: $(BINS)
@@ -120,7 +126,7 @@ test-witness: $(BINS)
 	@sh tests/witness.sh
 
 # check-layout last: it names the cycles and arrows still to cut (issue 17)
-test: deps check-generated check-env all unit e2e edges verify test-keygen test-bellperson test-pipeline test-witness faults test-fleet check-layout
+test: deps check-generated check-env all unit e2e edges service verify test-keygen test-bellperson test-pipeline test-witness faults test-fleet check-layout
 
 include tests/checks.mk
 
@@ -130,6 +136,24 @@ test-fleet: $(BINS)
 
 demo: deps all
 	@sh tests/demo.sh
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the programs in
+# $(PREFIX)/libexec/slotprove (they find each other there), slotprove linked
+# from $(PREFIX)/bin, the systemd units in $(PREFIX)/lib/systemd/system
+PREFIX     ?= /usr/local
+SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
+LIBEXECDIR := $(PREFIX)/libexec/slotprove
+UNITDIR    := $(PREFIX)/lib/systemd/system
+DOCDIR     := $(PREFIX)/share/doc/slotprove
+install: $(BINS)
+	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
+	install -m 0755 $(BINS) $(wildcard $(BUILD)/slotprove-keygen-gpu) $(DESTDIR)$(LIBEXECDIR)/
+	ln -sf ../libexec/slotprove/slotprove $(DESTDIR)$(PREFIX)/bin/slotprove
+	sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	    -e 's|@DOCDIR@|$(DOCDIR)|g' dist/slotprove.service.in > $(DESTDIR)$(UNITDIR)/slotprove.service
+	install -m 0644 dist/slotprove.socket $(DESTDIR)$(UNITDIR)/slotprove.socket
+	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
+	install -m 0644 run/serve/README.md $(DESTDIR)$(DOCDIR)/serve.md
 
 clean:
 	rm -rf $(BUILD)

@@ -5,6 +5,8 @@
 #
 #   apt:  gcc make liburing-dev libbsd-dev libmd-dev (SHA-256 for the key
 #         cache) libcriterion-dev libgmp-dev libjansson-dev pkg-config,
+#         libinih-dev libmicrohttpd-dev libsystemd-dev (serve's --config,
+#         --metrics, systemd), python3-prometheus-client systemd (tests/service.sh),
 #         jq (fault suite), python3 (raw-socket tests), clang libclang-rt-14-dev (libFuzzer),
 #         postgresql-15 libpq-dev (the fleet: run/fleet/, tests/fleet.sh),
 #         g++ nasm nlohmann-json3-dev (circom --c witness programs, tests/witness.sh),
@@ -17,7 +19,7 @@
 
 set -u
 
-APT_PKGS="gcc make liburing-dev libbsd-dev libmd-dev libcriterion-dev libgmp-dev libjansson-dev pkg-config jq python3 clang libclang-rt-14-dev postgresql-15 libpq-dev g++ nasm nlohmann-json3-dev"
+APT_PKGS="gcc make liburing-dev libbsd-dev libmd-dev libcriterion-dev libgmp-dev libjansson-dev libinih-dev libmicrohttpd-dev libsystemd-dev pkg-config jq python3 python3-prometheus-client systemd clang libclang-rt-14-dev postgresql-15 libpq-dev g++ nasm nlohmann-json3-dev"
 NODE_MIN_MAJOR=18
 
 say() { printf 'install-deps: %s\n' "$*"; }

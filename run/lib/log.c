@@ -7,12 +7,14 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "journal.h"
 #include "log.h"
 
 static const char *log_prefix = "slotprove";
 static int log_stamp;
 static enum log_level log_min = LOG_NOTE;
 static int log_quiet;
+static int log_journal; /* stderr is the journal: "<N>" priority, no stamp */
 
 void log_setup(const char *prefix, int stamp, enum log_level min_level, int quiet)
 {
@@ -20,6 +22,7 @@ void log_setup(const char *prefix, int stamp, enum log_level min_level, int quie
     log_stamp = stamp;
     log_min = min_level;
     log_quiet = quiet;
+    log_journal = stderr_is_journal();
 }
 
 void sup_log(enum log_level level, const char *fmt, ...)
@@ -28,7 +31,9 @@ void sup_log(enum log_level level, const char *fmt, ...)
         return;
     char line[1024], safe[3072];
     int n;
-    if (log_stamp) {
+    if (log_journal) { /* the journal keeps the pid and time itself */
+        n = snprintf(line, sizeof(line), "<%d>%s: ", level == LOG_WARN ? 4 : 5, log_prefix);
+    } else if (log_stamp) {
         char ts[32];
         time_t t = time(NULL);
         struct tm tm;

@@ -5,6 +5,8 @@
  * (`slotprove serve`), "PREFIX: text" for `prove`, whose stderr is also its
  * progress display. Notes (a child started, the daemon listens) can be
  * turned off; warnings (a death, a failed job) always show unless quiet.
+ * When stderr is the systemd journal (journal.h) a line is "<5>PREFIX: text"
+ * (notice) or "<4>PREFIX: text" (warning) instead.
  */
 #ifndef SLOTPROVE_LOG_H
 #define SLOTPROVE_LOG_H

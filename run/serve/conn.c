@@ -279,7 +279,7 @@ static void handle_line(struct server *d, struct conn *c, const char *line, size
         return;
     }
     if (r.op == REQ_STATUS) {
-        char *s = status_json(&d->core, c->uid);
+        char *s = status_json(&d->core, c->uid, &d->sizing);
         conn_send(d, c, s ? s : "{\"ok\":false,\"error\":\"out of memory\"}");
         free(s);
         return;

@@ -32,11 +32,15 @@
 
 #include "args.h"
 #include "log.h"
+#include "metrics.h"
+#include "sd.h"
+#include "config.h"
 #include "conn.h"
 #include "core.h"
 #include "server.h"
 #include "loop.h"
 #include "serve.h"
+#include "sizing.h"
 #include "sockpath.h"
 #include "parallel.h"
 #include "synth_plan.h"
@@ -60,10 +64,15 @@ static void usage(FILE *f)
         "  --gpuds G              prover processes (default: one per GPU, see --gpus;\n"
         "                         1 without a GPU; max %d; with the CPU backend more\n"
         "                         than 1 is a test option: they share the CPUs)\n"
-        "  --slots M              shared-memory slots: proofs in flight at most (default 4)\n"
+        "  --slots M              shared-memory slots: proofs in flight at most (default\n"
+        "                         synthds + 2 x gpuds, fewer if they do not fit the pool\n"
+        "                         budget: 1/8 of the memory usable, at most 64 GiB)\n"
         "  --slot-bytes SIZE|auto bytes per slot, e.g. 512M, 4G; auto (default) sizes\n"
-        "                         them for the largest --key (so auto needs a --key);\n"
-        "                         keys submitted later must fit\n"
+        "                         them for the largest --key, or without one the pool\n"
+        "                         budget / slots (16M..16G); keys submitted later must\n"
+        "                         fit. Memory usable: MemAvailable, or less left under\n"
+        "                         the cgroup's memory.max. The choice is logged at start\n"
+        "                         and shown in `status` (\"sizing\")\n"
         "  --synth-rss-max SIZE   kill and restart a synthd whose RssAnon passes SIZE\n"
         "  --backend auto|cpu|cuda gpud's prover backend (default auto: CUDA where this\n"
         "                         build has it and a GPU is visible, partitions the GPU\n"
@@ -102,6 +111,12 @@ static void usage(FILE *f)
         "                         returned (for measuring raw proving speed only; by\n"
         "                         default a proof that fails is never returned and its\n"
         "                         job fails: \"the witness does not satisfy the circuit\")\n"
+        "  --metrics ADDR:PORT    serve Prometheus metrics on http://ADDR:PORT/metrics\n"
+        "                         (e.g. 127.0.0.1:9464; names in run/serve/README.md)\n"
+        "  --config FILE          options from FILE, one `key = value` a line, key a\n"
+        "                         long option without the dashes (e.g. slots = 8;\n"
+        "                         no-verify = true); the command line overrides it;\n"
+        "                         see run/serve/README.md\n"
         "  -h, --help             this text\n"
         "\n"
         "SIGTERM or SIGINT: stop taking jobs, finish running ones, exit 0.\n",
@@ -109,9 +124,17 @@ static void usage(FILE *f)
     fprintf(f, "\nwitness programs (input jobs):\n%s", witness_serve_help);
 }
 
+/* where each argument came from: "FILE:LINE" of --config, NULL: the command line */
+static const char **arg_origin;
+
 static int bad_opt(const char *opt, const char *val, const char *want)
 {
-    fprintf(stderr, "slotprove serve: %s %s: expected %s\n", opt, val, want);
+    /* called right after getopt_long took "--opt val": val is argv[optind - 1] */
+    const char *from = arg_origin && optind > 0 ? arg_origin[optind - 1] : NULL;
+    if (from)
+        fprintf(stderr, "slotprove serve: %s: %s = %s: expected %s\n", from, opt + 2, val, want);
+    else
+        fprintf(stderr, "slotprove serve: %s %s: expected %s\n", opt, val, want);
     return 2;
 }
 
@@ -145,12 +168,24 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         { "witness-mem", required_argument, NULL, 'E' },
         { "witness-cpu", required_argument, NULL, 'U' },
         { "witness-time", required_argument, NULL, 'L' },
+        { "config", required_argument, NULL, 'c' },
+        { "metrics", required_argument, NULL, 0x100 }, /* long only */
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
+    struct config_args ca;
+    struct sp_err ce;
+    if (config_args(argc, argv, opts, &ca, &ce) < 0) {
+        fprintf(stderr, "slotprove serve: --config: %s\n", ce.msg);
+        return 2;
+    }
+    argc = ca.argc;
+    argv = ca.argv;
+    arg_origin = ca.origin;
     struct core_opts *o = &d->core.o;
     struct server_opts *so = &d->o;
     int c, gpuds_given = 0, gpus_given = 0;
+    d->slots_given = d->slot_bytes_given = 0;
     so->socket_path = default_socket_path();
     o->gpuds = 1;
     o->synthds = 2;
@@ -186,20 +221,27 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         case 'P': {
             struct sp_err e;
             if (gpus_parse(&d->gpus, optarg, &e) < 0) {
-                fprintf(stderr, "slotprove serve: --gpus %s: %s\n", optarg, e.msg);
+                if (arg_origin[optind - 1])
+                    fprintf(stderr, "slotprove serve: %s: gpus = %s: %s\n",
+                            arg_origin[optind - 1], optarg, e.msg);
+                else
+                    fprintf(stderr, "slotprove serve: --gpus %s: %s\n", optarg, e.msg);
                 return 2;
             }
-            gpus_given = 1;
+            gpus_given = d->gpus_listed = 1;
             break;
         }
         case 'm':
             if (parse_count(optarg, 1, POOL_MAX_SLOTS, &v) < 0)
                 return bad_opt("--slots", optarg, "1..256");
             o->slots = v;
+            d->slots_given = 1;
             break;
         case 'B':
+            o->slot_bytes = 0;
             if (strcmp(optarg, "auto") != 0 && !(o->slot_bytes = parse_size(optarg)))
                 return bad_opt("--slot-bytes", optarg, "SIZE (512M, 4G) or auto");
+            d->slot_bytes_given = o->slot_bytes != 0;
             break;
         case 'R':
             if (!(o->synth_rss_max = parse_size(optarg)))
@@ -265,15 +307,21 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
                 return 2;
             break;
         case 'h': usage(stdout); return -1; /* done: exit 0 */
+        case 'c': break; /* taken out by config_args */
+        case 0x100: d->metrics_addr = optarg; break; /* --metrics */
         default:
             fprintf(stderr, "see `slotprove serve --help`\n");
             return 2;
         }
     }
     if (optind != argc) {
-        fprintf(stderr, "slotprove serve: unexpected argument %s\n", argv[optind]);
+        if (arg_origin[optind])
+            fprintf(stderr, "slotprove serve: %s: unexpected %s\n", arg_origin[optind], argv[optind]);
+        else
+            fprintf(stderr, "slotprove serve: unexpected argument %s\n", argv[optind]);
         return 2;
     }
+    arg_origin = NULL; /* bad_opt below is not about the argument at optind - 1 */
     if (!backend_name_ok(o->backend))
         return bad_opt("--backend", o->backend, "auto, cpu or cuda");
 #ifndef SLOTPROVE_CUDA_BUILT
@@ -299,6 +347,8 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         gpus_given = d->gpus.n > 0;
     }
 #endif
+    d->sizing.gpuds_from = gpus_given ? (d->gpus_listed ? "--gpus" : "visible GPUs")
+                           : gpuds_given ? "--gpuds" : "one CPU gpud (no GPU used)";
     if (gpus_given) {
         o->gpuds = d->gpus.n;
         o->gpus = d->gpus.ptr;
@@ -460,6 +510,8 @@ static int loop(struct server *d, int sfd)
         uint64_t now = now_ns();
         conns_tick(d, now);
         core_tick(core, now);
+        metrics_tick(d->metrics, core, now);
+        sd_tick(&d->sd, core, now);
         if (core->draining && jobs_active(&core->jobs) == 0) {
             int pending = 0;
             for (int q = 0; q < MAX_CONNS; q++)
@@ -494,6 +546,14 @@ static void plan_synthesis(struct core *core)
     snprintf(o->synth_plan, sizeof(o->synth_plan), "%s", p.why);
 }
 
+/* the core's job_ended hook: the metrics, then the waiting clients */
+static void job_ended(void *ctx, struct job *j)
+{
+    struct server *d = ctx;
+    metrics_job_ended(d->metrics, j);
+    conns_job_ended(ctx, j);
+}
+
 int cmd_serve(int argc, char **argv)
 {
     static struct server d;
@@ -510,7 +570,7 @@ int cmd_serve(int argc, char **argv)
         return rc < 0 ? 0 : rc; /* < 0: --help was printed */
     core->keys.max_job_key = d.o.max_job_key;
     core->keys.hash_keys = 1;
-    core->hooks = (struct core_hooks){ .ctx = &d, .job_ended = conns_job_ended };
+    core->hooks = (struct core_hooks){ .ctx = &d, .job_ended = job_ended };
     signal(SIGPIPE, SIG_IGN);
     raise_fd_limit();
     for (int i = 0; i < nkeys; i++)
@@ -523,25 +583,28 @@ int cmd_serve(int argc, char **argv)
         fprintf(stderr, "slotprove serve: %s\n", e.msg);
         return 1;
     }
-    if (!core->o.slot_bytes) {
+    if (!core->o.slot_bytes) /* auto: the largest --key, else from memory (sizing.h) */
         core->o.slot_bytes = keys_max_slot_bytes(&core->keys);
-        if (!core->o.slot_bytes) {
-            fprintf(stderr, "slotprove serve: --slot-bytes auto needs at least one --key; "
-                            "give --slot-bytes SIZE\n");
-            return 2;
-        }
-    }
-    plan_synthesis(core);
+    plan_synthesis(core); /* synthds first: the default slot count follows them */
+    sizing_pick(&d.sizing, core->o.synthds, core->o.gpuds, d.slots_given, d.slot_bytes_given,
+                keys_max_slot_bytes(&core->keys), &core->o.slots, &core->o.slot_bytes);
     if (keys_max_slot_bytes(&core->keys) > core->o.slot_bytes) {
         fprintf(stderr, "slotprove serve: --slot-bytes %llu is too small: the largest --key needs "
                         "%llu-byte slots\n", (unsigned long long)core->o.slot_bytes,
                 (unsigned long long)keys_max_slot_bytes(&core->keys));
         return 2;
     }
-    if (check_socket_dir(&d, &e) < 0 || (d.listen_fd = listen_socket(&d, &e)) < 0) {
+    /* systemd's socket (sd.h), else our own */
+    if ((d.listen_fd = sd_activated_socket(&e)) < -1) {
         fprintf(stderr, "slotprove serve: %s\n", e.msg);
         return 1;
     }
+    d.activated = d.listen_fd >= 0;
+    if (!d.activated && (check_socket_dir(&d, &e) < 0 || (d.listen_fd = listen_socket(&d, &e)) < 0)) {
+        fprintf(stderr, "slotprove serve: %s\n", e.msg);
+        return 1;
+    }
+    sd_setup(&d.sd);
     d.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     protect_from_oom();
 
@@ -551,16 +614,31 @@ int cmd_serve(int argc, char **argv)
     sigaddset(&ss, SIGINT);
     sigprocmask(SIG_BLOCK, &ss, NULL);
     int sfd = signalfd(-1, &ss, SFD_NONBLOCK | SFD_CLOEXEC);
+    /* after the mask: the HTTP thread inherits SIGTERM/SIGINT blocked */
+    if (d.metrics_addr && !(d.metrics = metrics_start(d.metrics_addr, &e))) {
+        fprintf(stderr, "slotprove serve: %s\n", e.msg);
+        if (!d.activated)
+            unlink(d.o.socket_path);
+        return 1;
+    }
 
     if ((rc = core_start(core, &e)) < 0) {
         fprintf(stderr, "slotprove serve: %s\n", e.msg);
         core_shutdown(core);
-        unlink(d.o.socket_path);
+        metrics_stop(d.metrics);
+        if (!d.activated)
+            unlink(d.o.socket_path);
         return 1;
     }
-    sup_log(LOG_NOTE, "listening on %s: %u synthd, %u gpud (%s), %u slots of %.1f MiB; "
-            "synthesis %s", d.o.socket_path, core->o.synthds, core->o.gpuds, core->o.backend,
-            core->o.slots, core->o.slot_bytes / 1048576.0, core->o.synth_plan);
+    sup_log(LOG_NOTE, "listening on %s: %u synthd, %u gpud (%s; %s), %u slots (%s) of %.1f MiB "
+            "(%s); memory usable %.1f GiB (%s), pool budget %.1f GiB",
+            d.activated ? "the socket systemd passed" : d.o.socket_path,
+            core->o.synthds, core->o.gpuds, core->o.backend,
+            d.sizing.gpuds_from, core->o.slots, d.sizing.slots_from,
+            core->o.slot_bytes / 1048576.0, d.sizing.slot_bytes_from,
+            d.sizing.usable_bytes / 1073741824.0, d.sizing.usable_from,
+            d.sizing.pool_budget_bytes / 1073741824.0);
+    sup_log(LOG_NOTE, "synthesis %s", core->o.synth_plan);
     rc = loop(&d, sfd);
     core_shutdown(core);
     for (int i = 0; i < MAX_CONNS; i++)
@@ -568,7 +646,9 @@ int cmd_serve(int argc, char **argv)
             conn_writable(&d, d.conns[i]);
             conn_close(&d, d.conns[i]);
         }
-    unlink(d.o.socket_path);
+    metrics_stop(d.metrics);
+    if (!d.activated) /* systemd's socket stays for the next start */
+        unlink(d.o.socket_path);
     sup_log(LOG_NOTE, "stopped");
     return rc;
 }

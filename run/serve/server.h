@@ -18,6 +18,10 @@
 #include "ctl.h"
 #include "gpus.h"
 #include "request.h"
+#include "sd.h"
+#include "sizing.h"
+
+struct metrics;
 
 #define MAX_CONNS 256
 
@@ -52,6 +56,13 @@ struct server_opts {
 struct server {
     struct core core;
     struct gpu_list gpus;      /* --gpus, or the visible GPUs */
+    int gpus_listed;           /* --gpus was given */
+    int slots_given, slot_bytes_given; /* --slots, --slot-bytes SIZE were given */
+    struct sizing sizing;      /* where the defaults came from (sizing.h) */
+    const char *metrics_addr;  /* --metrics ADDR:PORT, or NULL */
+    struct metrics *metrics;   /* its HTTP thread (metrics.h), or NULL */
+    struct sd_state sd;        /* systemd notifications (sd.h) */
+    int activated;             /* listen_fd came from systemd: do not unlink the socket */
     struct server_opts o;
     int listen_fd;
     int spare_fd;              /* released to accept-and-close on EMFILE */

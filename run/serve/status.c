@@ -78,7 +78,7 @@ static json_t *processes(struct core *d, uid_t viewer, long *group_pss)
     return a;
 }
 
-char *status_json(struct core *d, uid_t viewer)
+char *status_json(struct core *d, uid_t viewer, const struct sizing *sz)
 {
     struct pool_counts pc;
     char buffers[200];
@@ -148,6 +148,16 @@ char *status_json(struct core *d, uid_t viewer)
     }
     json_object_set_new(st, "keys", keys);
     json_object_set_new(st, "draining", json_boolean(d->draining));
+    if (sz)
+        json_object_set_new(st, "sizing",
+                            json_pack("{sIsssIsisssIsssiss}", "memory_usable_bytes",
+                                      (json_int_t)sz->usable_bytes, "memory_usable_from",
+                                      sz->usable_from, "pool_budget_bytes",
+                                      (json_int_t)sz->pool_budget_bytes, "slots",
+                                      (int)d->o.slots, "slots_from", sz->slots_from,
+                                      "slot_bytes", (json_int_t)d->o.slot_bytes,
+                                      "slot_bytes_from", sz->slot_bytes_from, "gpuds",
+                                      (int)d->o.gpuds, "gpuds_from", sz->gpuds_from));
     json_object_set_new(o, "status", st);
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(o);

@@ -1,0 +1,272 @@
+/* metrics.c — the Prometheus endpoint (see metrics.h). */
+#include "metrics.h"
+
+#include <errno.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "dispatch.h"
+#include "jobs.h"
+#include "kids.h"
+#include "pool_scan.h"
+#include "slot.h"
+
+/* job latency buckets, seconds (le) */
+static const double bucket_s[] = { 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800 };
+#define NBUCKETS (sizeof(bucket_s) / sizeof(bucket_s[0]))
+
+struct metrics {
+    struct MHD_Daemon *mhd;
+    pthread_mutex_t mu;
+    char *page;                /* under mu */
+    size_t page_len;
+    uint64_t last_ns;
+    /* supervisor thread only */
+    uint64_t bucket[NBUCKETS]; /* jobs with latency <= bucket_s[i] (not cumulative here) */
+    uint64_t latency_count;
+    double latency_sum_s;
+    uint64_t ended[4];         /* by enum job_state */
+};
+
+static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
+                              const char *method, const char *version, const char *upload,
+                              size_t *upload_len, void **state)
+{
+    struct metrics *m = cls;
+    (void)version;
+    (void)upload;
+    if (!*state) { /* the headers: answer when the request is complete */
+        *state = m;
+        return MHD_YES;
+    }
+    if (*upload_len) { /* a GET has no body: ignore one */
+        *upload_len = 0;
+        return MHD_YES;
+    }
+    struct MHD_Response *r;
+    unsigned code = MHD_HTTP_OK;
+    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+        static char msg[] = "only GET /metrics\n";
+        r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg, MHD_RESPMEM_PERSISTENT);
+        code = MHD_HTTP_METHOD_NOT_ALLOWED;
+    } else if (strcmp(url, "/metrics") != 0) {
+        static char msg[] = "not found: the metrics are at /metrics\n";
+        r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg, MHD_RESPMEM_PERSISTENT);
+        code = MHD_HTTP_NOT_FOUND;
+    } else {
+        pthread_mutex_lock(&m->mu);
+        size_t len = m->page_len;
+        char *copy = malloc(len ? len : 1);
+        if (copy && len)
+            memcpy(copy, m->page, len);
+        pthread_mutex_unlock(&m->mu);
+        if (!copy)
+            return MHD_NO;
+        r = MHD_create_response_from_buffer(len, copy, MHD_RESPMEM_MUST_FREE);
+        if (r)
+            MHD_add_response_header(r, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
+    }
+    if (!r)
+        return MHD_NO;
+    enum MHD_Result rc = MHD_queue_response(conn, code, r);
+    MHD_destroy_response(r);
+    return rc;
+}
+
+struct metrics *metrics_start(const char *addr_port, struct sp_err *e)
+{
+    char host[256];
+    const char *colon = strrchr(addr_port, ':');
+    const char *h = addr_port;
+    size_t hl = colon ? (size_t)(colon - addr_port) : 0;
+    if (hl >= 2 && h[0] == '[' && h[hl - 1] == ']') {
+        h++;
+        hl -= 2;
+    }
+    char *end;
+    long port = colon ? strtol(colon + 1, &end, 10) : 0;
+    if (!colon || hl == 0 || hl >= sizeof(host) || *end || port < 1 || port > 65535) {
+        sp_fail(e, -EINVAL, "--metrics %s: expected ADDR:PORT (e.g. 127.0.0.1:9464, [::1]:9464)",
+                addr_port);
+        return NULL;
+    }
+    memcpy(host, h, hl);
+    host[hl] = 0;
+    struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV }, *ai;
+    int grc = getaddrinfo(host, colon + 1, &hints, &ai);
+    if (grc != 0) {
+        sp_fail(e, -EINVAL, "--metrics %s: %s", addr_port, gai_strerror(grc));
+        return NULL;
+    }
+    struct metrics *m = calloc(1, sizeof(*m));
+    pthread_mutex_init(&m->mu, NULL);
+    m->page = strdup("");
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
+    if (ai->ai_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    m->mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, answer, m, MHD_OPTION_SOCK_ADDR,
+                              ai->ai_addr, MHD_OPTION_CONNECTION_LIMIT,
+                              (unsigned)METRICS_MAX_CONNS, MHD_OPTION_CONNECTION_TIMEOUT,
+                              (unsigned)METRICS_TIMEOUT_S, MHD_OPTION_END);
+    freeaddrinfo(ai);
+    if (!m->mhd) {
+        sp_fail(e, -EADDRNOTAVAIL, "--metrics %s: cannot listen there (in use, or not an "
+                "address of this host)", addr_port);
+        free(m->page);
+        free(m);
+        return NULL;
+    }
+    return m;
+}
+
+void metrics_job_ended(struct metrics *m, const struct job *j)
+{
+    if (!m)
+        return;
+    m->ended[j->state]++;
+    if (j->state != JOB_DONE || j->t_end_ns < j->t_submit_ns)
+        return;
+    double s = (j->t_end_ns - j->t_submit_ns) / 1e9;
+    m->latency_count++;
+    m->latency_sum_s += s;
+    for (size_t i = 0; i < NBUCKETS; i++)
+        if (s <= bucket_s[i]) {
+            m->bucket[i]++;
+            break;
+        }
+}
+
+static void head(FILE *f, const char *name, const char *type, const char *help)
+{
+    fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void one(FILE *f, const char *name, const char *type, const char *help, double v)
+{
+    head(f, name, type, help);
+    fprintf(f, "%s %.17g\n", name, v);
+}
+
+static void render(struct metrics *m, struct core *c, FILE *f)
+{
+    unsigned parts[DSP_FAILED + 1];
+    struct pool_counts pc;
+    dispatch_counts(&c->dsp, parts);
+    pool_counts(&c->pool, &pc);
+
+    one(f, "slotprove_proofs_total", "counter", "Partitions proved and returned.", (double)c->c.proofs);
+    one(f, "cuzk_proofs_completed_total", "counter", "Alias of slotprove_proofs_total.",
+        (double)c->c.proofs);
+    head(f, "slotprove_jobs_ended_total", "counter", "Jobs ended, by how they ended.");
+    static const char *const st[] = { "running", "done", "failed", "cancelled" };
+    for (int s = 1; s < 4; s++)
+        fprintf(f, "slotprove_jobs_ended_total{state=\"%s\"} %llu\n", st[s],
+                (unsigned long long)m->ended[s]);
+    one(f, "slotprove_jobs_running", "gauge", "Jobs running.", jobs_active(&c->jobs));
+    one(f, "slotprove_queue_partitions", "gauge", "Partitions submitted and waiting for a synthd.",
+        parts[DSP_QUEUED]);
+    one(f, "cuzk_queue_depth", "gauge", "Alias of slotprove_queue_partitions.", parts[DSP_QUEUED]);
+    head(f, "slotprove_partitions", "gauge", "Partitions of running jobs, by state.");
+    static const char *const ps[] = { "queued", "synth", "published", "taken", "done", "failed" };
+    for (int s = 0; s <= DSP_FAILED; s++)
+        fprintf(f, "slotprove_partitions{state=\"%s\"} %u\n", ps[s], parts[s]);
+    head(f, "slotprove_slots", "gauge", "Shared-memory slots, by state (from the slot table).");
+    for (int s = 0; s < SLOT_NSTATES; s++)
+        fprintf(f, "slotprove_slots{state=\"%s\"} %u\n", slot_state_name((uint32_t)s),
+                (unsigned)pc.slots[s]);
+    one(f, "slotprove_slot_bytes", "gauge", "Bytes per slot.", (double)c->pool.slot_bytes);
+    head(f, "slotprove_child_deaths_total", "counter", "Child processes that died, by role.");
+    fprintf(f, "slotprove_child_deaths_total{role=\"synthd\"} %llu\n",
+            (unsigned long long)c->c.synthd_deaths);
+    fprintf(f, "slotprove_child_deaths_total{role=\"gpud\"} %llu\n",
+            (unsigned long long)c->c.gpud_deaths);
+    one(f, "slotprove_rss_kills_total", "counter", "synthds killed for passing --synth-rss-max.",
+        (double)c->kids.rss_kills);
+    one(f, "slotprove_stall_kills_total", "counter", "Children killed for a stall.",
+        (double)c->kids.stall_kills);
+    one(f, "slotprove_reproved_from_shm_total", "counter",
+        "Slots proved again after a gpud death, without re-synthesis.",
+        (double)c->c.reproved_from_shm);
+    one(f, "slotprove_resynthesized_total", "counter",
+        "Partitions synthesized again after a gpud death.", (double)c->c.resynthesized);
+    head(f, "slotprove_child_restarts_total", "counter", "Restarts of each child.");
+    for (unsigned i = 0; i < c->kids.nkids; i++) {
+        struct kid *k = &c->kids.kids[i];
+        fprintf(f, "slotprove_child_restarts_total{role=\"%s\",index=\"%u\"} %u\n",
+                k->role == ROLE_GPUD ? "gpud" : "synthd", k->index, k->restarts);
+    }
+    head(f, "slotprove_child_up", "gauge", "1 when the child is running and has said hello.");
+    for (unsigned i = 0; i < c->kids.nkids; i++) {
+        struct kid *k = &c->kids.kids[i];
+        fprintf(f, "slotprove_child_up{role=\"%s\",index=\"%u\"} %d\n",
+                k->role == ROLE_GPUD ? "gpud" : "synthd", k->index,
+                k->alive && (k->state == KID_IDLE || k->state == KID_BUSY));
+    }
+    head(f, "slotprove_gpud_proofs_total", "counter", "Proofs returned by each gpud.");
+    for (unsigned i = 0; i < c->kids.nkids; i++) {
+        struct kid *k = &c->kids.kids[i];
+        if (k->role == ROLE_GPUD)
+            fprintf(f, "slotprove_gpud_proofs_total{index=\"%u\"} %llu\n", k->index,
+                    (unsigned long long)k->proofs);
+    }
+    one(f, "slotprove_prove_seconds_total", "counter",
+        "gpud time from taking a slot to a checked proof, all gpuds.", c->pc.prover_busy_ns / 1e9);
+    one(f, "slotprove_synthesis_seconds_total", "counter",
+        "synthd wall time from claiming a slot to publishing it, all synthds.", c->pc.synth_ns / 1e9);
+    one(f, "slotprove_synthesis_cpu_seconds_total", "counter", "synthd CPU time, all threads.",
+        c->pc.synth_cpu_ns / 1e9);
+    one(f, "slotprove_slot_wait_seconds_total", "counter", "synthds waiting for a free slot.",
+        c->pc.slot_wait_ns / 1e9);
+    one(f, "slotprove_draining", "gauge", "1 after SIGTERM: no new jobs.", c->draining != 0);
+    head(f, "slotprove_job_latency_seconds", "histogram",
+         "Jobs done: submit to the last partition's proof.");
+    uint64_t cum = 0;
+    for (size_t i = 0; i < NBUCKETS; i++) {
+        cum += m->bucket[i];
+        fprintf(f, "slotprove_job_latency_seconds_bucket{le=\"%g\"} %llu\n", bucket_s[i],
+                (unsigned long long)cum);
+    }
+    fprintf(f, "slotprove_job_latency_seconds_bucket{le=\"+Inf\"} %llu\n",
+            (unsigned long long)m->latency_count);
+    fprintf(f, "slotprove_job_latency_seconds_sum %.17g\n", m->latency_sum_s);
+    fprintf(f, "slotprove_job_latency_seconds_count %llu\n", (unsigned long long)m->latency_count);
+}
+
+void metrics_tick(struct metrics *m, struct core *c, uint64_t now_ns)
+{
+    if (!m || now_ns - m->last_ns < METRICS_EVERY_MS * 1000000ull)
+        return;
+    m->last_ns = now_ns;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return;
+    render(m, c, f);
+    if (fclose(f) != 0) {
+        free(buf);
+        return;
+    }
+    pthread_mutex_lock(&m->mu);
+    char *old = m->page;
+    m->page = buf;
+    m->page_len = len;
+    pthread_mutex_unlock(&m->mu);
+    free(old);
+}
+
+void metrics_stop(struct metrics *m)
+{
+    if (!m)
+        return;
+    MHD_stop_daemon(m->mhd);
+    pthread_mutex_destroy(&m->mu);
+    free(m->page);
+    free(m);
+}

@@ -1,0 +1,47 @@
+/*
+ * metrics.h — `serve --metrics ADDR:PORT`: the Prometheus text exposition
+ * format (version 0.0.4) on GET /metrics, served by a libmicrohttpd thread.
+ *
+ * The supervisor never waits on a scraper: every METRICS_EVERY_MS its loop
+ * renders the page from the core (the figures `status` shows) into a new
+ * buffer and swaps it in under a mutex held for a pointer swap; the HTTP
+ * thread copies the latest page under that mutex. A scraper therefore sees
+ * figures at most METRICS_EVERY_MS old. The HTTP side holds at most
+ * METRICS_MAX_CONNS connections, each closed after METRICS_TIMEOUT_S
+ * without progress, so a slow or hostile scraper costs only its own scrape.
+ *
+ * Names (base units, `_total` counters) are listed in run/serve/README.md;
+ * cuzk_proofs_completed_total and cuzk_queue_depth repeat
+ * slotprove_proofs_total and slotprove_queue_partitions for dashboards
+ * made for cuzk.
+ */
+#ifndef SLOTPROVE_METRICS_H
+#define SLOTPROVE_METRICS_H
+
+#include <stdint.h>
+
+#include "core_state.h"
+#include "err.h"
+
+#define METRICS_EVERY_MS 250
+#define METRICS_MAX_CONNS 16
+#define METRICS_TIMEOUT_S 10
+
+struct metrics;
+
+/* Starts the HTTP thread on ADDR:PORT (an IPv4 address or host name, or
+ * [IPv6]; PORT 1..65535). NULL with e naming the address and the reason. */
+struct metrics *metrics_start(const char *addr_port, struct sp_err *e);
+
+/* On the supervisor's thread, each loop turn: renders a new page when the
+ * last is METRICS_EVERY_MS old. */
+void metrics_tick(struct metrics *m, struct core *c, uint64_t now_ns);
+
+/* On the supervisor's thread, when a job ends: its latency (submit to end)
+ * goes into the histogram, its state into slotprove_jobs_ended_total. */
+void metrics_job_ended(struct metrics *m, const struct job *j);
+
+/* Stops the thread and frees m (NULL: nothing). */
+void metrics_stop(struct metrics *m);
+
+#endif

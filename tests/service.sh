@@ -1,0 +1,180 @@
+#!/bin/bash
+# Service tests (issue 22): `serve` with no arguments (sizes from the
+# machine), --config files, the Prometheus endpoint, systemd readiness and
+# socket activation. Proofs are checked with snarkjs; figures against
+# /proc/meminfo read here.
+set -u
+cd "$(dirname "$0")/.."
+BIN=$PWD/build/slotprove
+SNARKJS=$PWD/tests/node_modules/.bin/snarkjs
+FIX=$PWD/tests/fixtures
+SUITE=service
+. tests/lib.sh
+PIDS=""
+suite_cleanup() { for p in $PIDS; do kill -TERM "$p" 2>/dev/null; done; sleep 0.5; for p in $PIDS; do kill -KILL "$p" 2>/dev/null; done; }
+verifies() { $SNARKJS groth16 verify "$FIX/bn128/$3.vk.json" "$2" "$1" 2>&1 | grep -q 'OK!'; }
+poll() { _end=$(($(date +%s) + $1)); shift; while :; do "$@" && return 0; [ "$(date +%s)" -ge "$_end" ] && return 1; sleep 0.1; done; }
+st() { "$BIN" status --socket "$1" --json 2>/dev/null; }
+up() { [ -n "$(st "$1" | jq -r '.processes[] | select(.role == "gpud") | .state | select(. == "idle")' 2>/dev/null)" ]; }
+# stop PID: SIGTERM, wait; true when it exited 0
+stop() { kill -TERM "$1"; wait "$1"; _rc=$?; PIDS=$(echo " $PIDS " | sed "s/ $1 / /"); [ "$_rc" = 0 ]; }
+cd "$TMP"
+
+# ---- 1. serve with no arguments -------------------------------------------------
+mkdir -m 700 d1
+SLOTPROVE_SOCKET=$TMP/d1/s.sock "$BIN" serve 2>d1/log &
+P=$!; PIDS="$PIDS $P"
+if poll 60 up d1/s.sock; then
+    ok "serve with no arguments starts (socket from \$SLOTPROVE_SOCKET)"
+    st d1/s.sock > d1/status.json
+    # the rules of run/serve/sizing.h, recomputed from the figures it reports
+    python3 - d1/status.json <<'PY' >d1/check 2>&1 && ok "no arguments: slots and slot size follow the documented rules ($(cat d1/check))" || bad "no arguments: sizing" d1/check
+import json, sys
+st = json.load(open(sys.argv[1])); st = st.get("status", st)
+sz = st["sizing"]
+mem = [l for l in open("/proc/meminfo") if l.startswith("MemAvailable:")][0]
+avail = int(mem.split()[1]) * 1024
+u = sz["memory_usable_bytes"]
+assert 0 < u <= avail * 1.25, (u, avail)
+if sz["memory_usable_from"] == "MemAvailable":
+    assert u >= avail * 0.75, (u, avail)
+budget = min(u // 8, 64 << 30)
+assert sz["pool_budget_bytes"] == budget, sz
+procs = st["processes"]
+syn = sum(p["role"] == "synthd" for p in procs)
+gpu = sum(p["role"] == "gpud" for p in procs)
+assert sz["slots"] == syn + 2 * gpu == st["slots"]["total"], (sz, syn, gpu)
+want = max(16 << 20, min(16 << 30, budget // sz["slots"] // (1 << 20) * (1 << 20)))
+assert sz["slot_bytes"] == want, (sz, want)
+page = 4096
+assert st["slots"]["slot_bytes"] == (want + page - 1) // page * page, st["slots"]
+assert sz["slot_bytes_from"] == "memory" and sz["slots_from"] == "default", sz
+print("%d slots of %d MiB from %.1f GiB usable" % (sz["slots"], sz["slot_bytes"] >> 20, u / 2**30))
+PY
+    grep -q "slots (default) of .* MiB (memory); memory usable" d1/log \
+        && ok "no arguments: the sizes are printed at start" || bad "no arguments: start line" d1/log
+    SLOTPROVE_SOCKET=$TMP/d1/s.sock "$BIN" submit --zkey "$FIX/bn128/chain.zkey" --witness "$FIX/bn128/chain.wtns" \
+        --wait --proof p1.json --public pub1.json >/dev/null 2>err \
+        && verifies p1.json pub1.json chain && ok "no arguments: a --zkey job is proved (snarkjs verifies)" \
+        || bad "no arguments: --zkey job"
+    stop $P && ok "no arguments: SIGTERM drains, exit 0" || bad "no arguments: exit" d1/log
+else
+    bad "serve with no arguments did not come up" d1/log
+fi
+
+# a job too large for the slots names the sizes (slots from --slot-bytes here)
+mkdir -m 700 d2
+"$BIN" serve --socket d2/s.sock --slot-bytes 64K 2>d2/log &
+P=$!; PIDS="$PIDS $P"
+if poll 60 up d2/s.sock; then
+    "$BIN" submit --socket d2/s.sock --zkey "$FIX/bn128/chain.zkey" --witness "$FIX/bn128/chain.wtns" \
+        --wait --proof p2.json --public pub2.json >/dev/null 2>err; rc=$?
+    [ $rc -ne 0 ] && grep -q 'needs [0-9]*-byte slots but the pool.s are 65536 bytes' err \
+        && ok "a --zkey job too large for the slots fails with both sizes named" || bad "too-large job (exit $rc)"
+    [ "$(st d2/s.sock | jq -r .sizing.slots_from)" = default ] \
+        && [ "$(st d2/s.sock | jq -r .sizing.slot_bytes_from)" = --slot-bytes ] \
+        && ok "status names where each size came from" || bad "status sizing sources" /dev/null
+    stop $P || bad "--slot-bytes 64K: exit" d2/log
+else
+    bad "serve --slot-bytes 64K did not come up" d2/log
+fi
+
+# ---- 2. --metrics --------------------------------------------------------------------
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+mkdir -m 700 d4
+PORT=$(free_port)
+"$BIN" serve --socket d4/s.sock --slot-bytes 8M --metrics 127.0.0.1:$PORT 2>d4/log &
+P=$!; PIDS="$PIDS $P"
+if poll 60 up d4/s.sock; then
+    # Debian's python3-prometheus-client is for the system python3
+    /usr/bin/python3 "$ROOT/tests/service_metrics.py" "$BIN" d4/s.sock "$PORT" "$FIX" >d4/out 2>&1; rc=$?
+    grep -E '^(ok|FAIL)' d4/out | while read -r line; do echo "   $line"; done
+    [ $rc = 0 ] && ok "--metrics: scraped under load, parsed by prometheus_client, equal to status ($(grep -c '^ok' d4/out) checks)" \
+        || bad "--metrics (see the lines above)" d4/out
+    stop $P || bad "--metrics: exit" d4/log
+else
+    bad "serve --metrics did not come up" d4/log
+fi
+"$BIN" serve --socket d4/s2.sock --slot-bytes 8M --metrics 127.0.0.1:$PORT:x >/dev/null 2>err; rc=$?
+[ $rc != 0 ] && grep -q 'metrics 127.0.0.1:'"$PORT"':x: expected ADDR:PORT' err && ok "--metrics: a bad address is named" || bad "--metrics bad address (exit $rc)"
+
+# ---- 3. systemd: readiness, watchdog, socket activation -------------------------------
+if command -v systemd-socket-activate >/dev/null 2>&1; then
+    mkdir -m 700 d5
+    python3 "$ROOT/tests/service_sd.py" "$BIN" "$TMP/d5" "$FIX" >d5/out 2>&1; rc=$?
+    grep -E '^(ok|FAIL|#)' d5/out | while read -r line; do echo "   $line"; done
+    [ $rc = 0 ] && verifies d5/p.json d5/pub.json chain \
+        && ok "systemd: READY/STATUS/WATCHDOG/STOPPING and socket activation ($(grep -c '^ok' d5/out) checks; proof verified by snarkjs)" \
+        || bad "systemd (see the lines above)" d5/out
+    # make install into a DESTDIR: the programs find each other, the units name them
+    nice make -s -C "$ROOT" install NVCC= DESTDIR="$TMP/dest" PREFIX=/usr >d5/install.log 2>&1 \
+        && [ -x "$TMP/dest/usr/libexec/slotprove/synthd" ] && [ -x "$TMP/dest/usr/libexec/slotprove/gpud" ] \
+        && grep -q '^ExecStart=/usr/libexec/slotprove/slotprove serve --config /etc/slotprove/serve.conf$' "$TMP/dest/usr/lib/systemd/system/slotprove.service" \
+        && grep -q '^ListenStream=/run/slotprove/slotprove.sock$' "$TMP/dest/usr/lib/systemd/system/slotprove.socket" \
+        && "$TMP/dest/usr/bin/slotprove" prove -q "$FIX/bn128/chain.zkey" "$FIX/bn128/chain.wtns" d5/ip.json d5/ipub.json 2>err \
+        && verifies d5/ip.json d5/ipub.json chain \
+        && ok "make install DESTDIR PREFIX=/usr: units filled in; the installed slotprove proves through its installed synthd/gpud" \
+        || bad "make install" d5/install.log
+else
+    skipped "systemd: systemd-socket-activate not installed"
+fi
+
+# ---- 4. --config FILE -------------------------------------------------------------
+mkdir -m 700 d3
+cat > d3/serve.conf <<CONF
+; serve's options, one a line
+[serve]
+socket = $TMP/d3/s.sock
+slots = 3
+slot-bytes = 8M
+synth = 1
+key = chain=$FIX/bn128/chain.zkey
+trace-times = true
+no-verify = false
+CONF
+"$BIN" serve --config d3/serve.conf --slots 5 2>d3/log &
+P=$!; PIDS="$PIDS $P"
+if poll 60 up d3/s.sock; then
+    st d3/s.sock > d3/status.json
+    [ "$(jq -r .sizing.slots d3/status.json)" = 5 ] && [ "$(jq -r .slots.slot_bytes d3/status.json)" = 8388608 ] \
+        && [ "$(jq '[.processes[] | select(.role == "synthd")] | length' d3/status.json)" = 1 ] \
+        && ok "--config: the file's options apply (slot-bytes 8M, synth 1); --slots 5 on the command line overrides slots = 3" \
+        || bad "--config values" d3/status.json
+    "$BIN" submit --socket d3/s.sock --key chain --witness "$FIX/bn128/chain.wtns" --wait --proof p3.json --public pub3.json >/dev/null 2>err \
+        && verifies p3.json pub3.json chain && grep -q TIMES d3/log \
+        && ok "--config: the key named in the file proves (snarkjs verifies); trace-times = true logs TIMES" \
+        || bad "--config: key from the file" d3/log
+    stop $P || bad "--config: exit" d3/log
+else
+    bad "serve --config did not come up" d3/log
+fi
+# bad files: each error names FILE:LINE and the reason, exit 2, nothing started
+conf_err() { # conf_err DESCRIPTION LINE PATTERN: d3/bad.conf fails naming line LINE
+    "$BIN" serve --config d3/bad.conf --socket d3/b.sock >/dev/null 2>err; _rc=$?
+    [ $_rc = 2 ] && grep -q "d3/bad.conf:$2: .*$3" err && [ ! -e d3/b.sock ] \
+        && ok "--config: $1: exit 2 naming d3/bad.conf:$2" || bad "--config: $1 (exit $_rc)"
+}
+# stderr that is the journal (JOURNAL_STREAM names it): syslog priorities, no stamps
+: > d3/journal.log
+JOURNAL_STREAM=$(stat -c '%d:%i' d3/journal.log) "$BIN" serve --socket d3/j.sock --slot-bytes 8M --synth 1 2>>d3/journal.log &
+P=$!; PIDS="$PIDS $P"
+if poll 60 up d3/j.sock; then
+    stop $P
+    grep -q '^<5>slotprove serve: listening on' d3/journal.log && grep -q '^<5>slotprove serve: stopped' d3/journal.log \
+        && ! grep '^slotprove serve' d3/journal.log | grep -q . \
+        && ok "stderr as the journal: the supervisor's lines carry <5>/<4> priorities and no stamp of their own" \
+        || bad "journal priorities" d3/journal.log
+else
+    bad "serve with JOURNAL_STREAM did not come up" d3/journal.log
+fi
+printf 'slots = 2\n\nslotz = 4\n' > d3/bad.conf; conf_err "an unknown name" 3 'unknown option "slotz"'
+printf '# c\nsynth = 1\nslots = many\n' > d3/bad.conf; conf_err "a bad value" 3 'slots = many: expected 1..256'
+printf 'slots = 2\nthis is not a pair\n' > d3/bad.conf; conf_err "a line without =" 2 'expected .key = value.'
+printf '[client]\nslots = 2\n' > d3/bad.conf; conf_err "another section" 2 'the only section is \[serve\]'
+printf 'no-verify = maybe\n' > d3/bad.conf; conf_err "a flag that is neither true nor false" 1 'expected true or false'
+printf 'config = other.conf\n' > d3/bad.conf; conf_err "config inside config" 1 'not allowed'
+printf 'synth = 1\ngpus = 0,x!y\n' > d3/bad.conf; conf_err "a bad GPU list" 2 'gpus = 0,x!y: GPU "x!y"'
+"$BIN" serve --config d3/none.conf >/dev/null 2>err; rc=$?
+[ $rc = 2 ] && grep -q 'd3/none.conf: No such file' err && ok "--config: a missing file is named (exit 2)" || bad "--config: missing file (exit $rc)"
+
+finish
