@@ -6,10 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include "client.h"
+#include "file_kind.h"
 #include "request.h"
 
 int client_open(struct client_conn *c, const char *path, struct sp_err *e)
@@ -32,8 +34,13 @@ int client_open(struct client_conn *c, const char *path, struct sp_err *e)
     while (rc < 0 && errno == EINTR);
     if (rc < 0) {
         int err = errno;
+        struct stat st;
         close(c->fd);
         c->fd = -1;
+        if ((err == ECONNREFUSED || err == ENOTSOCK) && stat(path, &st) == 0 &&
+            !S_ISSOCK(st.st_mode))
+            return sp_fail(e, -ENOTSOCK, "cannot connect to %s: it is %s, not a socket "
+                           "(is --socket right?)", path, file_kind(st.st_mode));
         return sp_fail(e, -err, "cannot connect to %s: %s%s", path, strerror(err),
                        err == ENOENT || err == ECONNREFUSED ? " (is `slotprove serve` running?)"
                                                             : "");

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "file_kind.h"
 #include "log.h"
 #include "server.h"
 #include "run.h"
@@ -338,6 +339,11 @@ static int listen_socket(struct server *d, struct sp_err *e)
     struct stat st;
     if (lstat(a.sun_path, &st) == 0 && S_ISSOCK(st.st_mode))
         unlink(a.sun_path); /* stale socket of a dead daemon */
+    else if (lstat(a.sun_path, &st) == 0) {
+        close(fd);
+        return sp_fail(e, -EEXIST, "%s: %s, not a socket: remove it or choose another "
+                       "--socket", d->o.socket_path, file_kind(st.st_mode));
+    }
     mode_t old = umask(0117);
     int rc = bind(fd, (struct sockaddr *)&a, sizeof(a));
     umask(old);
