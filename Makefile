@@ -30,7 +30,7 @@ LIBGPUD   := $(BUILD)/libgpud.a
 LIBRUN    := $(BUILD)/librun.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud
 
-.PHONY: all deps test unit e2e edges verify demo bench bench-cpu bench-pipeline clean test-keygen test-pipeline
+.PHONY: all deps test unit e2e edges lockouts verify demo bench bench-cpu bench-pipeline clean test-keygen test-pipeline
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -76,6 +76,10 @@ edges: $(BINS)
 faults: $(BINS)
 	@sh tests/faults.sh
 
+# clients that could lock the service out (issue 22): many waits, slow senders, stalls
+lockouts: $(BINS)
+	@bash tests/lockouts.sh
+
 # slotprove verify beside snarkjs: fixtures, fresh proofs, tampered inputs
 verify: $(BINS)
 	@sh tests/verify.sh
@@ -88,7 +92,7 @@ test-keygen: $(BINS)
 test-pipeline: $(BINS)
 	@sh tests/pipeline.sh
 
-test: deps all unit e2e edges verify test-keygen test-pipeline faults
+test: deps all unit e2e edges lockouts verify test-keygen test-pipeline faults
 
 demo: deps all
 	@sh tests/demo.sh
