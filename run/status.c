@@ -129,6 +129,10 @@ char *status_json(struct core *d, uid_t viewer)
                                   (json_int_t)d->kids.stall_kills, "duplicate_results",
                                   (json_int_t)d->c.duplicate_results));
     json_object_set_new(st, "pipeline", core_pipeline_json(d));
+    json_object_set_new(st, "intake", json_pack("{sisisI}", "running", (int)d->intake.running,
+                                                "abandoned_stuck", (int)d->intake.abandoned,
+                                                "abandoned_total",
+                                                (json_int_t)d->intake.abandoned_total));
     json_object_set_new(st, "draining", json_boolean(d->draining));
     json_object_set_new(o, "status", st);
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
