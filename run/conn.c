@@ -460,15 +460,18 @@ void conns_tick(struct server *d, uint64_t now)
     uint64_t gap = d->last_tick_ns && now > d->last_tick_ns ? now - d->last_tick_ns : 0;
     d->last_tick_ns = now;
     if (gap > CONN_STALL_NS)
-        for (int i = 0; i < MAX_CONNS; i++)
-            if (d->conns[i])
-                d->conns[i]->last_active_ns += gap;
+        for (int i = 0; i < MAX_CONNS; i++) {
+            struct conn *c = d->conns[i];
+            if (c) /* never past now: the subtraction below is unsigned */
+                c->last_active_ns = c->last_active_ns + gap < now ? c->last_active_ns + gap : now;
+        }
     for (int i = 0; i < MAX_CONNS; i++) {
         struct conn *c = d->conns[i];
         if (c && c->inlen)
             process_lines(d, c); /* lines held back while an answer was pending */
         /* waiting for a running job with nothing unread is not idle */
-        if (!c || c->closing || (c->waiting && !c->outlen) || now - c->last_active_ns < idle)
+        if (!c || c->closing || (c->waiting && !c->outlen) || now < c->last_active_ns ||
+            now - c->last_active_ns < idle)
             continue;
         sup_log(LOG_NOTE, "closing a connection of uid %u: %s for %u s", (unsigned)c->uid,
                    c->outlen ? "answers unread" : "idle", d->o.client_idle_s);
