@@ -51,11 +51,12 @@ int groth16_g2_from_std(enum curve_id c, const uint64_t xy[2][2][6], uint8_t *ou
 
 /* Verifies proof p for n_pub public signals pub (32 bytes each, standard
  * form LE, i.e. witness[1..nPublic] as in a .wtns). Checks, in order: the
- * proof's curve and n_pub match the key, every signal is below r, A and C
- * on G1's curve and B on the twist, none of A, B, C the point at infinity
- * (z "0", or x = y = 0; "pi_a is the point at infinity"), and when `subgroups` is set A, C in G1
- * and B in G2 (prime-order subgroups; a proof read from a file needs this,
- * one slotprove just computed from a checked key does not), then the
+ * proof's curve and n_pub match the key, every signal is below r; when
+ * `subgroups` is set (a proof read from a file needs it, one slotprove just
+ * computed from a checked key does not) none of A, B, C the point at
+ * infinity (z "0", or x = y = 0: "pi_a is the point at infinity"); A and C
+ * on G1's curve and B on the twist; when `subgroups` is set A, C in G1 and
+ * B in G2 (prime-order subgroups); then the
  * pairing equation. Returns 0 (valid), -SP_EVERIFY (the pairing equation
  * fails: "the pairing check fails"), or -SP_EMISMATCH / -SP_ERANGE with the
  * reason. */

@@ -87,13 +87,14 @@ int GV_(groth16_check)(const struct groth16_vk *vk, const uint8_t *pub,
     GV_G2 Q[4];
     uint8_t buf[192];
     int rc;
-    /* an honest proof has no point at infinity (probability 1/r); x = y = 0
-     * with z = 1 is how the zkey layout writes infinity, so it counts too */
-    if (p->a_inf || memcmp(p->a, zero, sizeof zero) == 0)
+    /* a proof from outside: an honest one has no point at infinity
+     * (probability 1/r); x = y = 0 with z = 1 is how the zkey layout writes
+     * infinity, so it counts too */
+    if (subgroups && (p->a_inf || memcmp(p->a, zero, sizeof zero) == 0))
         return sp_fail(e, SP_ERANGE, "pi_a is the point at infinity");
-    if (p->b_inf || memcmp(p->b, zero2, sizeof zero2) == 0)
+    if (subgroups && (p->b_inf || memcmp(p->b, zero2, sizeof zero2) == 0))
         return sp_fail(e, SP_ERANGE, "pi_b is the point at infinity");
-    if (p->c_inf || memcmp(p->c, zero, sizeof zero) == 0)
+    if (subgroups && (p->c_inf || memcmp(p->c, zero, sizeof zero) == 0))
         return sp_fail(e, SP_ERANGE, "pi_c is the point at infinity");
     /* A, negated, with B; vk_x with gamma2; C with delta2; alpha1 with beta2 */
     if ((rc = GV_(groth16_g1_from_std)(p->a_inf ? zero : p->a, buf)) < 0)
