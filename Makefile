@@ -52,7 +52,7 @@ LIBRUN    := $(BUILD)/librun.a
 LIBFLEET  := $(BUILD)/libfleet.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud $(BUILD)/slotprove-fleet
 
-.PHONY: all deps test unit e2e edges verify demo service install bench bench-cpu bench-pipeline bench-synth clean test-keygen test-pipeline test-bellperson test-fleet test-witness
+.PHONY: all deps test unit e2e edges lockouts verify demo service install bench bench-cpu bench-pipeline bench-synth clean test-keygen test-pipeline test-bellperson test-fleet test-witness
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -105,6 +105,10 @@ faults: $(BINS)
 service: $(BINS)
 	@bash tests/service.sh
 
+# clients that could lock the service out (issue 22): many waits, slow senders, stalls
+lockouts: $(BINS)
+	@bash tests/lockouts.sh
+
 # slotprove verify beside snarkjs: fixtures, fresh proofs, tampered inputs
 verify: $(BINS)
 	@sh tests/verify.sh
@@ -126,7 +130,7 @@ test-witness: $(BINS)
 	@sh tests/witness.sh
 
 # check-layout last: it names the cycles and arrows still to cut (issue 17)
-test: deps check-generated check-env all unit e2e edges service verify test-keygen test-bellperson test-pipeline test-witness faults test-fleet check-layout
+test: deps check-generated check-env all unit e2e edges service lockouts verify test-keygen test-bellperson test-pipeline test-witness faults test-fleet check-layout
 
 include tests/checks.mk
 

@@ -27,4 +27,7 @@ void bn254_groth16_alphabeta(struct groth16_vk *vk);
 int bn254_groth16_check(const struct groth16_vk *vk, const uint8_t *pub,
                         const struct groth16_proof *p, int subgroups, struct sp_err *e);
 
+/* groth16_vk_check_subgroups (groth16.h) on this curve. */
+int bn254_groth16_vk_subgroups(const struct groth16_vk *vk, struct sp_err *e);
+
 #endif

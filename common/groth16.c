@@ -14,11 +14,14 @@ static const struct {
     void (*alphabeta)(struct groth16_vk *vk);
     int (*check)(const struct groth16_vk *, const uint8_t *, const struct groth16_proof *,
                  int, struct sp_err *);
+    int (*vk_subgroups)(const struct groth16_vk *, struct sp_err *);
 } ops[CURVE_COUNT] = {
     [CURVE_BN254] = { bn254_groth16_g1_from_std, bn254_groth16_g2_from_std,
-                      bn254_groth16_alphabeta, bn254_groth16_check },
+                      bn254_groth16_alphabeta, bn254_groth16_check,
+                      bn254_groth16_vk_subgroups },
     [CURVE_BLS12381] = { bls12381_groth16_g1_from_std, bls12381_groth16_g2_from_std,
-                         bls12381_groth16_alphabeta, bls12381_groth16_check },
+                         bls12381_groth16_alphabeta, bls12381_groth16_check,
+                         bls12381_groth16_vk_subgroups },
 };
 
 void groth16_vk_from_zkey(struct groth16_vk *vk, const struct zkey *zk)
@@ -37,6 +40,11 @@ void groth16_vk_from_zkey(struct groth16_vk *vk, const struct zkey *zk)
 void groth16_vk_prepare(struct groth16_vk *vk)
 {
     ops[vk->curve].alphabeta(vk);
+}
+
+int groth16_vk_check_subgroups(const struct groth16_vk *vk, struct sp_err *e)
+{
+    return ops[vk->curve].vk_subgroups(vk, e);
 }
 
 void groth16_vk_free(struct groth16_vk *vk)

@@ -31,6 +31,14 @@ void groth16_vk_prepare(struct groth16_vk *vk);
 
 void groth16_vk_free(struct groth16_vk *vk);
 
+/* Checks a key taken from outside (verification_key.json): alpha1 and
+ * IC[0..n_public] in the prime-order subgroup G1, beta2, gamma2, delta2 in
+ * G2, and none of alpha1, beta2, gamma2, delta2 the point at infinity (IC
+ * points may be). Points must already be on their curves (from_std).
+ * Returns 0 or -SP_ERANGE with the point's name ("vk_delta_2 is not in the
+ * prime-order subgroup G2"); the caller adds the file's name. */
+int groth16_vk_check_subgroups(const struct groth16_vk *vk, struct sp_err *e);
+
 /* Writes the Montgomery-form zkey-layout bytes of an affine point given in
  * standard form (limbs as in struct groth16_proof; G1: xy[2][6], G2:
  * xy[2][2][6] with c0, c1) to out. Returns 0, or -SP_ERANGE with a message
@@ -43,10 +51,12 @@ int groth16_g2_from_std(enum curve_id c, const uint64_t xy[2][2][6], uint8_t *ou
 
 /* Verifies proof p for n_pub public signals pub (32 bytes each, standard
  * form LE, i.e. witness[1..nPublic] as in a .wtns). Checks, in order: the
- * proof's curve and n_pub match the key, every signal is below r, A and C
- * on G1's curve and B on the twist, and when `subgroups` is set A, C in G1
- * and B in G2 (prime-order subgroups; a proof read from a file needs this,
- * one slotprove just computed from a checked key does not), then the
+ * proof's curve and n_pub match the key, every signal is below r; when
+ * `subgroups` is set (a proof read from a file needs it, one slotprove just
+ * computed from a checked key does not) none of A, B, C the point at
+ * infinity (z "0", or x = y = 0: "pi_a is the point at infinity"); A and C
+ * on G1's curve and B on the twist; when `subgroups` is set A, C in G1 and
+ * B in G2 (prime-order subgroups); then the
  * pairing equation. Returns 0 (valid), -SP_EVERIFY (the pairing equation
  * fails: "the pairing check fails"), or -SP_EMISMATCH / -SP_ERANGE with the
  * reason. */

@@ -197,6 +197,8 @@ int groth16_vk_read_json(struct groth16_vk *vk, const char *path, struct sp_err 
             goto out;
         }
     }
+    if ((rc = groth16_vk_check_subgroups(vk, e)) < 0)
+        prefixed(rc, path, e);
 out:
     json_decref(doc);
     if (rc < 0)
@@ -214,7 +216,12 @@ int groth16_proof_read_json(struct groth16_proof *p, enum curve_id default_curve
         return rc;
     json_t *proto = json_object_get(doc, "protocol"), *cv = json_object_get(doc, "curve");
     p->curve = default_curve;
-    if (!json_is_object(doc))
+    if (json_is_array(doc))
+        rc = sp_fail(e, SP_EFORMAT, "%s: an array of %zu proofs (the proof file of a "
+                     "multi-partition job); verify takes one proof: give each partition's "
+                     "proof and public signals as files of their own (element i of this "
+                     "array and of the public file)", path, json_array_size(doc));
+    else if (!json_is_object(doc))
         rc = sp_fail(e, SP_EFORMAT, "%s: not a JSON object", path);
     else if (proto && !is_str(proto, "groth16"))
         rc = sp_fail(e, SP_EUNSUPPORTED, "%s: protocol is not \"groth16\"", path);
@@ -244,6 +251,13 @@ int groth16_public_read_json(uint8_t **values, uint32_t *n, const char *path, st
     if (!v) {
         json_decref(doc);
         return sp_fail(e, -ENOMEM, "%s: out of memory", path);
+    }
+    if (cnt > 0 && json_is_array(json_array_get(doc, 0))) {
+        rc = sp_fail(e, SP_EFORMAT, "%s: an array of %zu arrays (the public file of a "
+                     "multi-partition job); verify takes one partition's public signals",
+                     path, cnt);
+        json_decref(doc);
+        return rc;
     }
     for (size_t i = 0; i < cnt; i++) {
         uint64_t l[4];

@@ -10,6 +10,7 @@
  *        0, -1 (a coordinate not below q) or -2 (not on the curve)
  *   void G16_groth16_alphabeta(struct groth16_vk *vk)
  *   int  G16_groth16_check(vk, pub, p, subgroups, e)  see groth16_verify
+ *   int  G16_groth16_vk_subgroups(vk, e)  see groth16_vk_check_subgroups
  */
 #include <string.h>
 
@@ -86,6 +87,15 @@ int GV_(groth16_check)(const struct groth16_vk *vk, const uint8_t *pub,
     GV_G2 Q[4];
     uint8_t buf[192];
     int rc;
+    /* a proof from outside: an honest one has no point at infinity
+     * (probability 1/r); x = y = 0 with z = 1 is how the zkey layout writes
+     * infinity, so it counts too */
+    if (subgroups && (p->a_inf || memcmp(p->a, zero, sizeof zero) == 0))
+        return sp_fail(e, SP_ERANGE, "pi_a is the point at infinity");
+    if (subgroups && (p->b_inf || memcmp(p->b, zero2, sizeof zero2) == 0))
+        return sp_fail(e, SP_ERANGE, "pi_b is the point at infinity");
+    if (subgroups && (p->c_inf || memcmp(p->c, zero, sizeof zero) == 0))
+        return sp_fail(e, SP_ERANGE, "pi_c is the point at infinity");
     /* A, negated, with B; vk_x with gamma2; C with delta2; alpha1 with beta2 */
     if ((rc = GV_(groth16_g1_from_std)(p->a_inf ? zero : p->a, buf)) < 0)
         return sp_fail(e, SP_ERANGE, "pi_a %s", rc == -1 ? "has a coordinate not below q"
@@ -138,6 +148,33 @@ int GV_(groth16_check)(const struct groth16_vk *vk, const uint8_t *pub,
     }
     if (!TMPL_CAT(G16, _fp12_is_one)(&f))
         return sp_fail(e, SP_EVERIFY, "the pairing check fails");
+    return 0;
+}
+
+int GV_(groth16_vk_subgroups)(const struct groth16_vk *vk, struct sp_err *e)
+{
+    static const uint8_t zero[sizeof(GV_G2)];
+    static const char *const g2n[3] = { "vk_beta_2", "vk_gamma_2", "vk_delta_2" };
+    const uint8_t *g2p[3] = { vk->beta2, vk->gamma2, vk->delta2 };
+    GV_G1 P;
+    GV_G2 Q;
+    memcpy(&P, vk->alpha1, sizeof P);
+    if (memcmp(&P, zero, sizeof P) == 0)
+        return sp_fail(e, SP_ERANGE, "vk_alpha_1 is the point at infinity");
+    if (!GV_(g1_in_subgroup)(&P))
+        return sp_fail(e, SP_ERANGE, "vk_alpha_1 is not in the prime-order subgroup G1");
+    for (int i = 0; i < 3; i++) {
+        memcpy(&Q, g2p[i], sizeof Q);
+        if (memcmp(&Q, zero, sizeof Q) == 0)
+            return sp_fail(e, SP_ERANGE, "%s is the point at infinity", g2n[i]);
+        if (!GV_(g2_in_subgroup)(&Q))
+            return sp_fail(e, SP_ERANGE, "%s is not in the prime-order subgroup G2", g2n[i]);
+    }
+    for (uint32_t i = 0; i <= vk->n_public; i++) {
+        memcpy(&P, vk->ic + (size_t)i * sizeof P, sizeof P);
+        if (!GV_(g1_in_subgroup)(&P))
+            return sp_fail(e, SP_ERANGE, "IC[%u] is not in the prime-order subgroup G1", i);
+    }
     return 0;
 }
 

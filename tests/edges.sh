@@ -293,7 +293,7 @@ kill -KILL $ksrv; wait $ksrv 2>/dev/null
 # ---- bounded clients: results ------------------------------------------------------
 for i in $(seq 100); do grep -q holding hog.out && break; sleep 0.1; done
 rss1=$(rss_kib $bsrv)
-grep -q '^33rd: too many connections for uid' hog.out && ok "the 33rd connection of one uid is refused (--max-client-conns 32)" \
+grep -q '^33rd: too many idle connections for uid' hog.out && ok "the 33rd idle connection of one uid is refused (--max-client-conns 32)" \
     || bad "33rd connection: $(cat hog.out)"
 [ $((rss1 - rss0)) -lt 32768 ] && ok "a client that floods requests and never reads: supervisor RSS +$((rss1 - rss0)) KiB (< 32 MiB)" \
     || bad "flooding client: supervisor RSS grew by $((rss1 - rss0)) KiB"

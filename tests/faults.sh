@@ -1156,6 +1156,51 @@ s16() {
     stop_daemon
 }
 
+# ---- 18. many submits on a hung mount, and a hung --zkey ------------------------
+
+s18() {
+    # At the defaults (--file-timeout 30): 32 submits whose witnesses never
+    # read (the intake threads' limit) are failed after the timeout; their
+    # stuck threads are abandoned and counted, and later submits are taken
+    # again: a client key that hangs is named in its failure, and a good job
+    # completes meanwhile.
+    start_daemon s18 SLOTPROVE_FAULT=intake-stall SLOTPROVE_FAULT_MATCH=stall -- \
+        --key nopub="$FIX/nopub.zkey" || return
+    ids=""
+    for i in $(seq 32); do
+        cp "$FIX/nopub.wtns" "$D/stall$i.wtns"
+        id=$(timeout 10 "$BIN" submit --socket "$SOCK" --key nopub --witness "$D/stall$i.wtns" 2>"$D/err")
+        ids="$ids $id"
+    done
+    check "s18: 32 submits on stalling files are taken" [ "$(echo $ids | wc -w)" = 32 ]
+    timeout 10 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" >/dev/null 2>"$D/err"
+    check "s18: meanwhile a 33rd is refused, all 32 readers busy: $(cat "$D/err")" \
+        grep -q 'still reading their files' "$D/err"
+    first=$(echo $ids | cut -d' ' -f1)
+    timeout 90 "$BIN" wait --socket "$SOCK" "$first" >/dev/null 2>"$D/err"
+    check "s18: a stalled job fails after --file-timeout (30 s), naming its witness" \
+        grep -q 'stall1.wtns: reading the job.s files did not finish within 30 s' "$D/err"
+    poll 20 eval '[ "$(sj .intake.abandoned_stuck)" = 32 ]'
+    check "s18: status counts the 32 abandoned readers ($(sj .intake.abandoned_stuck) stuck, $(sj .intake.running) running)" \
+        eval '[ "$(sj .intake.abandoned_stuck)" = 32 ] && [ "$(sj .intake.running)" = 0 ]'
+    cp "$FIX/allpub.zkey" "$D/stallkey.zkey"
+    kid=$(timeout 10 "$BIN" submit --socket "$SOCK" --zkey "$D/stallkey.zkey" --witness "$FIX/allpub.wtns" 2>"$D/err")
+    check "s18: a submit with a hanging --zkey is taken after the abandonment: ${kid:-$(cat "$D/err")}" [ -n "$kid" ]
+    if timeout 60 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
+        --proof "$D/p.json" --public "$D/q.json" >/dev/null 2>"$D/err"; then
+        ok "s18: a good job completes while 33 readers are stuck"
+    else
+        bad "s18: a good job failed: $(cat "$D/err")"
+    fi
+    vline nopub "$D/p.json" "$D/q.json" 1 >"$D/verify"
+    verify_batch "$D/verify" "s18: its proof verifies"
+    timeout 90 "$BIN" wait --socket "$SOCK" "${kid:-0}" >/dev/null 2>"$D/err"
+    check "s18: the hanging --zkey's job fails naming the key, not the witness: $(cat "$D/err")" \
+        grep -q 'stallkey.zkey: reading the job.s files did not finish within 30 s' "$D/err"
+    check "s18: status: 33 abandoned in all" eval '[ "$(sj .intake.abandoned_total)" = 33 ]'
+    stop_daemon
+}
+
 T0=$(now)
 section() {
     _t=$(now)
@@ -1165,7 +1210,7 @@ section() {
     [ -n "${DPID:-}" ] && case " $DAEMONS " in *" $DPID "*) kill -KILL "$DPID"; wait "$DPID" 2>/dev/null; forget "$DPID" ;; esac
     echo "# $1 took $(since "$_t") s"
 }
-ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s13 s14 s17 s15 s16 s12"}
+ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s13 s14 s17 s15 s16 s18 s12"}
 for s in $ONLY; do
     case $s in
     s1) section s1 "random synthd kills under load" ;;
@@ -1184,6 +1229,7 @@ for s in $ONLY; do
     s14) section s14 "two gpuds, each killed" ;;
     s17) section s17 "two gpud workers, killed holding two released partitions" ;;
     s16) section s16 "a client's file stalls" ;;
+    s18) section s18 "32 submits on a hung mount, a hung --zkey" ;;
     s15) section s15 "stalls: stopped child, stopped supervisor, key not preloaded" ;;
     esac
 done

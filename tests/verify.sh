@@ -65,6 +65,22 @@ for curve in bn128 bls12381; do
     both_reject "$curve: one public signal too many" "3 public signals, but .* expects 2" "$vk" "$t.pubx.json" "$prf"
     tamper pub_short $curve "$pub" "$t.pubs.json"
     both_reject "$curve: one public signal too few" "1 public signals, but .* expects 2" "$vk" "$t.pubs.json" "$prf"
+    tamper inf_c $curve "$prf" "$t.infc.json"
+    both_reject "$curve: pi_c at infinity" "infc.json: pi_c is the point at infinity" "$vk" "$pub" "$t.infc.json"
+    tamper zero_a $curve "$prf" "$t.zeroa.json"
+    both_reject "$curve: pi_a = (0, 0)" "zeroa.json: pi_a is the point at infinity" "$vk" "$pub" "$t.zeroa.json"
+    tamper multi $curve "$prf" "$t.multi.json"
+    both_reject "$curve: multi-partition proof file" "multi.json: an array of 2 proofs (the proof file of a multi-partition job)" "$vk" "$pub" "$t.multi.json"
+    tamper multi_pub $curve "$pub" "$t.multipub.json"
+    both_reject "$curve: multi-partition public file" "multipub.json: an array of 2 arrays (the public file of a multi-partition job)" "$vk" "$t.multipub.json" "$prf"
+    tamper vk_g2sub $curve "$vk" "$t.vkg2.json"
+    both_reject "$curve: vk_delta_2 outside G2" "vkg2.json: vk_delta_2 is not in the prime-order subgroup G2" "$t.vkg2.json" "$pub" "$prf"
+    tamper vk_inf $curve "$vk" "$t.vkinf.json"
+    both_reject "$curve: vk_gamma_2 at infinity" "vkinf.json: vk_gamma_2 is the point at infinity" "$t.vkinf.json" "$pub" "$prf"
+    if [ $curve = bls12381 ]; then
+        tamper vk_g1sub $curve "$vk" "$t.vkg1.json"
+        both_reject "$curve: IC[1] outside G1" "vkg1.json: IC\[1\] is not in the prime-order subgroup G1" "$t.vkg1.json" "$pub" "$prf"
+    fi
     tamper malformed $curve "$prf" "$t.bad.json"
     both_reject "$curve: malformed proof JSON" "bad.json: not valid JSON" "$vk" "$pub" "$t.bad.json"
     tamper malformed $curve "$vk" "$t.badvk.json"
@@ -145,6 +161,19 @@ grep -q 'points on their curves, checked in' "$D/log" && ok "daemon logs the key
     bad "daemon: no key check in the log"
 kill -TERM $dpid 2>/dev/null
 wait $dpid 2>/dev/null
+
+# a regular file where the socket should be: serve and a client name it
+: >"$D/file.sock"
+$BIN serve --socket "$D/file.sock" --synth 1 --slots 2 --key chain="$FIX/bn128/chain.zkey" 2>"$TMP/err"
+rc=$?
+if [ $rc -ne 0 ] && grep -q 'file.sock: a regular file, not a socket' "$TMP/err" && [ -f "$D/file.sock" ]; then
+    ok "serve: a regular file at the socket path is named and left alone"
+else bad "serve: regular file at the socket path (exit $rc)"; fi
+$BIN status --socket "$D/file.sock" >/dev/null 2>"$TMP/err"
+rc=$?
+if [ $rc -ne 0 ] && grep -q 'file.sock: it is a regular file, not a socket' "$TMP/err"; then
+    ok "client: a regular file at the socket path is named"
+else bad "client: regular file at the socket path (exit $rc)"; fi
 
 $BIN verify --help | grep -q 'usage: slotprove verify' && ok "verify --help" || bad "verify --help"
 $BIN verify a b 2>/dev/null; [ $? -eq 2 ] && ok "verify usage error exits 2" || bad "verify usage exit code"

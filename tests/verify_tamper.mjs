@@ -12,6 +12,16 @@
 //   pub         public[0] plus one      pub_r   public[0] = r
 //   pub_extra   one more public signal  pub_short  the last one dropped
 //   malformed   the file cut in half
+//   inf_c       pi_c the point at infinity (z "0")
+//   zero_a      pi_a written as x = y = 0, z = 1 (infinity in zkey layout)
+//   multi       the proof file of a two-partition job: [proof, proof]
+//   multi_pub   the public file of a two-partition job: [public, public]
+//   vk_g2sub    (a verification_key.json) vk_delta_2 replaced by the g2sub
+//               point: on the twist, outside the prime-order subgroup
+//   vk_g1sub    (bls12381 only) IC[1] replaced by a point on G1's curve
+//               outside the prime-order subgroup (smallest x with x^3 + 4 a
+//               square; G1's cofactor is large; bn128's G1 has cofactor 1)
+//   vk_inf      vk_gamma_2 the point at infinity
 // Plain BigInt arithmetic, independent of slotprove and of snarkjs.
 import { readFileSync, writeFileSync } from "fs";
 
@@ -64,6 +74,12 @@ function sqrt2(a) {
     else x = mul(pow2(add([1n, 0n], alpha), (P - 1n) / 2n), x0);
     return eq(mul(x, x), a) ? x : null;
 }
+function g1Point() {
+    for (let x = 1n; ; x++) {
+        const a = md(x * x * x + 4n), y = pw(a, (P + 1n) / 4n);
+        if (md(y * y) === a) return [x, y];
+    }
+}
 function twistPoint() {
     const b = curve === "bn128" ? mul([3n, 0n], inv([9n, 1n])) : [4n, 4n];
     for (let x = 1n; ; x++) {
@@ -87,6 +103,16 @@ case "g2sub": {
     j.pi_b = [x.map(String), y.map(String), ["1", "0"]];
     break;
 }
+case "inf_c": j.pi_c = ["0", "1", "0"]; break;
+case "zero_a": j.pi_a = ["0", "0", "1"]; break;
+case "multi": case "multi_pub": writeFileSync(out, JSON.stringify([j, j], null, 1)); process.exit(0);
+case "vk_g2sub": {
+    const [x, y] = twistPoint();
+    j.vk_delta_2 = [x.map(String), y.map(String), ["1", "0"]];
+    break;
+}
+case "vk_g1sub": j.IC[1] = [...g1Point().map(String), "1"]; break;
+case "vk_inf": j.vk_gamma_2 = [["0", "0"], ["1", "0"], ["0", "0"]]; break;
 case "pub": j[0] = inc(j[0]); break;
 case "pub_r": j[0] = R.toString(); break;
 case "pub_extra": j.push("1"); break;

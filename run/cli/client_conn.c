@@ -6,11 +6,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "client_conn.h"
+#include "file_kind.h"
 #include "request.h"
+#include "stages.h"
 
 int client_open(struct client_conn *c, const char *path, struct sp_err *e)
 {
@@ -32,8 +36,13 @@ int client_open(struct client_conn *c, const char *path, struct sp_err *e)
     while (rc < 0 && errno == EINTR);
     if (rc < 0) {
         int err = errno;
+        struct stat st;
         close(c->fd);
         c->fd = -1;
+        if ((err == ECONNREFUSED || err == ENOTSOCK) && stat(path, &st) == 0 &&
+            !S_ISSOCK(st.st_mode))
+            return sp_fail(e, -ENOTSOCK, "cannot connect to %s: it is %s, not a socket "
+                           "(is --socket right?)", path, file_kind(st.st_mode));
         return sp_fail(e, -err, "cannot connect to %s: %s%s", path, strerror(err),
                        err == ENOENT || err == ECONNREFUSED ? " (is `slotprove serve` running?)"
                                                             : "");
@@ -149,8 +158,8 @@ void client_sanitize(char *s)
  * {"ok":false} answer is returned as an error carrying the daemon's reason;
  * then *resp is still set (the caller may look at "state") and must be freed.
  */
-int client_call(struct client_conn *c, json_t *req, const int *fds, unsigned nfds, json_t **resp,
-                struct sp_err *e)
+static int call_once(struct client_conn *c, json_t *req, const int *fds, unsigned nfds,
+                     json_t **resp, struct sp_err *e)
 {
     *resp = NULL;
     char *s = json_dumps(req, JSON_COMPACT | JSON_PRESERVE_ORDER);
@@ -199,4 +208,32 @@ int client_call(struct client_conn *c, json_t *req, const int *fds, unsigned nfd
         return rc2;
     }
     return 0;
+}
+
+/* How long a client retries a daemon that refuses connections as too many
+ * ("busy":true, conn.c: a uid's idle connections, or a full table). */
+#define CLIENT_BUSY_RETRY_S 120
+
+int client_call(struct client_conn *c, json_t *req, const int *fds, unsigned nfds, json_t **resp,
+                struct sp_err *e)
+{
+    uint64_t give_up = now_ns() + CLIENT_BUSY_RETRY_S * 1000000000ull;
+    long delay_ms = 5;
+    for (;;) {
+        int rc = call_once(c, req, fds, nfds, resp, e);
+        if (rc == 0 || !*resp || !json_is_true(json_object_get(*resp, "busy")) ||
+            now_ns() > give_up)
+            return rc;
+        /* refused at accept, before any request was read: nothing happened
+         * on the daemon's side, so asking again on a new connection is safe */
+        json_decref(*resp);
+        *resp = NULL;
+        const char *path = c->path;
+        client_close(c);
+        struct timespec ts = { delay_ms / 1000, (delay_ms % 1000) * 1000000L };
+        nanosleep(&ts, NULL);
+        delay_ms = delay_ms * 2 > 1000 ? 1000 : delay_ms * 2;
+        if ((rc = client_open(c, path, e)) < 0)
+            return rc;
+    }
 }

@@ -36,7 +36,9 @@ int client_read_line(struct client_conn *c, char **line, size_t *len, struct sp_
 
 /* Sends req with fds and reads the answer into *resp. An {"ok":false} answer
  * is an error carrying the daemon's reason; *resp is still set then (the
- * caller may look at "state") and must be freed. */
+ * caller may look at "state") and must be freed. A refusal at accept marked
+ * "busy":true (too many connections, conn.c) is retried on a new connection
+ * (c is reopened) with a backoff of 5 ms doubling to 1 s, for up to 120 s. */
 int client_call(struct client_conn *c, json_t *req, const int *fds, unsigned nfds,
                 json_t **resp, struct sp_err *e);
 

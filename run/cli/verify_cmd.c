@@ -6,9 +6,12 @@
  * prints "slotprove verify: INVALID: FILE: reason" on stderr and exits 1
  * (also for unreadable or malformed files, naming the file); 2 for usage.
  * Beyond snarkjs's pairing equation it checks that every coordinate is
- * below q, the proof's points lie on their curves and in the prime-order
- * subgroups, the public signals are below r and as many as the key's
- * nPublic, and the proof is for the key's curve.
+ * below q, the proof's and the key's points lie on their curves and in the
+ * prime-order subgroups (a key's failure names VK.json), no proof point and
+ * none of the key's alpha, beta, gamma, delta is the point at infinity, the
+ * public signals are below r and as many as the key's nPublic, and the
+ * proof is for the key's curve. A multi-partition job's proof or public
+ * file (an array of them) is refused with a message saying so.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -54,8 +57,10 @@ static void usage(FILE *f)
             "\n"
             "Verifies a snarkjs Groth16 proof (bn128 or bls12381), like `snarkjs groth16\n"
             "verify`, with slotprove's own pairing. Also rejects coordinates not below q,\n"
-            "points off their curve or outside the prime-order subgroups, public signals\n"
-            "not below r or of the wrong number, and a proof for another curve.\n"
+            "points (of the proof or the key) off their curve or outside the prime-order\n"
+            "subgroups, proof points at infinity, public signals not below r or of the\n"
+            "wrong number, and a proof for another curve. One proof per file: a\n"
+            "multi-partition job's files (arrays) are refused saying so.\n"
             "\n"
             "options:\n"
             "  -q, --quiet   no OK or reason printed; the exit status tells\n"

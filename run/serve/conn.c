@@ -10,8 +10,13 @@
  * (or one partition's result line) of memory, and is dropped by the idle
  * timeout. A done job's results go out one partition per line, each added
  * only once the client has read what came before, so no job is too large to
- * fetch. Peers are checked with SO_PEERCRED against the allowed uids and gid,
- * and each uid may hold --max-client-conns connections. A client that
+ * fetch. Peers are checked with SO_PEERCRED against the allowed uids and gid;
+ * each uid may hold --max-client-conns idle connections (no job to wait for
+ * or stream; a new one counts as idle) and CONN_MAX_PER_UID in all, and the
+ * last CONN_RESERVED_OWN free slots are the daemon's own uid's. A refusal
+ * for these limits carries "busy":true, and clients retry it. Only complete
+ * request lines (and answers going out) reset the idle timer, and time the
+ * supervisor itself stood still does not count as a client's. A client that
  * disconnects does not cancel its job: the result is kept for --result-ttl
  * seconds for `slotprove wait JOB` by the same uid.
  */
@@ -34,6 +39,7 @@
 
 #define CONN_OUT_MAX (16u << 20)  /* answers queued but unread: past it, drop the client */
 #define CONN_OUT_SOFT (1u << 20)  /* stop reading requests, stop adding result lines */
+#define CONN_STALL_NS 1000000000ull /* a gap between ticks longer than this is a stall */
 #define CONN_MAX_FDS ((int)(sizeof(((struct conn *)0)->fds) / sizeof(int)))
 
 static void close_fds(struct conn *c)
@@ -116,22 +122,39 @@ void conn_accept(struct server *d)
         return;
     }
     int slot = -1;
-    unsigned mine = 0;
+    unsigned mine = 0, idle = 0, free_slots = 0;
     for (int i = 0; i < MAX_CONNS; i++) {
-        if (!d->conns[i] && slot < 0)
-            slot = i;
-        mine += d->conns[i] && d->conns[i]->uid == cr.uid;
+        struct conn *o = d->conns[i];
+        if (!o) {
+            free_slots++;
+            if (slot < 0)
+                slot = i;
+            continue;
+        }
+        if (o->uid != cr.uid || o->closing)
+            continue;
+        mine++;
+        idle += !o->waiting && !o->streaming;
     }
-    struct conn *c = slot >= 0 && mine < d->o.max_user_conns ? calloc(1, sizeof(*c)) : NULL;
+    int own = cr.uid == geteuid();
+    int full = slot < 0 || (!own && free_slots <= CONN_RESERVED_OWN);
+    struct conn *c = !full && idle < d->o.max_user_conns && mine < CONN_MAX_PER_UID
+                         ? calloc(1, sizeof(*c)) : NULL;
     if (!c) {
-        char busy[200];
-        if (slot >= 0 && mine >= d->o.max_user_conns)
-            snprintf(busy, sizeof(busy), "{\"ok\":false,\"error\":\"too many connections for "
-                     "uid %u (at most %u; idle ones close after %u s)\"}\n", (unsigned)cr.uid,
+        char busy[240];
+        if (!full && idle >= d->o.max_user_conns)
+            snprintf(busy, sizeof(busy), "{\"ok\":false,\"busy\":true,\"error\":\"too many idle "
+                     "connections for uid %u (at most %u; connections waiting for a job do not "
+                     "count; idle ones close after %u s)\"}\n", (unsigned)cr.uid,
                      d->o.max_user_conns, d->o.client_idle_s);
+        else if (!full)
+            snprintf(busy, sizeof(busy), "{\"ok\":false,\"busy\":true,\"error\":\"too many "
+                     "connections for uid %u (at most %d)\"}\n", (unsigned)cr.uid,
+                     CONN_MAX_PER_UID);
         else
-            snprintf(busy, sizeof(busy), "{\"ok\":false,\"error\":\"too many connections (%d)\"}\n",
-                     MAX_CONNS);
+            snprintf(busy, sizeof(busy), "{\"ok\":false,\"busy\":true,\"error\":\"too many "
+                     "connections (%d, the last %d kept for the daemon's own uid)\"}\n",
+                     MAX_CONNS, CONN_RESERVED_OWN);
         (void)!write(fd, busy, strlen(busy));
         close(fd);
         return;
@@ -341,6 +364,7 @@ static void process_lines(struct server *d, struct conn *c)
     char *nl;
     while (conn_wants_input(c) && (nl = memchr(c->in, '\n', c->inlen))) {
         size_t len = (size_t)(nl - c->in);
+        c->last_active_ns = now_ns(); /* only a whole request resets the idle timer */
         handle_line(d, c, c->in, len);
         memmove(c->in, nl + 1, c->inlen - len - 1);
         c->inlen -= len + 1;
@@ -404,7 +428,6 @@ void conn_readable(struct server *d, struct conn *c)
             return;
         }
         c->inlen += (size_t)n;
-        c->last_active_ns = now_ns();
         process_lines(d, c);
         if (!conn_wants_input(c))
             return; /* the rest waits until the answer has gone out */
@@ -440,12 +463,24 @@ void conn_hangup(struct server *d, struct conn *c)
 void conns_tick(struct server *d, uint64_t now)
 {
     uint64_t idle = (uint64_t)d->o.client_idle_s * 1000000000ull;
+    /* The loop ticks at least every 100 ms; a longer gap is the supervisor
+     * itself standing still (stopped, swapped out, a slow disk): that time
+     * is not the clients' idleness, so their timers move past it. */
+    uint64_t gap = d->last_tick_ns && now > d->last_tick_ns ? now - d->last_tick_ns : 0;
+    d->last_tick_ns = now;
+    if (gap > CONN_STALL_NS)
+        for (int i = 0; i < MAX_CONNS; i++) {
+            struct conn *c = d->conns[i];
+            if (c) /* never past now: the subtraction below is unsigned */
+                c->last_active_ns = c->last_active_ns + gap < now ? c->last_active_ns + gap : now;
+        }
     for (int i = 0; i < MAX_CONNS; i++) {
         struct conn *c = d->conns[i];
         if (c && c->inlen)
             process_lines(d, c); /* lines held back while an answer was pending */
         /* waiting for a running job with nothing unread is not idle */
-        if (!c || c->closing || (c->waiting && !c->outlen) || now - c->last_active_ns < idle)
+        if (!c || c->closing || (c->waiting && !c->outlen) || now < c->last_active_ns ||
+            now - c->last_active_ns < idle)
             continue;
         sup_log(LOG_NOTE, "closing a connection of uid %u: %s for %u s", (unsigned)c->uid,
                    c->outlen ? "answers unread" : "idle", d->o.client_idle_s);

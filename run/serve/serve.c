@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "file_kind.h"
 #include "log.h"
 #include "metrics.h"
 #include "sd.h"
@@ -99,7 +100,8 @@ static void usage(FILE *f)
         "                         (default 4096); past it a submit gets \"queue full\"\n"
         "  --client-idle SECS     close a connection with nothing in or out for SECS\n"
         "                         (default 30; one waiting for a running job is not idle)\n"
-        "  --max-client-conns N   connections one uid may hold at once (default 32)\n"
+        "  --max-client-conns N   idle connections one uid may hold at once (default 32;\n"
+        "                         one waiting for a job is not idle)\n"
         "  --allow-uid UID        uid allowed to connect (repeatable; default: own uid);\n"
         "                         it must also reach the socket directory, so it has to\n"
         "                         be in the --allow-gid group\n"
@@ -408,6 +410,11 @@ static int listen_socket(struct server *d, struct sp_err *e)
     struct stat st;
     if (lstat(a.sun_path, &st) == 0 && S_ISSOCK(st.st_mode))
         unlink(a.sun_path); /* stale socket of a dead daemon */
+    else if (lstat(a.sun_path, &st) == 0) {
+        close(fd);
+        return sp_fail(e, -EEXIST, "%s: %s, not a socket: remove it or choose another "
+                       "--socket", d->o.socket_path, file_kind(st.st_mode));
+    }
     mode_t old = umask(0117);
     int rc = bind(fd, (struct sockaddr *)&a, sizeof(a));
     umask(old);

@@ -23,7 +23,13 @@
 
 struct metrics;
 
-#define MAX_CONNS 256
+#define MAX_CONNS 1024
+/* Table slots only the daemon's own uid may take, so its `status` answers
+ * while other users fill the rest; and the most connections of any kind one
+ * uid may hold, so no one user fills the table (--max-client-conns caps a
+ * uid's idle ones: see conn_accept). */
+#define CONN_RESERVED_OWN 16
+#define CONN_MAX_PER_UID (MAX_CONNS / 4)
 
 struct conn {
     int fd;
@@ -46,7 +52,7 @@ struct server_opts {
     const char *socket_path;
     uint64_t max_job_key;      /* bytes: largest key a client may attach */
     unsigned client_idle_s;    /* a connection with nothing to wait for is closed */
-    unsigned max_user_conns;   /* connections one uid may hold at once */
+    unsigned max_user_conns;   /* idle connections one uid may hold at once */
     uid_t allow_uid[16];
     unsigned n_allow_uid;
     gid_t allow_gid;
@@ -67,6 +73,7 @@ struct server {
     int listen_fd;
     int spare_fd;              /* released to accept-and-close on EMFILE */
     struct conn *conns[MAX_CONNS];
+    uint64_t last_tick_ns;     /* conns_tick's last run: a stall is not client idleness */
 };
 
 #endif

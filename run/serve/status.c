@@ -147,6 +147,10 @@ char *status_json(struct core *d, uid_t viewer, const struct sizing *sz)
         json_array_append_new(keys, json_pack("{ssss}", "name", k->alias, "sha256", hex));
     }
     json_object_set_new(st, "keys", keys);
+    json_object_set_new(st, "intake", json_pack("{sisisI}", "running", (int)d->intake.running,
+                                                "abandoned_stuck", (int)d->intake.abandoned,
+                                                "abandoned_total",
+                                                (json_int_t)d->intake.abandoned_total));
     json_object_set_new(st, "draining", json_boolean(d->draining));
     if (sz)
         json_object_set_new(st, "sizing",

@@ -52,6 +52,10 @@ static void read_files(struct intake_task *t)
     if (t->key_fd >= 0) {
         int kfd = t->key_fd;
         t->key_fd = -1;
+        t->reading = INTAKE_READING_KEY;
+        /* fault tests only: a key whose reads never return */
+        while (fault_point("intake-stall", t->key_name))
+            sleep(3600);
         if ((t->rc = keys_prepare(kfd, t->key_name, t->max_key_bytes, t->hash_key, &t->key,
                                   &t->err)) < 0)
             return;
@@ -65,6 +69,7 @@ static void read_files(struct intake_task *t)
         }
     for (uint32_t i = 0; !t->inputs && i < t->n; i++) {
         struct wtns w;
+        t->reading = (int)i;
         /* fault tests only: a witness whose reads never return */
         while (fault_point("intake-stall", t->wnames[i]))
             sleep(3600);
@@ -101,7 +106,10 @@ int intake_start(struct intake *in, struct intake_task *t)
     pthread_t th;
     if (in->running >= INTAKE_MAX_RUNNING)
         return -EAGAIN;
+    if (in->abandoned >= INTAKE_MAX_ABANDONED)
+        return -EMFILE;
     t->post_fd = in->post_fd;
+    t->reading = t->key_fd >= 0 ? INTAKE_READING_KEY : 0;
     t->rc = -EIO;
     t->have_key = 0;
     pthread_attr_init(&a);
@@ -127,8 +135,21 @@ struct intake_task *intake_collect(struct intake *in)
             break;
         }
     t->next = NULL;
-    in->running--;
+    if (t->abandoned)
+        in->abandoned--;
+    else
+        in->running--;
     return t;
+}
+
+void intake_abandon(struct intake *in, struct intake_task *t)
+{
+    if (t->abandoned)
+        return;
+    t->abandoned = 1;
+    in->running--;
+    in->abandoned++;
+    in->abandoned_total++;
 }
 
 void intake_free(struct intake_task *t)

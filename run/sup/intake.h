@@ -24,6 +24,11 @@
 #include "zkey.h"
 
 #define INTAKE_MAX_RUNNING 32  /* threads reading client files at once */
+/* Threads abandoned past --file-timeout and still stuck in a read: they
+ * give up their place among the running, but no more than this many may
+ * pile up (a mount that never comes back), then submits are refused. */
+#define INTAKE_MAX_ABANDONED 1024
+#define INTAKE_READING_KEY (-1) /* intake_task.reading: the client's key */
 
 struct intake_task {
     /* set by the loop before intake_start */
@@ -46,6 +51,9 @@ struct intake_task {
     struct key_prep key;
     char *public_json[JOB_MAX_PARTS];
     struct wtns_pin pin[JOB_MAX_PARTS]; /* each witness as read (wtns_pin.h) */
+    _Atomic int reading;       /* the file being read: INTAKE_READING_KEY or a
+                                * witness index (the thread sets it, the loop
+                                * names it when the deadline passes) */
     /* the loop's bookkeeping */
     int post_fd;               /* intake.post_fd, for the thread */
     uint64_t deadline_ns;
@@ -56,7 +64,9 @@ struct intake_task {
 struct intake {
     int done_fd;               /* readable when a task has finished */
     int post_fd;
-    unsigned running;
+    unsigned running;          /* started, not finished, not abandoned */
+    unsigned abandoned;        /* abandoned and still stuck (intake_abandon) */
+    uint64_t abandoned_total;  /* ever abandoned */
     struct intake_task *tasks; /* started, not yet collected */
 };
 
@@ -64,8 +74,15 @@ struct intake {
 int intake_init(struct intake *in, struct sp_err *e);
 
 /* Runs t on a new detached thread. 0, or -EAGAIN when INTAKE_MAX_RUNNING
- * are running (the submit is refused), or -errno. */
+ * are running (the submit is refused), -EMFILE when INTAKE_MAX_ABANDONED
+ * abandoned threads are still stuck, or -errno. */
 int intake_start(struct intake *in, struct intake_task *t);
+
+/* Gives up on a task past its deadline: it no longer counts as running (a
+ * new submit may take its place); its thread, stuck in a read, is counted
+ * in in->abandoned until it comes back, if ever, and the task is freed
+ * then (intake_collect returns it with t->abandoned set). */
+void intake_abandon(struct intake *in, struct intake_task *t);
 
 /* A finished task (unlinked; the caller frees it with intake_free), or NULL
  * when none is waiting. */

@@ -92,13 +92,14 @@ void core_intake_deadlines(struct core *c, uint64_t now)
     for (struct intake_task *t = c->intake.tasks; t; t = t->next) {
         if (t->abandoned || now < t->deadline_ns)
             continue;
-        t->abandoned = 1;
+        intake_abandon(&c->intake, t);
         struct job *j = jobs_by_num(&c->jobs, t->job_num);
+        int at = t->reading; /* the file its thread is stuck in */
         if (j && j->state == JOB_RUNNING)
-            core_fail_job(c, j, "%s%s: reading the job's files did not finish within %u s "
-                          "(a stalled filesystem?)", t->key_fd >= 0 || t->have_key ?
-                          t->key_name : t->wnames[0], t->n > 1 ? " and the other witnesses" : "",
-                          c->o.file_timeout_s);
+            core_fail_job(c, j, "%s: reading the job's files did not finish within %u s "
+                          "(a stalled filesystem?)",
+                          at == INTAKE_READING_KEY || at < 0 || (uint32_t)at >= t->n
+                              ? t->key_name : t->wnames[at], c->o.file_timeout_s);
     }
 }
 
@@ -173,6 +174,10 @@ int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds,
         if (rc == -EAGAIN)
             sp_fail(e, rc, "%d submits are still reading their files; try again later",
                     INTAKE_MAX_RUNNING);
+        else if (rc == -EMFILE)
+            sp_fail(e, rc, "%d file readers are stuck in reads past --file-timeout (a hung "
+                    "filesystem?); no more are started until some come back",
+                    INTAKE_MAX_ABANDONED);
         else
             sp_fail(e, rc, "cannot start a file reader: %s", strerror(-rc));
         c->jobs.head = j->next; /* jobs_new put it first */
