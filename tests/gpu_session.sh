@@ -40,6 +40,14 @@ OUT=${OUT:-$ROOT/build/gpu-session}
 KEYS=${GPU_KEYS:-/tmp/gpu-keys}
 STAGES=${GPU_SESSION:-check fixtures pipe}
 mkdir -p "$OUT" || exit 1
+# GPU_SYSROOT (relative to the repository): include/ and lib/ with the -dev
+# headers and libraries the GPU host lacks (static where Debian ships them;
+# libmicrohttpd.so.12 is also found there at run time)
+if [ -n "${GPU_SYSROOT:-}" ]; then
+    export CPATH=$ROOT/$GPU_SYSROOT/include${CPATH:+:$CPATH}
+    export LIBRARY_PATH=$ROOT/$GPU_SYSROOT/lib${LIBRARY_PATH:+:$LIBRARY_PATH}
+    export LD_LIBRARY_PATH=$ROOT/$GPU_SYSROOT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
 rc=0
 say() { echo "# gpu_session $(date -u +%T): $*"; }
 
@@ -57,10 +65,6 @@ for stage in $STAGES; do
         # cores): GPU_SYSROOT, when set, is a folder with include/ and lib/
         # holding the -dev headers and static libraries (liburing, libbsd,
         # libmd, libjansson, libgmp) that host lacks, copied from a Debian box
-        if [ -n "${GPU_SYSROOT:-}" ]; then
-            export CPATH=$ROOT/$GPU_SYSROOT/include${CPATH:+:$CPATH}
-            export LIBRARY_PATH=$ROOT/$GPU_SYSROOT/lib${LIBRARY_PATH:+:$LIBRARY_PATH}
-        fi
         make -j"$(nproc)" BUILD="${GPU_BIN:-build}" CUDA_ARCHS="${CUDA_ARCHS:-90}" all \
             "${GPU_BIN:-build}/bench_synth" >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; rc=1; break; }
         ;;
