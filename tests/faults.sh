@@ -246,7 +246,13 @@ vline() { echo "$FIX/$1.vk.json $2 $3 $4 $FIX/$1.public.json"; }
 killer() {
     _n=0
     while [ ! -e "$D/stop" ] && [ "$_n" -lt "$KILLS_MAX" ]; do
-        _pids=$(sj '.processes[] | select(.role == "synthd" and .state == "busy" and .pid > 0) | .pid')
+        # a busy synthd when the snapshot shows one; else any live synthd:
+        # with the synthesis index a fixture partition keeps a synthd busy
+        # for a few ms, shorter than one status round trip on a loaded box,
+        # and the kill still lands while jobs run (the snapshot is stale
+        # anyway, so some of these land mid-partition too)
+        _pids=$(sj '[.processes[] | select(.role == "synthd" and .pid > 0 and .state != "stopped")] |
+            (map(select(.state == "busy")) | if length > 0 then . else empty end) // . | .[].pid')
         # shellcheck disable=SC2046
         set -- $(od -An -N8 -tu4 /dev/urandom) # two random numbers
         _delay=$(printf '0.%03d' $(($2 % 80)))  # the next moment: 0..79 ms on
