@@ -60,6 +60,7 @@ int core_start(struct core *c, struct sp_err *e)
     t->threads = c->o.threads;
     t->backend = c->o.backend;
     t->gpus = c->o.gpus;
+    t->gpu_mem = c->o.gpu_mem;
     t->synth_rss_max = c->o.synth_rss_max;
     return kids_start(t, e);
 }

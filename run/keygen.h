@@ -121,6 +121,10 @@ void keygen_phase_end(struct keygen_progress *p);
  *                     affine, the zkey layout, n ≤ max_batch */
 struct keygen_gpu;
 int keygen_gpu_probe(char *desc, size_t len, struct sp_err *e);
+/* The device memory budget (--gpu-mem) in bytes, 0: the default (free
+ * memory less gpud/cuda/kernels/gpu_mem.h's margin); -ENOMEM when none is
+ * left, -ENODEV without CUDA. */
+int keygen_gpu_budget(uint64_t bytes, struct sp_err *e);
 int keygen_gpu_open(struct keygen_gpu **ret, enum curve_id curve, const void *t1, unsigned w1,
                     const void *t2, unsigned w2, size_t max_batch, struct sp_err *e);
 int keygen_gpu_mul(struct keygen_gpu *g, int g2, void *out, const uint64_t (*k)[4], size_t n,

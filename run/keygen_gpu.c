@@ -19,6 +19,11 @@ int keygen_gpu_probe(char *desc, size_t len, struct sp_err *e)
     return gpu_describe(desc, len, e);
 }
 
+int keygen_gpu_budget(uint64_t bytes, struct sp_err *e)
+{
+    return gpu_mem_set_budget((size_t)bytes, e) ? 0 : -ENOMEM;
+}
+
 int keygen_gpu_open(struct keygen_gpu **ret, enum curve_id curve, const void *t1, unsigned w1,
                     const void *t2, unsigned w2, size_t max_batch, struct sp_err *e)
 {
@@ -65,6 +70,12 @@ int keygen_gpu_probe(char *desc, size_t len, struct sp_err *e)
 {
     (void)desc;
     (void)len;
+    return sp_fail(e, -ENODEV, "this build has no CUDA backend (nvcc was not found when it was built)");
+}
+
+int keygen_gpu_budget(uint64_t bytes, struct sp_err *e)
+{
+    (void)bytes;
     return sp_fail(e, -ENODEV, "this build has no CUDA backend (nvcc was not found when it was built)");
 }
 

@@ -96,6 +96,7 @@ struct kid_table {
     unsigned threads;
     const char *backend;
     const char *const *gpus;   /* gpud i's CUDA device gpus[i], or NULL: no choice */
+    uint64_t gpu_mem;          /* gpud's --gpu-mem in bytes, 0: not passed */
     uint64_t synth_rss_max;    /* bytes of RssAnon; 0 = no limit */
     uint64_t oom_kills;        /* /proc/vmstat oom_kill at the last sample */
     uint64_t last_rss_ns;

@@ -86,6 +86,12 @@ static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const cha
         argv[k++] = "--gpu";
         argv[k++] = (char *)o->gpu;
     }
+    char a_gm[24];
+    if (o->gpu_mem) {
+        snprintf(a_gm, sizeof(a_gm), "%llu", (unsigned long long)o->gpu_mem);
+        argv[k++] = "--gpu-mem";
+        argv[k++] = a_gm;
+    }
     argv[k] = NULL;
     execv(o->exe, argv);
     _exit(127);

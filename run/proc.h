@@ -36,6 +36,7 @@ struct spawn_opts {
     unsigned threads;     /* 0 = all CPUs */
     const char *backend;  /* gpud only, else NULL */
     const char *gpu;      /* gpud only: its CUDA device (an index or UUID), or NULL */
+    uint64_t gpu_mem;     /* gpud only: --gpu-mem BYTES, 0: not passed */
 };
 
 /* Forks and execs one child. -errno with a message on failure. */

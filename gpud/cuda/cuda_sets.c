@@ -12,7 +12,7 @@ struct cuda_set *cuda_set_get(struct cuda_priv *p)
 {
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        for (int i = 0; i < CUDA_SETS; i++)
+        for (unsigned i = 0; i < p->sets_max && i < CUDA_SETS; i++)
             if (!p->sets[i].in_use) {
                 p->sets[i].in_use = 1;
                 pthread_mutex_unlock(&p->lock);
@@ -26,6 +26,8 @@ void cuda_set_put(struct cuda_priv *p, struct cuda_set *s)
 {
     pthread_mutex_lock(&p->lock);
     s->in_use = 0;
+    if (s - p->sets >= (long)p->sets_max) /* the budget holds fewer sets now */
+        cuda_set_release(s);
     pthread_cond_signal(&p->set_free);
     pthread_mutex_unlock(&p->lock);
 }
