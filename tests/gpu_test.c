@@ -403,7 +403,7 @@ static size_t group_point_bytes(enum gpu_group g)
             snprintf(what, sizeof(what), #GROUP " ledger: all given back (chunks of %zu)", chunk); \
             check(gpu_mem_used(GPU_MEM_NPARTS) == before, what, log_n, 0);                        \
         }                                                                                         \
-        /* a budget below the resident points: refused, naming the budget */                      \
+        /* a budget that holds the streamed engine but not the resident one */                      \
         if (log_n == 16) {                                                                        \
             size_t before = gpu_mem_used(GPU_MEM_NPARTS), old = gpu_mem_budget();                 \
             size_t sizes[2] = { cnt[1], n };                                                      \
@@ -415,7 +415,7 @@ static size_t group_point_bytes(enum gpu_group g)
             gpu_msm_free(r2);                                                                     \
             check(rc == -ENOMEM && strstr(e.msg, "--gpu-mem") &&                                  \
                       gpu_mem_used(GPU_MEM_NPARTS) == before,                                     \
-                  #GROUP " ledger: resident points over the budget refused", log_n, 0);           \
+                  #GROUP " ledger: a resident engine over the budget refused", log_n, 0);           \
             if (rc != -ENOMEM)                                                                    \
                 printf("# rc %d: %s\n", rc, e.msg);                                               \
             /* and within it streamed in chunks of 2^12 */                                        \

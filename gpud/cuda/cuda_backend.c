@@ -117,6 +117,8 @@ static int cuda_prove_start(struct backend *be, const struct zkey *zk,
         }
         rc = 0;
     }
+    if (k->g1 && k->sets != p->sets_max)
+        cuda_sets_limit(p, k->sets);
     if (k->too_large || on_cpu) {
         if (!p->fallback) {
             job_free(p, j);

@@ -9,7 +9,6 @@
 #include "fault_point.h"
 #include "cuda_budget.h"
 #include "cuda_lost.h"
-#include "cuda_sets.h"
 
 void cuda_key_evict(struct cuda_key *k)
 {
@@ -76,12 +75,7 @@ int cuda_key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e)
     k->bytes = pl.stream ? pl.msm : pl.points + pl.msm;
     k->stream = pl.stream;
     k->chunk = pl.chunk;
-    pthread_mutex_lock(&p->lock);
-    p->sets_max = pl.sets;
-    for (unsigned i = pl.sets; i < CUDA_SETS; i++) /* idle sets beyond the budget go now */
-        if (!p->sets[i].in_use)
-            cuda_set_release(&p->sets[i]);
-    pthread_mutex_unlock(&p->lock);
+    k->sets = pl.sets;
     while (gpu_mem_left() < upload_need(p, zk, &pl) && cuda_evict_lru(p, k) == 0)
         ;
     if (pl.stream && !k->host_registered) {

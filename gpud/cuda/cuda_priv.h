@@ -31,6 +31,7 @@ struct cuda_key {
     int too_large; /* proved on the CPU (auto) */
     int stream;    /* points streamed from host memory (cuda_budget.h) */
     size_t chunk;  /* the most points of one MSM part (0: no limit) */
+    unsigned sets; /* buffer sets (workers) that fit beside it: 1 or 2 */
     int host_registered; /* zk->map page-locked for the streamed copies */
 };
 

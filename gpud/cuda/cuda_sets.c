@@ -32,6 +32,17 @@ void cuda_set_put(struct cuda_priv *p, struct cuda_set *s)
     pthread_mutex_unlock(&p->lock);
 }
 
+void cuda_sets_limit(struct cuda_priv *p, unsigned n)
+{
+    pthread_mutex_lock(&p->lock);
+    p->sets_max = n < 1 ? 1 : n > CUDA_SETS ? CUDA_SETS : n;
+    for (unsigned i = p->sets_max; i < CUDA_SETS; i++) /* idle ones go now, the others when put */
+        if (!p->sets[i].in_use)
+            cuda_set_release(&p->sets[i]);
+    pthread_cond_broadcast(&p->set_free);
+    pthread_mutex_unlock(&p->lock);
+}
+
 void cuda_set_release(struct cuda_set *s)
 {
     void **v[] = { &s->a, &s->b, &s->c, &s->s, &s->o1, &s->o2, &s->w };
