@@ -16,7 +16,7 @@
 #             (2^16; GPU_BUDGET_TEST_LOG=20 adds 2^20); then keygen keys of both curves at
 #             2^$GPU_BUDGET_LOG (default 22) proved with `prove --backend
 #             cuda` with no budget and under each of GPU_BUDGETS (default
-#             "24G 16G 1G": at 2^22 1G makes the points stream), device
+#             "24G 16G 4G 3G": at 2^22 4G and 3G make the points stream), device
 #             memory sampled by nvidia-smi every 50 ms (peak over the idle
 #             baseline, checked ≤ the budget) and gpud's ledger line; a
 #             budget below one worker's buffers refused at start and a key
@@ -115,7 +115,7 @@ for stage in $STAGES; do
             rm -rf "$d" && mkdir -p "$d"
             "$BIN_DIR/slotprove" keygen -q --backend cuda --curve $curve --constraints $n \
                 --public 4 --seed $lg --out "$d" 2>>"$OUT/budget.log" || { bad "keygen $curve"; continue; }
-            for b in none ${GPU_BUDGETS:-24G 16G 1G}; do
+            for b in none ${GPU_BUDGETS:-24G 16G 4G 3G}; do
                 opt=()
                 [ $b = none ] || opt=(--gpu-mem $b)
                 t=$EPOCHREALTIME
@@ -161,7 +161,7 @@ for stage in $STAGES; do
             fi
             # an allocation of the streaming path fails: auto proves it on the CPU, CUDA's error named
             if SLOTPROVE_FAULT=gpu-alloc SLOTPROVE_FAULT_MATCH='msm stage' timeout 300 "$BIN_DIR/slotprove" prove \
-                --backend auto --gpu-mem 1G "$d/circuit.zkey" "$d/circuit.wtns" "$d/p.json" "$d/q.json" \
+                --backend auto --gpu-mem 3G "$d/circuit.zkey" "$d/circuit.wtns" "$d/p.json" "$d/q.json" \
                 2>"$d/fault.txt" && grep -q 'cudaErrorMemoryAllocation' "$d/fault.txt" &&
                 grep -q 'on the CPU' "$d/fault.txt"; then
                 ok "injected failure of \"msm stage\" under auto: proved on the CPU, the CUDA error named"

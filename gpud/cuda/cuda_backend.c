@@ -408,25 +408,32 @@ static int cuda_open(struct backend *be, struct sp_err *e)
     pthread_cond_init(&p->set_free, NULL);
     const char *g2 = getenv("SLOTPROVE_G2");
     p->g2_on_cpu = g2 && strcmp(g2, "cpu") == 0;
-    p->budget = gpu_mem_set_budget(be->device_mem, e);
+    /* an explicit --gpu-mem is all this gpud holds: its CUDA context too */
+    size_t reserve = be->device_mem ? gpu_mem_context_reserve() : 0;
+    size_t floor = cuda_budget_floor();
+    if (!floor) {
+        free(p);
+        return sp_fail(e, -EIO, "gpu: cannot size the MSM buffers (a CUDA error)");
+    }
+    if (be->device_mem && be->device_mem < reserve + floor) {
+        free(p);
+        return sp_fail(e, -ENOMEM,
+                       "--gpu-mem %.0f MiB is too small: one worker needs at least %.0f MiB of "
+                       "device memory (%.0f MiB for the CUDA context and kernels, %.0f MiB of "
+                       "buffers for the smallest key, its points streamed)",
+                       be->device_mem / 1048576.0, (reserve + floor) / 1048576.0,
+                       reserve / 1048576.0, floor / 1048576.0);
+    }
+    p->budget = gpu_mem_set_budget(be->device_mem ? be->device_mem - reserve : 0, e);
     if (!p->budget) {
         free(p);
         return -ENOMEM;
     }
-    size_t floor = cuda_budget_floor();
-    if (!floor || p->budget < floor) {
-        free(p);
-        if (!floor)
-            return sp_fail(e, -EIO, "gpu: cannot size the MSM buffers (a CUDA error)");
-        return sp_fail(e, -ENOMEM,
-                       "--gpu-mem %.0f MiB is too small: one worker needs at least %.0f MiB of "
-                       "device memory (the smallest key, its points streamed)",
-                       p->budget / 1048576.0, floor / 1048576.0);
-    }
     p->sets_max = CUDA_SETS;
     be->priv = p;
     snprintf(be->description, sizeof(be->description), "cuda: %s, device memory budget %.2f GiB%s",
-             p->desc, p->budget / 1073741824.0, be->device_mem ? " (--gpu-mem)" : "");
+             p->desc, p->budget / 1073741824.0,
+             be->device_mem ? " (--gpu-mem less the CUDA context's reserve)" : "");
     return 0;
 }
 

@@ -27,6 +27,15 @@ extern "C" size_t gpu_mem_margin(size_t total_bytes)
     return ((size_t)1 << 30) + total_bytes / 32;
 }
 
+extern "C" size_t gpu_mem_context_reserve(void)
+{
+    size_t fr = 0, tot = 0;
+    if (cudaMemGetInfo(&fr, &tot) != cudaSuccess)
+        return 0;
+    size_t used = tot - fr, cap = (size_t)1 << 30;
+    return (used < cap ? used : cap) + ((size_t)256 << 20);
+}
+
 extern "C" size_t gpu_mem_set_budget(size_t bytes, struct sp_err *e)
 {
     if (bytes == 0) {

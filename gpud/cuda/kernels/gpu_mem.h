@@ -40,6 +40,13 @@ enum gpu_mem_part {
  * 1/32 of the device (5.4 GiB on a 139.8 GiB H200). */
 size_t gpu_mem_margin(size_t total_bytes);
 
+/* What an explicit budget (--gpu-mem, the whole of what this process may
+ * hold on the device) must leave outside the ledger: the device memory in
+ * use when called (this process's CUDA context, on an otherwise idle
+ * device), at most 1 GiB, plus 256 MiB for the kernels' modules and local
+ * memory loaded later. 0 when the device cannot be asked. */
+size_t gpu_mem_context_reserve(void);
+
 /* Sets the budget in bytes; 0: the device's free memory now less
  * gpu_mem_margin (the default). Returns the budget set, or 0 with e set when
  * the device cannot be asked. */

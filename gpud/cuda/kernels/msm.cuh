@@ -282,7 +282,7 @@ template <class G> struct msm_engine : msm_engine_base {
         if (profile)
             for (cudaEvent_t &ev : prof)
                 CU_TRY(cudaEventCreate(&ev), e, "events");
-        unsigned c = window_bits(largest);
+        unsigned c = window_bits(chunk_max && largest > chunk_max ? chunk_max : largest);
         unsigned parts = msm_parts(largest, c, msm_is_g2<F>::value, chunk_max);
         return ensure((largest + parts - 1) / parts, c, e);
     }
@@ -333,8 +333,10 @@ template <class G> struct msm_engine : msm_engine_base {
         for (unsigned i = 0; i < k; i++) {
             if (ns[i] == 0)
                 continue;
+            /* the window as run() chooses it: from the part size when bounded */
             static const unsigned forced = msm_tune("SLOTPROVE_MSM_WINDOW", 0, 2, 24, false);
-            unsigned c = forced ? forced : msm_choose_window(G::group, ns[i]);
+            size_t wn = chunk && ns[i] > chunk ? chunk : ns[i];
+            unsigned c = forced ? forced : msm_choose_window(G::group, wn);
             unsigned parts = msm_parts(ns[i], c, msm_is_g2<F>::value, chunk);
             msm_dims d;
             if (dims((ns[i] + parts - 1) / parts, c, &d, e))
@@ -434,8 +436,11 @@ template <class G> struct msm_engine : msm_engine_base {
         if (first_point > n_max || n > n_max - first_point)
             return sp_fail(e, -EINVAL, "gpu msm: %zu scalars at %zu for %zu resident points", n,
                            first_point, n_max);
+        /* with bounded parts the window follows the part size: its buckets
+         * and partial-sum lists (windows × 2^(c−1) entries) stay in scale
+         * with the part's sort buffers */
         if (c == 0)
-            c = window_bits(n);
+            c = window_bits(chunk_max && n > chunk_max ? chunk_max : n);
         if (c < 2 || c > 24)
             return sp_fail(e, -EINVAL, "gpu msm: window of %u bits", c);
         unsigned nwin = msm_nwin(G::scalar_bits, c);
