@@ -170,6 +170,7 @@ for stage in $STAGES; do
                 sed 's/^/#   /' "$d/fault.txt" | tail -8
             fi
         } 2>&1 | tee -a "$OUT/budget.log"
+        grep -q '^FAIL - budget' "$OUT/budget.log" && rc=1 # (bad ran in a pipeline's subshell)
         rm -rf "$KEYS"
         ;;
     keygen)
