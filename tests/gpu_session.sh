@@ -117,7 +117,7 @@ for stage in $STAGES; do
                 --public 4 --seed $lg --out "$d" 2>>"$OUT/budget.log" || { bad "keygen $curve"; continue; }
             for b in none ${GPU_BUDGETS:-24G 16G 4G 3G}; do
                 opt=()
-                [ $b = none ] || opt=(--gpu-mem $b)
+                [ "$b" = none ] || opt=(--gpu-mem "$b")
                 t=$EPOCHREALTIME
                 sampled "$BIN_DIR/slotprove" prove --backend cuda "${opt[@]}" "$d/circuit.zkey" \
                     "$d/circuit.wtns" "$d/proof-$b.json" "$d/public-$b.json" 2>"$d/err-$b.txt"
