@@ -431,9 +431,8 @@ static int cuda_open(struct backend *be, struct sp_err *e)
     }
     p->sets_max = CUDA_SETS;
     be->priv = p;
-    snprintf(be->description, sizeof(be->description), "cuda: %s, device memory budget %.2f GiB%s",
-             p->desc, p->budget / 1073741824.0,
-             be->device_mem ? " (--gpu-mem less the CUDA context's reserve)" : "");
+    snprintf(be->description, sizeof(be->description), "cuda: %.100s, device budget %.2f GiB%s",
+             p->desc, p->budget / 1073741824.0, be->device_mem ? " (--gpu-mem less the context)" : "");
     return 0;
 }
 
