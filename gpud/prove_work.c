@@ -9,6 +9,7 @@
 #include "fault_delay.h"
 #include "key_table.h"
 #include "payload.h"
+#include "pool_scan.h"
 #include "self_check.h"
 #include "send.h"
 #include "state.h"
