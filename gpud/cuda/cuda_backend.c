@@ -347,13 +347,9 @@ static int cuda_status(struct backend *be, char *buf, size_t len)
 {
     struct cuda_priv *p = be->priv;
     size_t total = 0, fr = cuda_device_free(p, &total);
-    char ledger[300];
-    gpu_mem_describe(ledger, sizeof(ledger));
-    int w = snprintf(buf, len,
-                     "%s; device memory %s GiB; device %.1f of %.1f GiB in use (peak %.1f after a "
-                     "proof); %u worker buffer set%s; slot pool %s; keys:",
-                     p->desc, ledger, (total - fr) / 1073741824.0, total / 1073741824.0,
-                     p->device_peak / 1073741824.0, p->sets_max, p->sets_max == 1 ? "" : "s",
+    /* the keys first: gpud's status line has 512 bytes, the memory figures
+     * are cut before them */
+    int w = snprintf(buf, len, "%s; slot pool %s; resident keys:", p->desc,
                      p->registered ? "page-locked" : "staged");
     int any = 0;
     pthread_mutex_lock(&p->lock);
@@ -363,14 +359,20 @@ static int cuda_status(struct backend *be, char *buf, size_t len)
             continue;
         w += snprintf(buf + w, len - w, "%s %s (%.2f GiB%s)", any ? "," : "", k->name,
                       k->bytes / 1073741824.0,
-                      k->too_large ? ", too large: CPU"
-                      : k->stream  ? ", points streamed from host memory"
-                                   : ", points resident");
+                      k->too_large ? ", too large: CPU" : k->stream ? ", points streamed" : "");
         any = 1;
     }
     pthread_mutex_unlock(&p->lock);
     if (!any && w > 0 && (size_t)w < len)
-        snprintf(buf + w, len - w, " none");
+        w += snprintf(buf + w, len - w, " none");
+    char ledger[300];
+    gpu_mem_describe(ledger, sizeof(ledger));
+    if (w > 0 && (size_t)w < len)
+        snprintf(buf + w, len - w,
+                 "; device memory %s GiB; device %.1f of %.1f GiB in use (%.1f after a proof, "
+                 "highest); %u worker buffer set%s",
+                 ledger, (total - fr) / 1073741824.0, total / 1073741824.0,
+                 p->device_peak / 1073741824.0, p->sets_max, p->sets_max == 1 ? "" : "s");
     return 0;
 }
 
