@@ -34,6 +34,7 @@
 #include "gpu_mem.h"
 #include "gpu_msm.h"
 #include "gpu_ntt.h"
+#include "gpu_prove.h"
 #include "fixed_base.h"
 #include "gpu_data.h"
 #include "msm.h"

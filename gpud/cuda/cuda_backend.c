@@ -53,6 +53,7 @@
 #include "cuda_priv.h"
 #include "cuda_sets.h"
 #include "gpu_device.h"
+#include "gpu_mem.h"
 #include "gpu_msm.h"
 #include "gpu_ntt.h"
 #include "gpu_prove.h"
