@@ -54,6 +54,10 @@ struct backend_ops {
     /* optional: 1 once the backend can prove nothing more (a GPU's lost
      * context, a sticky error): gpud exits so a fresh process takes over */
     int (*lost)(struct backend *be);
+    /* optional: whether zk can be proved within the backend's device memory
+     * budget (be->device_mem), checked when gpud loads the key: an error
+     * naming the budget and the figure needed makes the load fail */
+    int (*key_check)(struct backend *be, const struct zkey *zk, struct sp_err *e);
     /* optional: forget what the backend holds for zk (before it is unmapped) */
     void (*key_drop)(struct backend *be, const struct zkey *zk);
     /* optional: the memory prove_input views will point into (the slot
@@ -78,6 +82,9 @@ struct backend {
      * device work failed. */
     struct backend *fallback;
     int fallback_on_fault;
+    /* set by backend_open from backend_set_device_mem (gpud's --gpu-mem):
+     * bytes of device memory a device backend may use; 0: its default */
+    size_t device_mem;
     char description[200];      /* for the start-up line: "cuda: NVIDIA H200, …" */
 };
 

@@ -48,6 +48,11 @@ void key_table_load(const struct ctl_msg *req, int fd)
     if (req->key_id < CTL_MAX_KEYS)
         drop_locked(req->key_id); /* a reload replaces it */
     int rc = child_key_load(keys, req, fd, &e);
+    if (rc == 0 && gpud_backend.ops->key_check) {
+        const struct child_key *k = child_key_get(keys, req->key_id);
+        if (k && (rc = gpud_backend.ops->key_check(&gpud_backend, &k->zk, &e)) < 0)
+            drop_locked(req->key_id); /* too large for the device budget */
+    }
     if (rc < 0)
         send_msg(CTL_KEY_ERR, 0, 0, req->key_id, rc, NULL, e.msg);
     else

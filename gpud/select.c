@@ -11,6 +11,13 @@
 #include "cuda_backend.h"
 #endif
 
+static size_t device_mem; /* backend_set_device_mem */
+
+void backend_set_device_mem(size_t bytes)
+{
+    device_mem = bytes;
+}
+
 static int open_ops(struct backend *be, const struct backend_ops *ops, unsigned nthreads,
                     struct sp_err *e)
 {
@@ -38,6 +45,7 @@ static int open_cuda(struct backend *be, int fallback_on_fault, unsigned nthread
     be->ops = &cuda_backend_ops;
     be->fallback = cpu;
     be->fallback_on_fault = fallback_on_fault;
+    be->device_mem = device_mem;
     if ((rc = be->ops->open(be, e)) < 0) {
         cpu->ops->close(cpu);
         free(cpu);

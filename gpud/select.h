@@ -11,16 +11,24 @@
  * nthreads: the CPU backend's threads. -ENOENT for an unknown name,
  * -ENOMEM, or the backend's own open error.
  *
+ *   backend_set_device_mem(bytes)
+ * Before backend_open: the device memory budget (--gpu-mem) in bytes that
+ * a device backend opened next may use (0: its default); see backend.h's
+ * device_mem.
+ *
  *   backend_close(be)
  * Closes be, then its fallback (if any) and frees it.
  */
 #ifndef SLOTPROVE_SELECT_H
 #define SLOTPROVE_SELECT_H
 
+#include <stddef.h>
+
 #include "backend.h"
 #include "err.h"
 
 int backend_open(struct backend *be, const char *name, unsigned nthreads, struct sp_err *e);
 void backend_close(struct backend *be);
+void backend_set_device_mem(size_t bytes);
 
 #endif

@@ -6,7 +6,7 @@
  * execs the child with:
  *   --ctl-fd 3 --pool-fds 4,5 --doorbell-fd 6 --incarnation N
  *   --supervisor PID [--threads T] [--backend NAME] [--doorbells G]
- *   [--gpud-index I]
+ *   [--gpud-index I] [--gpu DEV] [--gpu-mem BYTES]
  * fd 3: the control socket (ctl.h); 4, 5: the pool's control and payload
  * memfds (shm/pool.h); 6: a gpud's own doorbell eventfd, or for a synthd
  * 6 .. 6+G-1 the doorbells of gpud 0 .. G-1 (the one it publishes for is
@@ -31,6 +31,7 @@ struct child_args {
     unsigned threads;      /* 0 = all online CPUs */
     const char *backend;   /* gpud only */
     const char *gpu;       /* gpud only: --gpu, its CUDA device, or NULL */
+    uint64_t gpu_mem;      /* gpud only: --gpu-mem, device bytes it may use (0: default) */
     unsigned ndoorbells;   /* synthd: doorbells at doorbell_fd + 0 .. ndoorbells-1 */
     unsigned gpud_index;   /* gpud: its ticket ring */
     int no_verify;         /* gpud: --no-verify 1: no proof_self_check (serve/prove --no-verify) */

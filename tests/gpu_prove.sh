@@ -114,7 +114,7 @@ else
 fi
 
 # ---- 3. GPU faults, at the defaults ---------------------------------------
-want 3 && for f in gpu-kernel gpu-trap gpu-oom gpu-key-large gpu-wrong; do
+want 3 && for f in gpu-kernel gpu-trap gpu-oom gpu-alloc gpu-key-large gpu-wrong; do
     rm -f "$TMP/once"
     export SLOTPROVE_FAULT=$f SLOTPROVE_FAULT_ONCE=$TMP/once
     if ! start_serve "fault-$f" --slot-bytes 64M; then

@@ -20,6 +20,18 @@
 #             make bench-synth leaves one in build/bench-old/REV/build) →
 #             synth.log, synth/bench_synth.txt; needs $GPU_BIN/bench_synth
 #             (make BUILD=build-cuda build-cuda/bench_synth); keys as for pipe
+#   budget    the device memory budget (--gpu-mem, issue 20) → budget.log:
+#             gpu_test's streamed-MSM, ledger and injected-allocation checks
+#             (2^16; GPU_BUDGET_TEST_LOG=20 adds 2^20); then keygen keys of both curves at
+#             2^$GPU_BUDGET_LOG (default 22) proved with `prove --backend
+#             cuda` with no budget and under each of GPU_BUDGETS (default
+#             "24G 16G 4G 3G": at 2^22 4G and 3G make the points stream), device
+#             memory sampled by nvidia-smi every 50 ms (peak over the idle
+#             baseline, checked ≤ the budget) and gpud's ledger line; a
+#             budget below one worker's buffers refused at start and a key
+#             too large refused at load, both with the figure; an injected
+#             allocation failure of the streaming path under --backend auto
+#             proved on the CPU with CUDA's error named
 #   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
 #             same files byte for byte) and times → keygen.log
 #   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
@@ -109,6 +121,92 @@ for stage in $STAGES; do
             BIN=$BIN_DIR OUT=$OUT/synth bash tests/bench_synth.sh 2>&1 | tee "$OUT/synth.log"
         [ "${PIPESTATUS[0]}" = 0 ] || rc=1
         [ "${GPU_KEEP_KEYS:-0}" = 1 ] || rm -rf "$KEYS"
+        ;;
+    budget)
+        "$BIN_DIR/gpu_test" "${GPU_BUDGET_TEST_LOG:-16}" stream 2>&1 | tee "$OUT/budget.log"
+        tail -1 "$OUT/budget.log" | grep -q ' 0 failed' || rc=1
+        lg=${GPU_BUDGET_LOG:-22}
+        n=$(((1 << lg) - 5))
+        mkdir -p "$KEYS"
+        ok() { echo "ok   - budget: $*"; }
+        bad() { echo "FAIL - budget: $*"; rc=1; }
+        # peak device memory (MiB, nvidia-smi) of a command, over the idle baseline
+        sampled() {
+            local base peak
+            base=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -i 0 | head -1)
+            nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -i 0 -lms 50 \
+                >"$KEYS/smi.txt" 2>/dev/null &
+            local smi=$!
+            "$@"
+            local r=$?
+            kill $smi 2>/dev/null
+            wait $smi 2>/dev/null
+            peak=$(sort -n "$KEYS/smi.txt" | tail -1)
+            echo "$((peak - base))" >"$KEYS/peak.txt"
+            return $r
+        }
+        for curve in bn128 bls12381; do
+            d=$KEYS/b-$curve
+            rm -rf "$d" && mkdir -p "$d"
+            "$BIN_DIR/slotprove" keygen -q --backend cuda --curve $curve --constraints $n \
+                --public 4 --seed $lg --out "$d" 2>>"$OUT/budget.log" || { bad "keygen $curve"; continue; }
+            for b in none ${GPU_BUDGETS:-24G 16G 4G 3G}; do
+                opt=()
+                [ "$b" = none ] || opt=(--gpu-mem "$b")
+                t=$EPOCHREALTIME
+                sampled "$BIN_DIR/slotprove" prove --backend cuda "${opt[@]}" "$d/circuit.zkey" \
+                    "$d/circuit.wtns" "$d/proof-$b.json" "$d/public-$b.json" 2>"$d/err-$b.txt"
+                prc=$? ms=$(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) peak=$(cat "$KEYS/peak.txt")
+                sed 's/^/#   /' "$d/err-$b.txt" | grep -i 'gpud: key\|budget\|device memory\|prove \|total' |
+                    tee -a "$OUT/budget.log"
+                lim=0
+                case $b in *G) lim=$((${b%G} * 1024)) ;; *M) lim=${b%M} ;; esac
+                if [ $prc != 0 ]; then
+                    bad "$curve 2^$lg --gpu-mem $b: exit $prc"
+                    sed 's/^/#   /' "$d/err-$b.txt" | tail -5
+                elif [ $lim -gt 0 ] && [ "$peak" -gt "$lim" ]; then
+                    bad "$curve 2^$lg --gpu-mem $b: device peak $peak MiB over the budget"
+                else
+                    ok "$curve 2^$lg --gpu-mem $b: proved and checked, device peak $peak MiB over idle, $ms ms whole command"
+                fi
+            done 2>&1 | tee -a "$OUT/budget.log"
+            (cd "$d" && tar czf "$OUT/budget-proofs-$curve.tgz" proof-*.json public-*.json vk.json)
+        done
+        d=$KEYS/b-bls12381
+        {
+            # a budget too small for one worker: gpud refuses at start with the figure
+            if timeout 120 "$BIN_DIR/slotprove" prove --backend cuda --gpu-mem 1M "$d/circuit.zkey" \
+                "$d/circuit.wtns" "$d/p.json" "$d/q.json" 2>"$d/small.txt"; then
+                bad "--gpu-mem 1M: exit 0"
+            elif grep -q 'too small: one worker needs at least' "$d/small.txt"; then
+                ok "--gpu-mem 1M refused at start ($(grep -o 'too small[^;]*' "$d/small.txt" | head -1))"
+            else
+                bad "--gpu-mem 1M: no figure given"
+                sed 's/^/#   /' "$d/small.txt" | tail -5
+            fi
+            # a key larger than a budget that holds gpud: refused at load with the figure
+            if timeout 120 "$BIN_DIR/slotprove" prove --backend cuda --gpu-mem 200M "$d/circuit.zkey" \
+                "$d/circuit.wtns" "$d/p.json" "$d/q.json" 2>"$d/key.txt"; then
+                bad "2^$lg key under --gpu-mem 200M: exit 0"
+            elif grep -q 'is too small for key' "$d/key.txt"; then
+                ok "2^$lg key under --gpu-mem 200M refused ($(grep -o 'one worker needs [0-9.]* GiB' "$d/key.txt" | head -1))"
+            else
+                bad "2^$lg key under --gpu-mem 200M: no figure given"
+                sed 's/^/#   /' "$d/key.txt" | tail -5
+            fi
+            # an allocation of the streaming path fails: auto proves it on the CPU, CUDA's error named
+            if SLOTPROVE_FAULT=gpu-alloc SLOTPROVE_FAULT_MATCH='msm stage' timeout 300 "$BIN_DIR/slotprove" prove \
+                --backend auto --gpu-mem 3G "$d/circuit.zkey" "$d/circuit.wtns" "$d/p.json" "$d/q.json" \
+                2>"$d/fault.txt" && grep -q 'cudaErrorMemoryAllocation' "$d/fault.txt" &&
+                grep -q 'on the CPU' "$d/fault.txt"; then
+                ok "injected failure of \"msm stage\" under auto: proved on the CPU, the CUDA error named"
+            else
+                bad "injected failure of \"msm stage\" under auto"
+                sed 's/^/#   /' "$d/fault.txt" | tail -8
+            fi
+        } 2>&1 | tee -a "$OUT/budget.log"
+        grep -q '^FAIL - budget' "$OUT/budget.log" && rc=1 # (bad ran in a pipeline's subshell)
+        rm -rf "$KEYS"
         ;;
     keygen)
         # keygen's points on the GPU: the same files as the CPU's, byte for

@@ -20,6 +20,7 @@
  * (X_eq). Fixed-base multiplication (keygen's points), all four groups, at
  * 2^10 and 2^16: affine outputs byte for byte against X_fb_mul_batch.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,10 @@
 #include "gpu_device.h"
 #include "gpu_field.h"
 #include "gpu_fixed_base.h"
+#include "gpu_mem.h"
 #include "gpu_msm.h"
 #include "gpu_ntt.h"
+#include "gpu_prove.h"
 #include "fixed_base.h"
 #include "gpu_data.h"
 #include "msm.h"
@@ -295,6 +298,179 @@ MSM_CASE(bn254_g2, GPU_BN254_G2, GPU_BN254)
 MSM_CASE(bls12381_g1, GPU_BLS12381_G1, GPU_BLS12381)
 MSM_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
 
+/* ------------------------------------------------- streamed MSM, budget */
+
+/* Streamed points (gpu_msm_create_chunked with stream: the points stay in
+ * host memory and each MSM part is copied to the device while the part
+ * before is summed) against the resident engine and the CPU: the points in
+ * three arrays (a run may cross from one to the next), infinities at the
+ * array edges, chunks of 1000 points (part boundaries anywhere inside a
+ * window's digits) and of 2^12, runs over all points, over a range at an
+ * offset, across two arrays, over fewer points than a chunk, with 90%-zero
+ * scalars, and with the scalars in device memory (the CUDA backend's way).
+ * Then the ledger (gpu_mem.h): the planned bytes are what the engine takes,
+ * everything is given back, a budget too small is refused naming it, and an
+ * injected allocation failure at each allocation site of the streaming path
+ * names CUDA's error and leaves nothing held. */
+static size_t gpu_mem_plan_check(size_t plan)
+{
+    if (!plan)
+        printf("# gpu_msm_plan failed\n");
+    return plan;
+}
+
+static size_t group_point_bytes(enum gpu_group g)
+{
+    static const size_t b[] = { 64, 128, 96, 192 };
+    return b[g];
+}
+
+#define STREAM_CASE(GROUP, GG, GC)                                                                \
+    static void GROUP##_stream_one(const uint8_t *pts, struct gpu_msm *st, struct gpu_msm *res,    \
+                                   size_t at, size_t cnt, enum scalar_kind k, int dev_scalars,     \
+                                   const char *what, unsigned log_n, uint64_t *rng)                \
+    {                                                                                             \
+        uint64_t *sc = malloc(cnt * 32 + 32);                                                     \
+        struct sp_err e = { "" };                                                                 \
+        char name[160];                                                                           \
+        snprintf(name, sizeof(name), #GROUP " streamed msm, %s (%zu points at %zu, %s)", what,   \
+                 cnt, at, sk_name[k]);                                                            \
+        if (!sc) {                                                                                \
+            check(0, name, log_n, 0);                                                             \
+            return;                                                                               \
+        }                                                                                         \
+        fill_scalars(sc, GC, cnt, k, rng);                                                        \
+        GROUP##_jac_t want, got_st, got_res;                                                      \
+        int ok = GROUP##_msm(&want, pts + at * group_point_bytes(GG), sc, cnt, 0) == 0;          \
+        void *dsc = NULL;                                                                         \
+        if (ok && dev_scalars)                                                                    \
+            ok = gpu_alloc(&dsc, cnt * 32, &e) == 0 && gpu_upload(dsc, sc, cnt * 32, &e) == 0;   \
+        memset(&got_st, 0x5a, sizeof(got_st));                                                    \
+        memset(&got_res, 0xa5, sizeof(got_res));                                                  \
+        double t0 = now_ms();                                                                     \
+        if (ok)                                                                                   \
+            ok = gpu_msm_run_at(st, &got_st, at, dsc ? dsc : (void *)sc, cnt, &e) == 0;           \
+        double t1 = now_ms();                                                                     \
+        if (ok)                                                                                   \
+            ok = gpu_msm_run_at(res, &got_res, at, dsc ? dsc : (void *)sc, cnt, &e) == 0;         \
+        if (!ok)                                                                                  \
+            printf("# %s\n", e.msg);                                                              \
+        check(ok && GROUP##_eq(&want, &got_st) && GROUP##_eq(&want, &got_res), name, log_n,      \
+              t1 - t0);                                                                           \
+        gpu_free(dsc);                                                                            \
+        free(sc);                                                                                 \
+    }                                                                                             \
+    static void GROUP##_stream_suite(unsigned log_n, uint64_t *rng)                               \
+    {                                                                                             \
+        size_t n = (size_t)1 << log_n, psz = group_point_bytes(GG);                               \
+        size_t cnt[3] = { n / 4, n / 2, n / 4 };                                                  \
+        size_t inf[] = { 0, n / 4 - 1, n / 4, 3 * n / 4, n - 1 };                                 \
+        struct sp_err e = { "" };                                                                 \
+        struct gpu_msm *st = NULL, *res = NULL;                                                   \
+        uint8_t *pts = gpu_data_points(GG, n, inf, 5, gpu_data_rand(rng));                        \
+        const void *arr[3] = { pts, pts + cnt[0] * psz, pts + (cnt[0] + cnt[1]) * psz };          \
+        static const size_t chunks[] = { 1000, 4096 };                                            \
+        if (!pts || gpu_msm_create_arrays(&res, GG, arr, cnt, 3, &e)) {                           \
+            printf("# %s\n", pts ? e.msg : "out of memory");                                      \
+            check(0, #GROUP " streamed msm: resident engine", log_n, 0);                          \
+            free(pts);                                                                            \
+            return;                                                                               \
+        }                                                                                         \
+        for (size_t ci = 0; ci < 2; ci++) {                                                       \
+            size_t chunk = chunks[ci], before = gpu_mem_used(GPU_MEM_NPARTS);                     \
+            char what[64];                                                                        \
+            if (gpu_msm_create_chunked(&st, GG, arr, cnt, 3, chunk, 1, &e)) {                     \
+                printf("# %s\n", e.msg);                                                          \
+                check(0, #GROUP " streamed msm: create", log_n, 0);                               \
+                continue;                                                                         \
+            }                                                                                     \
+            snprintf(what, sizeof(what), "chunks of %zu", chunk);                                 \
+            GROUP##_stream_one(pts, st, res, 0, n, SK_RANDOM, 0, what, log_n, rng);               \
+            GROUP##_stream_one(pts, st, res, cnt[0] + 5, cnt[1] - 9, SK_RANDOM, 1, what, log_n, rng); \
+            GROUP##_stream_one(pts, st, res, cnt[0] - 700, 1500, SK_RANDOM, 1, what, log_n, rng); \
+            GROUP##_stream_one(pts, st, res, n - 77, 77, SK_RANDOM, 1, what, log_n, rng);         \
+            GROUP##_stream_one(pts, st, res, cnt[0], 3 * n / 4, SK_MOSTLY_ZERO, 1, what, log_n, rng); \
+            /* the plan is what the engine took (device scalars, one size) */                     \
+            if (log_n == 16) {                                                                    \
+                gpu_msm_free(st);                                                                 \
+                st = NULL;                                                                        \
+                size_t sizes[1] = { n / 2 }, plan = gpu_msm_plan(GG, sizes, 1, chunk, 1, &e);     \
+                int ok = gpu_msm_create_chunked(&st, GG, arr, cnt, 3, chunk, 1, &e) == 0;         \
+                if (ok)                                                                           \
+                    GROUP##_stream_one(pts, st, res, cnt[0], n / 2, SK_RANDOM, 1, what, log_n, rng); \
+                size_t took = gpu_mem_used(GPU_MEM_NPARTS) - before;                              \
+                char nm[160];                                                                     \
+                snprintf(nm, sizeof(nm), #GROUP " ledger: plan %zu B = engine %zu B (%s)", plan,  \
+                         took, what);                                                             \
+                check(ok && plan == took, nm, log_n, 0);                                          \
+            }                                                                                     \
+            gpu_msm_free(st);                                                                     \
+            st = NULL;                                                                            \
+            snprintf(what, sizeof(what), #GROUP " ledger: all given back (chunks of %zu)", chunk); \
+            check(gpu_mem_used(GPU_MEM_NPARTS) == before, what, log_n, 0);                        \
+        }                                                                                         \
+        /* a budget that holds the streamed engine but not the resident one */                      \
+        if (log_n == 16) {                                                                        \
+            size_t before = gpu_mem_used(GPU_MEM_NPARTS), old = gpu_mem_budget();                 \
+            size_t sizes[2] = { cnt[1], n };                                                      \
+            size_t plan = gpu_mem_plan_check(gpu_msm_plan(GG, sizes, 2, 4096, 1, &e));            \
+            /* the streamed engine and the device scalars fit, resident points do not */          \
+            gpu_mem_set_budget(before + plan + n * 32, &e);                                       \
+            struct gpu_msm *r2 = NULL;                                                            \
+            int rc = gpu_msm_create_arrays(&r2, GG, arr, cnt, 3, &e);                             \
+            gpu_msm_free(r2);                                                                     \
+            check(rc == -ENOMEM && strstr(e.msg, "--gpu-mem") &&                                  \
+                      gpu_mem_used(GPU_MEM_NPARTS) == before,                                     \
+                  #GROUP " ledger: a resident engine over the budget refused", log_n, 0);           \
+            if (rc != -ENOMEM)                                                                    \
+                printf("# rc %d: %s\n", rc, e.msg);                                               \
+            /* and within it streamed in chunks of 2^12 */                                        \
+            rc = gpu_msm_create_chunked(&r2, GG, arr, cnt, 3, 4096, 1, &e);                       \
+            if (rc == 0)                                                                          \
+                GROUP##_stream_one(pts, r2, res, 0, n, SK_RANDOM, 1, "within the budget", log_n, rng); \
+            else                                                                                  \
+                printf("# %s\n", e.msg);                                                          \
+            check(rc == 0 && gpu_mem_peak() >= gpu_mem_used(GPU_MEM_NPARTS),                      \
+                  #GROUP " ledger: streamed within the budget", log_n, 0);                        \
+            gpu_msm_free(r2);                                                                     \
+            gpu_mem_set_budget(old ? old : (size_t)1 << 50, &e);                                  \
+            /* an injected allocation failure at each site of the streaming path */               \
+            static const char *sites[] = { "msm stage", "msm counters", "msm window sums",        \
+                                           "msm sort keys", "msm sort values", "msm partial sums", \
+                                           "msm buckets", "msm window segments", "msm CUB scratch", \
+                                           "msm scalars" };                                       \
+            setenv("SLOTPROVE_FAULT", "gpu-alloc", 1);                                            \
+            for (size_t i = 0; i < sizeof(sites) / sizeof(sites[0]); i++) {                       \
+                setenv("SLOTPROVE_FAULT_MATCH", sites[i], 1);                                     \
+                GROUP##_jac_t got;                                                                \
+                uint64_t *sc = calloc(n, 32);                                                     \
+                r2 = NULL;                                                                        \
+                rc = gpu_msm_create_chunked(&r2, GG, arr, cnt, 3, 4096, 1, &e);                   \
+                if (rc == 0 && sc) /* host scalars: the scalar buffer is made by the run */       \
+                    rc = gpu_msm_run(r2, &got, sc, n, 0, &e);                                     \
+                gpu_msm_free(r2);                                                                 \
+                free(sc);                                                                         \
+                char nm[160];                                                                     \
+                snprintf(nm, sizeof(nm), #GROUP " injected allocation failure at \"%s\": -ENOMEM, " \
+                         "CUDA's error named, nothing held", sites[i]);                           \
+                check(rc == -ENOMEM && strstr(e.msg, "cudaErrorMemoryAllocation") &&              \
+                          strstr(e.msg, sites[i]) && gpu_mem_used(GPU_MEM_NPARTS) == before,      \
+                      nm, log_n, 0);                                                              \
+                if (rc != -ENOMEM)                                                                \
+                    printf("# rc %d: %s\n", rc, e.msg);                                           \
+            }                                                                                     \
+            unsetenv("SLOTPROVE_FAULT");                                                          \
+            unsetenv("SLOTPROVE_FAULT_MATCH");                                                    \
+        }                                                                                         \
+        gpu_msm_free(res);                                                                        \
+        free(pts);                                                                                \
+    }
+
+STREAM_CASE(bn254_g1, GPU_BN254_G1, GPU_BN254)
+STREAM_CASE(bn254_g2, GPU_BN254_G2, GPU_BN254)
+STREAM_CASE(bls12381_g1, GPU_BLS12381_G1, GPU_BLS12381)
+STREAM_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
+
 /* -------------------------------------------------------- fixed base */
 
 /* keygen's points (gpu_fb_*) against common/fixed_base.h's X_fb_mul_batch,
@@ -402,6 +578,12 @@ int main(int argc, char **argv)
         if (!*only || strstr(only, "g2")) {
             bn254_g2_msm_suite(lg, &rng);
             bls12381_g2_msm_suite(lg, &rng);
+        }
+        if ((!*only || strstr(only, "stream")) && (lg == 16 || lg == 20)) {
+            bn254_g1_stream_suite(lg, &rng);
+            bls12381_g1_stream_suite(lg, &rng);
+            bn254_g2_stream_suite(lg, &rng);
+            bls12381_g2_stream_suite(lg, &rng);
         }
         if ((!*only || strstr(only, "fb")) && lg <= 16) {
             bn254_g1_fb_suite(lg, &rng);

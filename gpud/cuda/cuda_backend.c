@@ -15,11 +15,18 @@
  * its own buffer set (cuda_sets.c): one's uploads and host work overlap the other's
  * kernels (the kernels are built with --default-stream per-thread).
  *
- * Resident keys (cuda_keys.c): each key's points are uploaded once and stay until the key
- * is dropped or device memory runs short, when the least recently used idle
- * key is evicted. A key that does not fit even alone is proved on the
- * fallback backend (be->fallback_on_fault: where `auto` chose CUDA) or
- * fails its attempts with that reason.
+ * Device memory is a budget (be->device_mem, gpud's --gpu-mem; default the
+ * device's free memory at open less gpu_mem_margin): every device
+ * allocation is charged to the ledger of kernels/gpu_mem.h, which refuses
+ * what would pass it. Keys (cuda_keys.c, cuda_budget.c): each key's points
+ * are uploaded once and stay until the key is dropped or the budget runs
+ * short, when the least recently used idle key is evicted; a key whose
+ * points do not fit beside the working buffers keeps them in page-locked
+ * host memory and streams them per MSM part, and one buffer set (worker)
+ * is used when two do not fit. A key that does not fit even streamed with
+ * one worker is refused when gpud loads it (ops->key_check) under `cuda`,
+ * and proved on the fallback backend (be->fallback_on_fault: where `auto`
+ * chose CUDA).
  *
  * GPU faults never become wrong proofs: a failed kernel, copy or allocation
  * fails the attempt (or, under `auto`, proves the partition on the fallback
@@ -39,12 +46,14 @@
 #include "child.h"
 #include "fault_point.h"
 #include "cuda_backend.h"
+#include "cuda_budget.h"
 #include "cuda_fallback.h"
 #include "cuda_keys.h"
 #include "cuda_lost.h"
 #include "cuda_priv.h"
 #include "cuda_sets.h"
 #include "gpu_device.h"
+#include "gpu_mem.h"
 #include "gpu_msm.h"
 #include "gpu_ntt.h"
 #include "gpu_prove.h"
@@ -103,7 +112,8 @@ static int cuda_prove_start(struct backend *be, const struct zkey *zk,
             return rc;
         }
         if (rc == 0 && k->g1)
-            fprintf(stderr, "gpud: key %s resident on the GPU (%.2f GiB of points)\n", k->name,
+            fprintf(stderr, "gpud: key %s on the GPU: %s (%.2f GiB of device memory)\n", k->name,
+                    k->stream ? "points streamed from page-locked host memory" : "points resident",
                     k->bytes / 1073741824.0);
         else if (rc < 0) {
             fprintf(stderr, "gpud: %s; proving it on the CPU\n", e->msg);
@@ -111,6 +121,8 @@ static int cuda_prove_start(struct backend *be, const struct zkey *zk,
         }
         rc = 0;
     }
+    if (k->g1 && k->sets != p->sets_max)
+        cuda_sets_limit(p, k->sets);
     if (k->too_large || on_cpu) {
         if (!p->fallback) {
             job_free(p, j);
@@ -241,6 +253,11 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
     }
     if (fault_point("gpu-wrong", NULL)) /* a silent fault: a wrong πH */
         r[3] = r[0];
+    /* the device's use as the driver counts it, with every buffer of the
+     * proof still held: the figure the budget is checked against */
+    size_t total = 0, fr = cuda_device_free(p, &total);
+    if (total && total - fr > p->device_peak)
+        p->device_peak = total - fr;
     return 0;
 }
 
@@ -334,8 +351,9 @@ static int cuda_status(struct backend *be, char *buf, size_t len)
 {
     struct cuda_priv *p = be->priv;
     size_t total = 0, fr = cuda_device_free(p, &total);
-    int w = snprintf(buf, len, "%s; %.1f of %.1f GiB in use; slot pool %s; resident keys:",
-                     p->desc, (total - fr) / 1073741824.0, total / 1073741824.0,
+    /* the keys first: gpud's status line has 512 bytes, the memory figures
+     * are cut before them */
+    int w = snprintf(buf, len, "%s; slot pool %s; resident keys:", p->desc,
                      p->registered ? "page-locked" : "staged");
     int any = 0;
     pthread_mutex_lock(&p->lock);
@@ -344,12 +362,21 @@ static int cuda_status(struct backend *be, char *buf, size_t len)
         if (!k->zk || (!k->g1 && !k->too_large))
             continue;
         w += snprintf(buf + w, len - w, "%s %s (%.2f GiB%s)", any ? "," : "", k->name,
-                      k->bytes / 1073741824.0, k->too_large ? ", too large: CPU" : "");
+                      k->bytes / 1073741824.0,
+                      k->too_large ? ", too large: CPU" : k->stream ? ", points streamed" : "");
         any = 1;
     }
     pthread_mutex_unlock(&p->lock);
     if (!any && w > 0 && (size_t)w < len)
-        snprintf(buf + w, len - w, " none");
+        w += snprintf(buf + w, len - w, " none");
+    char ledger[300];
+    gpu_mem_describe(ledger, sizeof(ledger));
+    if (w > 0 && (size_t)w < len)
+        snprintf(buf + w, len - w,
+                 "; device memory %s GiB; device %.1f of %.1f GiB in use (%.1f after a proof, "
+                 "highest); %u worker buffer set%s",
+                 ledger, (total - fr) / 1073741824.0, total / 1073741824.0,
+                 p->device_peak / 1073741824.0, p->sets_max, p->sets_max == 1 ? "" : "s");
     return 0;
 }
 
@@ -387,11 +414,58 @@ static int cuda_open(struct backend *be, struct sp_err *e)
     pthread_cond_init(&p->set_free, NULL);
     const char *g2 = getenv("SLOTPROVE_G2");
     p->g2_on_cpu = g2 && strcmp(g2, "cpu") == 0;
-    const char *lim = getenv("SLOTPROVE_GPU_MEM_LIMIT");
-    p->mem_limit = lim ? (size_t)strtoull(lim, NULL, 10) : 0;
+    /* an explicit --gpu-mem is all this gpud holds: its CUDA context too */
+    size_t reserve = be->device_mem ? gpu_mem_context_reserve() : 0;
+    size_t floor = cuda_budget_floor();
+    if (!floor) {
+        free(p);
+        return sp_fail(e, -EIO, "gpu: cannot size the MSM buffers (a CUDA error)");
+    }
+    if (be->device_mem && be->device_mem < reserve + floor) {
+        free(p);
+        return sp_fail(e, -ENOMEM,
+                       "--gpu-mem %.0f MiB is too small: one worker needs at least %.0f MiB of "
+                       "device memory (%.0f MiB for the CUDA context and kernels, %.0f MiB of "
+                       "buffers for the smallest key, its points streamed)",
+                       be->device_mem / 1048576.0, (reserve + floor) / 1048576.0,
+                       reserve / 1048576.0, floor / 1048576.0);
+    }
+    p->budget = gpu_mem_set_budget(be->device_mem ? be->device_mem - reserve : 0, e);
+    if (!p->budget) {
+        free(p);
+        return -ENOMEM;
+    }
+    p->sets_max = CUDA_SETS;
     be->priv = p;
-    snprintf(be->description, sizeof(be->description), "cuda: %s", p->desc);
+    snprintf(be->description, sizeof(be->description), "cuda: %.100s, device budget %.2f GiB%s",
+             p->desc, p->budget / 1073741824.0, be->device_mem ? " (--gpu-mem less the context)" : "");
     return 0;
+}
+
+/* Whether zk can be proved within the budget (cuda_budget.h); under auto
+ * a key that cannot is proved on the CPU, so only said. */
+static int cuda_key_check(struct backend *be, const struct zkey *zk, struct sp_err *e)
+{
+    struct cuda_priv *p = be->priv;
+    struct cuda_plan pl;
+    const char *base = strrchr(zk->path ? zk->path : "key", '/');
+    const char *name = base ? base + 1 : zk->path ? zk->path : "key";
+    int rc = cuda_plan_key(zk, name, p->budget, &pl, e);
+    if (rc == -E2BIG && p->fallback) {
+        fprintf(stderr, "gpud: %s; it is proved on the CPU\n", e->msg);
+        return 0;
+    }
+    if (rc == 0) {
+        char parts[40] = "unbounded";
+        if (pl.chunk)
+            snprintf(parts, sizeof(parts), "of at most 2^%d points", __builtin_ctzl(pl.chunk));
+        fprintf(stderr,
+                "gpud: key %s within the %.2f GiB device budget: points %s, MSM parts %s, "
+                "%u worker buffer set%s, %.2f GiB planned\n",
+                name, p->budget / 1073741824.0, pl.stream ? "streamed from host memory" : "resident",
+                parts, pl.sets, pl.sets == 1 ? "" : "s", pl.total / 1073741824.0);
+    }
+    return rc == -E2BIG || rc == 0 ? rc : cuda_gpu_failed(rc);
 }
 
 static void cuda_close(struct backend *be)
@@ -399,6 +473,10 @@ static void cuda_close(struct backend *be)
     struct cuda_priv *p = be->priv;
     if (!p)
         return;
+    char ledger[300];
+    gpu_mem_describe(ledger, sizeof(ledger));
+    fprintf(stderr, "gpud: device memory at exit: %s GiB; device peak after a proof %.2f GiB\n", ledger,
+            p->device_peak / 1073741824.0);
     if (!cuda_is_lost()) {
         if (p->registered)
             gpu_host_unregister(p->registered);
@@ -425,6 +503,7 @@ const struct backend_ops cuda_backend_ops = {
     .job_done = cuda_job_done,
     .reprove = cuda_reprove,
     .lost = cuda_lost,
+    .key_check = cuda_key_check,
     .key_drop = cuda_key_drop,
     .status = cuda_status,
     .host_memory = cuda_host_memory,

@@ -7,23 +7,18 @@
 
 #include "child.h"
 #include "fault_point.h"
+#include "cuda_budget.h"
 #include "cuda_lost.h"
+#include "gpu_mem.h"
 #include "gpu_msm.h"
 #include "gpu_prove.h"
-
-/* device memory kept free beyond a key's points (MSM working buffers, NTT
- * tables, the buffer sets grow): a fraction of the device */
-#define KEY_MARGIN_DIV 8
-
-static size_t g1_bytes(const struct zkey *zk)
-{
-    return zk->curve == CURVE_BN254 ? 64 : 96;
-}
 
 void cuda_key_evict(struct cuda_key *k)
 {
     gpu_msm_free(k->g1);
     gpu_msm_free(k->g2);
+    if (k->host_registered)
+        gpu_host_unregister(k->zk->map);
     memset(k, 0, sizeof(*k));
 }
 
@@ -31,13 +26,9 @@ size_t cuda_device_free(struct cuda_priv *p, size_t *total)
 {
     size_t fr = 0, tot = 0;
     struct sp_err e;
+    (void)p;
     if (gpu_mem_info(&fr, &tot, &e) < 0)
         return 0;
-    if (p->mem_limit) {
-        size_t used = tot - fr;
-        tot = p->mem_limit;
-        fr = used < tot ? tot - used : 0;
-    }
     if (total)
         *total = tot;
     return fr;
@@ -59,38 +50,53 @@ int cuda_evict_lru(struct cuda_priv *p, const struct cuda_key *keep)
     return 0;
 }
 
-/* The points of zk on the device: A, B1, C, H in one G1 engine and B2 in a
- * G2 engine. Called with p->gpu held. -E2BIG when the key cannot fit. */
+/* The bytes k's upload takes beyond what the ledger already holds for
+ * its purpose: its engines, the NTT tables if new, the sets' growth. */
+static size_t upload_need(struct cuda_priv *p, const struct zkey *zk, const struct cuda_plan *pl)
+{
+    size_t need = pl->points + pl->msm, held = gpu_mem_used(GPU_MEM_VECTORS);
+    enum gpu_curve curve = zk->curve == CURVE_BN254 ? GPU_BN254 : GPU_BLS12381;
+    if (!p->ntt[curve][zk->log_domain])
+        need += pl->ntt;
+    if (pl->sets * pl->vectors > held)
+        need += pl->sets * pl->vectors - held;
+    return need;
+}
+
+/* The engines of zk: A, B1, C, H in one G1 engine and B2 in a G2 engine,
+ * as cuda_plan_key says. Called with p->gpu held. */
 int cuda_key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e)
 {
     const struct zkey *zk = k->zk;
     size_t nv = zk->n_vars, nc = nv - zk->n_public - 1, n = zk->domain_size;
-    size_t g1 = g1_bytes(zk), need = (2 * nv + nc + n) * g1 + nv * 2 * g1, total = 0;
-    k->bytes = need;
-    for (;;) {
-        size_t fr = cuda_device_free(p, &total);
-        if (fr >= need + total / KEY_MARGIN_DIV)
-            break;
-        if (cuda_evict_lru(p, k) < 0) {
-            if (need + total / KEY_MARGIN_DIV > total)
-                return sp_fail(e, -E2BIG,
-                               "key %s is too large for the GPU: its points need %.2f GiB, the "
-                               "device has %.2f GiB",
-                               k->name, need / 1073741824.0, total / 1073741824.0);
-            break; /* other work holds the memory: try */
-        }
-    }
+    struct cuda_plan pl;
     if (fault_point("gpu-key-large", NULL))
         return sp_fail(e, -E2BIG, "key %s is too large for the GPU (injected)", k->name);
+    int rc = cuda_plan_key(zk, k->name, p->budget, &pl, e);
+    if (rc < 0)
+        return rc == -E2BIG ? rc : cuda_gpu_failed(rc);
+    k->bytes = pl.stream ? pl.msm : pl.points + pl.msm;
+    k->stream = pl.stream;
+    k->chunk = pl.chunk;
+    k->sets = pl.sets;
+    while (gpu_mem_left() < upload_need(p, zk, &pl) && cuda_evict_lru(p, k) == 0)
+        ;
+    if (pl.stream && !k->host_registered) {
+        struct sp_err re;
+        if (gpu_host_register(zk->map, zk->map_len, &re) == 0)
+            k->host_registered = 1;
+        else
+            fprintf(stderr, "gpud: key %s: %s; its streamed points are staged\n", k->name, re.msg);
+    }
     enum gpu_group gg1 = zk->curve == CURVE_BN254 ? GPU_BN254_G1 : GPU_BLS12381_G1;
     enum gpu_group gg2 = zk->curve == CURVE_BN254 ? GPU_BN254_G2 : GPU_BLS12381_G2;
     const void *arrays[4] = { zk->a, zk->b1, zk->c, zk->h };
     size_t counts[4] = { nv, nv, nc, n };
-    int rc;
+    const void *b2[1] = { zk->b2 };
     for (;;) {
-        rc = gpu_msm_create_arrays(&k->g1, gg1, arrays, counts, 4, e);
+        rc = gpu_msm_create_chunked(&k->g1, gg1, arrays, counts, 4, pl.chunk, pl.stream, e);
         if (rc == 0)
-            rc = gpu_msm_create(&k->g2, gg2, zk->b2, nv, e);
+            rc = gpu_msm_create_chunked(&k->g2, gg2, b2, &counts[0], 1, pl.chunk, pl.stream, e);
         if (rc == 0)
             return 0;
         gpu_msm_free(k->g1);
@@ -99,9 +105,17 @@ int cuda_key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e)
         if (rc != -ENOMEM || cuda_evict_lru(p, k) < 0)
             break;
     }
-    if (rc == -ENOMEM) /* other work holds the memory: not for good */
-        return sp_fail(e, -ENOMEM, "key %s does not fit in the GPU's free memory now (%.2f GiB of points)",
-                       k->name, need / 1073741824.0);
+    if (k->host_registered) {
+        gpu_host_unregister(zk->map);
+        k->host_registered = 0;
+    }
+    if (rc == -ENOMEM) { /* other work holds the memory: not for good */
+        char why[SP_ERR_MSG];
+        snprintf(why, sizeof(why), "%s", e->msg);
+        return sp_fail(e, -ENOMEM, "key %s does not fit in the GPU's memory now (%.2f GiB of %s): %.300s",
+                       k->name, k->bytes / 1073741824.0, pl.stream ? "MSM buffers" : "points and MSM buffers",
+                       why);
+    }
     return cuda_gpu_failed(rc);
 }
 

@@ -8,16 +8,19 @@
  *                              least recently used idle one is forgotten),
  *                              marked busy; NULL when every entry is busy.
  *   cuda_key_put(p, k)         the job using k is done with it.
- *   cuda_key_upload(p, k, e)   k's points onto the device, evicting idle
- *                              keys as needed; with p->gpu held. -E2BIG
- *                              when the key cannot fit even alone, -ENOMEM
- *                              when other work holds the memory now, or the
- *                              CUDA error.
+ *   cuda_key_upload(p, k, e)   k's MSM engines within the device budget
+ *                              (cuda_budget.h: points resident, or
+ *                              streamed from the page-locked key mapping),
+ *                              evicting idle keys as needed; with p->gpu
+ *                              held. -E2BIG when the key cannot fit the
+ *                              budget even alone and streamed (the message
+ *                              gives the figure needed), -ENOMEM when other
+ *                              work holds the memory now, or the CUDA error.
  *   cuda_key_evict(k)          frees k's device memory and forgets k.
  *   cuda_evict_lru(p, keep)    evicts the least recently used idle key other
  *                              than keep; 0 if one went, -1 if none could.
- *   cuda_device_free(p, &total) free device memory in bytes (and the total;
- *                              $SLOTPROVE_GPU_MEM_LIMIT lowers it in tests).
+ *   cuda_device_free(p, &total) the device's free memory in bytes (and its
+ *                              total), as the driver counts it.
  */
 #ifndef SLOTPROVE_CUDA_KEYS_H
 #define SLOTPROVE_CUDA_KEYS_H

@@ -2,7 +2,8 @@
  * cuda_priv.h — the CUDA backend's state, shared by its files
  * (cuda_backend.c: the ops and the prove; cuda_keys.c: resident keys;
  * cuda_sets.c: device buffer sets; cuda_fallback.c: proving on the
- * fallback backend; cuda_lost.c: the sticky-error flag). Not for use
+ * fallback backend; cuda_lost.c: the sticky-error flag; cuda_budget.c:
+ * how a key fits the device budget). Not for use
  * outside gpud/cuda/.
  */
 #ifndef SLOTPROVE_CUDA_PRIV_H
@@ -29,6 +30,10 @@ struct cuda_key {
     uint64_t last_used;
     int busy;      /* a job between prove_start and prove_finish uses it */
     int too_large; /* proved on the CPU (auto) */
+    int stream;    /* points streamed from host memory (cuda_budget.h) */
+    size_t chunk;  /* the most points of one MSM part (0: no limit) */
+    unsigned sets; /* buffer sets (workers) that fit beside it: 1 or 2 */
+    int host_registered; /* zk->map page-locked for the streamed copies */
 };
 
 struct cuda_set {
@@ -56,7 +61,9 @@ struct cuda_priv {
     struct backend *fb;  /* be->fallback: re-proves, and what the GPU cannot prove */
     int fallback;        /* be->fallback_on_fault (auto): a GPU failure proves on fb */
     int g2_on_cpu;      /* $SLOTPROVE_G2=cpu: measured against the GPU */
-    size_t mem_limit;   /* $SLOTPROVE_GPU_MEM_LIMIT (tests): 0 = the device's */
+    size_t budget;      /* device bytes gpud may use (gpu_mem.h's ledger) */
+    size_t device_peak; /* the driver's use after a proof's kernels, highest */
+    unsigned sets_max;  /* buffer sets in use: 1 when two do not fit the budget */
     uint64_t clock;
     void *registered; /* the page-locked slot pool, or NULL */
     char desc[160];

@@ -13,7 +13,7 @@ struct cuda_set *cuda_set_get(struct cuda_priv *p)
 {
     pthread_mutex_lock(&p->lock);
     for (;;) {
-        for (int i = 0; i < CUDA_SETS; i++)
+        for (unsigned i = 0; i < p->sets_max && i < CUDA_SETS; i++)
             if (!p->sets[i].in_use) {
                 p->sets[i].in_use = 1;
                 pthread_mutex_unlock(&p->lock);
@@ -27,7 +27,20 @@ void cuda_set_put(struct cuda_priv *p, struct cuda_set *s)
 {
     pthread_mutex_lock(&p->lock);
     s->in_use = 0;
+    if (s - p->sets >= (long)p->sets_max) /* the budget holds fewer sets now */
+        cuda_set_release(s);
     pthread_cond_signal(&p->set_free);
+    pthread_mutex_unlock(&p->lock);
+}
+
+void cuda_sets_limit(struct cuda_priv *p, unsigned n)
+{
+    pthread_mutex_lock(&p->lock);
+    p->sets_max = n < 1 ? 1 : n > CUDA_SETS ? CUDA_SETS : n;
+    for (unsigned i = p->sets_max; i < CUDA_SETS; i++) /* idle ones go now, the others when put */
+        if (!p->sets[i].in_use)
+            cuda_set_release(&p->sets[i]);
+    pthread_cond_broadcast(&p->set_free);
     pthread_mutex_unlock(&p->lock);
 }
 

@@ -11,6 +11,10 @@
  *                              while memory is short; -ENOMEM or the CUDA
  *                              error.
  *   cuda_set_release(s)        frees s's device memory.
+ *   cuda_sets_limit(p, n)      at most n sets (1..CUDA_SETS) in use from now
+ *                              on (the device budget holds n workers' buffers);
+ *                              idle sets beyond n are freed now, busy ones
+ *                              when put back.
  */
 #ifndef SLOTPROVE_CUDA_SETS_H
 #define SLOTPROVE_CUDA_SETS_H
@@ -23,5 +27,6 @@ void cuda_set_put(struct cuda_priv *p, struct cuda_set *s);
 int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, size_t vec, size_t wit,
                      const struct cuda_key *k, struct sp_err *e);
 void cuda_set_release(struct cuda_set *s);
+void cuda_sets_limit(struct cuda_priv *p, unsigned n);
 
 #endif

@@ -57,6 +57,10 @@ static void usage(FILE *f)
             "  --backend auto|cpu|cuda  prover backend for gpud (default auto: CUDA on the\n"
             "                           first visible GPU where this build has it, else the\n"
             "                           CPU; cuda fails when no GPU can be used)\n"
+            "  --gpu-mem SIZE           device memory gpud may use (e.g. 16G; default: the\n"
+            "                           GPU's free memory less 1 GiB and 1/32 of the device);\n"
+            "                           a key that does not fit streams its points from host\n"
+            "                           memory; too small for one worker: refused\n"
             "  --threads N              worker threads per process, 0..1024 (default 0: all CPUs)\n"
             "  -q, --quiet              no progress or timings on stderr\n"
             "  --no-verify              skip the pairing check of the proof before it is\n"
@@ -149,6 +153,7 @@ int cmd_prove(int argc, char **argv)
         return cmd_prove_bellperson(argc, argv);
     static const struct option opts[] = {
         { "backend", required_argument, NULL, 'b' },
+        { "gpu-mem", required_argument, NULL, 'U' },
         { "threads", required_argument, NULL, 't' },
         { "quiet", no_argument, NULL, 'q' },
         { "no-verify", no_argument, NULL, 'V' },
@@ -158,6 +163,7 @@ int cmd_prove(int argc, char **argv)
     static struct core core;
     struct prove_run r;
     const char *backend = "auto";
+    uint64_t gpu_mem = 0;
     unsigned threads = 0;
     int no_verify = 0;
     int c;
@@ -183,6 +189,12 @@ int cmd_prove(int argc, char **argv)
         case 't':
             if (parse_count(optarg, 0, 1024, &threads) < 0) {
                 fprintf(stderr, "slotprove prove: --threads %s: expected 0..1024 (0 = all CPUs)\n", optarg);
+                return 2;
+            }
+            break;
+        case 'U':
+            if (!(gpu_mem = parse_size(optarg))) {
+                fprintf(stderr, "slotprove prove: --gpu-mem %s: want SIZE (e.g. 16G)\n", optarg);
                 return 2;
             }
             break;
@@ -219,8 +231,8 @@ int cmd_prove(int argc, char **argv)
 
     core.o = (struct core_opts){
         .synthds = 1, .gpuds = 1, .slots = 1, .slot_bytes = payload_layout(zk.domain_size, zk.n_vars).total,
-        .backend = backend, .threads = threads, .max_attempts = 3, .result_ttl_s = 3600,
-        .file_timeout_s = 3600, .max_queued = 1, .no_verify = no_verify,
+        .backend = backend, .gpu_mem = gpu_mem, .threads = threads, .max_attempts = 3,
+        .result_ttl_s = 3600, .file_timeout_s = 3600, .max_queued = 1, .no_verify = no_verify,
     };
     core.hooks = (struct core_hooks){ .ctx = &r, .hello = on_hello,
                                       .synthesized = on_synthesized, .progress = on_progress,

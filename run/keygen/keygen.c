@@ -93,6 +93,8 @@ static void usage(FILE *f)
             "                      GPU when this build has CUDA and one is visible,\n"
             "                      else the CPU), cpu, or cuda (refused without a GPU);\n"
             "                      the files are the same byte for byte either way\n"
+            "  --gpu-mem SIZE      device memory the GPU's tables and batches may use\n"
+            "                      (e.g. 16G; default: the free memory less a margin)\n"
             "  --format F          zkey (default) or bellperson: BLS12-381 only, the same\n"
             "                      setup also as circuit.params, circuit.vk (bellperson)\n"
             "                      and circuit.pce (cuzk's constraint file); CPU only\n"
@@ -224,6 +226,7 @@ int cmd_keygen(int argc, char **argv)
         { "public", required_argument, NULL, 'k' },
         { "vars", required_argument, NULL, 'v' },
         { "backend", required_argument, NULL, 'b' },
+        { "gpu-mem", required_argument, NULL, 'U' },
         { "seed", required_argument, NULL, 's' },
         { "out", required_argument, NULL, 'o' },
         { "threads", required_argument, NULL, 't' },
@@ -234,6 +237,7 @@ int cmd_keygen(int argc, char **argv)
     };
     const char *curve_name = NULL, *n_arg = NULL, *dir = NULL, *v_arg = NULL;
     const char *backend = "auto";
+    uint64_t gpu_mem = 0;
     unsigned n_public = 2, nthreads = 0;
     uint64_t seed = 0;
     int seeded = 0, c, bellperson = 0;
@@ -244,6 +248,12 @@ int cmd_keygen(int argc, char **argv)
     while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
         switch (c) {
         case 'c': curve_name = optarg; break;
+        case 'U':
+            if (!(gpu_mem = parse_size(optarg))) {
+                fprintf(stderr, "slotprove keygen: --gpu-mem \"%s\": want SIZE (e.g. 16G)\n", optarg);
+                return 2;
+            }
+            break;
         case 'n': n_arg = optarg; break;
         case 'v': v_arg = optarg; break;
         case 'b':
@@ -354,7 +364,8 @@ int cmd_keygen(int argc, char **argv)
     char gpu_desc[160] = "";
     if (strcmp(backend, "cpu") != 0) {
         struct sp_err ge = { { 0 } };
-        if (keygen_gpu_probe(gpu_desc, sizeof(gpu_desc), &ge) == 0) {
+        if (keygen_gpu_budget(gpu_mem, &ge) == 0 &&
+            keygen_gpu_probe(gpu_desc, sizeof(gpu_desc), &ge) == 0) {
             j.gpu = strcmp(backend, "cuda") == 0 ? KEYGEN_GPU_REQUIRED : KEYGEN_GPU_AUTO;
         } else if (strcmp(backend, "cuda") == 0) {
             fprintf(stderr, "slotprove keygen: --backend cuda: %s\n", ge.msg);

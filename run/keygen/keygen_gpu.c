@@ -96,9 +96,19 @@ static int reply(int sock, pid_t *pid, struct kg_rep *r, struct sp_err *e)
     return 0;
 }
 
+/* --gpu-mem for the helper (keygen_gpu_budget), decimal bytes; "0": the default. */
+static char gpu_mem_arg[24] = "0";
+
+int keygen_gpu_budget(uint64_t bytes, struct sp_err *e)
+{
+    (void)e;
+    snprintf(gpu_mem_arg, sizeof(gpu_mem_arg), "%llu", (unsigned long long)bytes);
+    return 0;
+}
+
 int keygen_gpu_probe(char *desc, size_t len, struct sp_err *e)
 {
-    char *argv[] = { NULL, "--probe", NULL };
+    char *argv[] = { NULL, "--probe", "--gpu-mem", gpu_mem_arg, NULL };
     pid_t pid;
     int sock, rc;
     static struct kg_rep r;
@@ -142,7 +152,7 @@ int keygen_gpu_open(struct keygen_gpu **ret, enum curve_id curve, const void *t1
     snprintf(a_w2, sizeof(a_w2), "%u", w2);
     snprintf(a_mb, sizeof(a_mb), "%zu", max_batch);
     char *argv[] = { NULL, "--curve", (char *)ci->name, "--w1", a_w1, "--w2", a_w2,
-                     "--max-batch", a_mb, NULL };
+                     "--max-batch", a_mb, "--gpu-mem", gpu_mem_arg, NULL };
     if ((rc = spawn(argv, mem, &g->pid, &g->sock, e)) < 0)
         goto fail;
     static struct kg_rep r;

@@ -17,6 +17,7 @@
 #include "fault_point.h"
 #include "gpu_device.h"
 #include "gpu_fixed_base.h"
+#include "gpu_mem.h"
 #include "gpu_prove.h"
 #include "keygen_gpu_proto.h"
 
@@ -41,16 +42,17 @@ int main(int argc, char **argv)
 {
     struct sp_err e = { "" };
     static char desc[SP_ERR_MSG];
-    if (argc == 2 && strcmp(argv[1], "--probe") == 0) {
-        int rc = gpu_describe(desc, sizeof(desc), &e);
-        return answer(rc, rc < 0 ? e.msg : desc) < 0 ? 1 : 0;
-    }
+    int probe = argc >= 2 && strcmp(argv[1], "--probe") == 0;
     const char *curve = NULL;
-    unsigned long w1 = 0, w2 = 0, max_batch = 0;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    unsigned long w1 = 0, w2 = 0, max_batch = 0, gpu_mem = 0;
+    for (int i = 1 + probe; i + 1 < argc; i += 2) {
         const char *k = argv[i], *v = argv[i + 1];
         int bad = 0;
-        if (strcmp(k, "--curve") == 0)
+        if (strcmp(k, "--gpu-mem") == 0)
+            bad = number(v, 1ul << 50, &gpu_mem);
+        else if (probe)
+            bad = 1;
+        else if (strcmp(k, "--curve") == 0)
             curve = v;
         else if (strcmp(k, "--w1") == 0)
             bad = number(v, 16, &w1);
@@ -65,6 +67,12 @@ int main(int argc, char **argv)
                             "only)\n", KEYGEN_GPU_HELPER, k, v);
             return 2;
         }
+    }
+    if (probe) {
+        int rc = gpu_describe(desc, sizeof(desc), &e);
+        if (rc >= 0 && !gpu_mem_set_budget((size_t)gpu_mem, &e))
+            rc = -ENOMEM;
+        return answer(rc, rc < 0 ? e.msg : desc) < 0 ? 1 : 0;
     }
     int bn = curve && strcmp(curve, curve_get(CURVE_BN254)->name) == 0;
     if (!curve || (!bn && strcmp(curve, curve_get(CURVE_BLS12381)->name) != 0) || !w1 || !w2 ||
@@ -87,6 +95,10 @@ int main(int argc, char **argv)
     }
     struct gpu_fb *g[2] = { NULL, NULL };
     int rc;
+    if (!gpu_mem_set_budget((size_t)gpu_mem, &e)) {
+        answer(-ENOMEM, e.msg);
+        return 1;
+    }
     if ((rc = gpu_fb_create(&g[0], bn ? GPU_BN254_G1 : GPU_BLS12381_G1, map + l.t1_off,
                             (unsigned)w1, max_batch, &e)) < 0 ||
         (rc = gpu_fb_create(&g[1], bn ? GPU_BN254_G2 : GPU_BLS12381_G2, map + l.t2_off,

@@ -6,11 +6,15 @@
  * The helper is started with a SOCK_SEQPACKET socket at descriptor 3 and,
  * except for --probe, a memfd at descriptor 4:
  *
- *   slotprove-keygen-gpu --probe
+ *   slotprove-keygen-gpu --probe [--gpu-mem BYTES]
  *       one reply: rc 0 and the description of device 0 in msg ("NVIDIA
- *       H200, 139.8 GiB, sm_90, 132 SMs"), or rc < 0 and the reason; exits.
+ *       H200, 139.8 GiB, sm_90, 132 SMs"), or rc < 0 and the reason (also
+ *       -ENOMEM when the budget below leaves nothing); exits.
  *   slotprove-keygen-gpu --curve bn128|bls12381 --w1 W1 --w2 W2 --max-batch N
- *       maps the memfd (keygen_gpu_layout below), uploads the G1 and G2
+ *                        [--gpu-mem BYTES]
+ *       sets the device memory budget (gpud/cuda/kernels/gpu_mem.h; BYTES
+ *       decimal, 0 or absent: free memory less gpu_mem_margin), maps the
+ *       memfd (keygen_gpu_layout below), uploads the G1 and G2
  *       window tables found there, replies (rc 0, or rc < 0 and the
  *       reason), then answers one request after another until the socket
  *       closes, and exits 0.

@@ -81,6 +81,10 @@ static void usage(FILE *f)
         "  --gpus LIST            GPUs to prove on, one gpud each, e.g. 0,1 (indices or\n"
         "                         UUIDs; default: every visible GPU, CUDA_VISIBLE_DEVICES\n"
         "                         respected; with no GPU, one CPU gpud)\n"
+        "  --gpu-mem SIZE         device memory gpud may use (e.g. 16G; default: the\n"
+        "                         GPU's free memory at start less 1 GiB and 1/32 of\n"
+        "                         the device); keys that do not fit stream their points\n"
+        "                         from host memory; too small for one worker: refused\n"
         "  --key NAME=PATH.zkey   preload a key, submitted by NAME (repeatable)\n"
         "  --threads N            worker threads per process (default: gpud all CPUs,\n"
         "                         synthds their share of them, see status)\n"
@@ -148,6 +152,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         { "slots", required_argument, NULL, 'm' },
         { "gpuds", required_argument, NULL, 'G' },
         { "gpus", required_argument, NULL, 'P' },
+        { "gpu-mem", required_argument, NULL, 'U' },
         { "slot-bytes", required_argument, NULL, 'B' },
         { "synth-rss-max", required_argument, NULL, 'R' },
         { "backend", required_argument, NULL, 'b' },
@@ -250,6 +255,10 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
                 return bad_opt("--synth-rss-max", optarg, "SIZE (e.g. 2G)");
             break;
         case 'b': o->backend = optarg; break;
+        case 'U':
+            if (!(o->gpu_mem = parse_size(optarg)))
+                return bad_opt("--gpu-mem", optarg, "SIZE (e.g. 16G)");
+            break;
         case 'k': (*keys)[(*nkeys)++] = optarg; break;
         case 't':
             if (parse_count(optarg, 0, 1024, &o->threads) < 0)

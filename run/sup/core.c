@@ -65,6 +65,7 @@ int core_start(struct core *c, struct sp_err *e)
     t->synth_threads = c->o.synth_threads ? c->o.synth_threads : c->o.threads;
     t->backend = c->o.backend;
     t->gpus = c->o.gpus;
+    t->gpu_mem = c->o.gpu_mem;
     t->synth_rss_max = c->o.synth_rss_max;
     t->no_verify = c->o.no_verify;
     t->trace_buffers = c->o.trace_buffers;

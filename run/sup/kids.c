@@ -66,6 +66,7 @@ static int spawn(struct kid_table *t, struct kid *k)
         .no_verify = k->role == ROLE_GPUD && t->no_verify,
         .trace_buffers = t->trace_buffers,
         .gpu = k->role == ROLE_GPUD && t->gpus ? t->gpus[k->index] : NULL,
+        .gpu_mem = k->role == ROLE_GPUD ? t->gpu_mem : 0,
     };
     t->next_incarnation = t->next_incarnation % 0xfffffe + 1; /* 24 bits, never 0 */
     int rc = proc_spawn(&k->p, kid_role_name(k->role), &o, &e);

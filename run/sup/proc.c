@@ -46,7 +46,7 @@ static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const cha
     snprintf(a_thr, sizeof(a_thr), "%u", o->threads);
     snprintf(a_nd, sizeof(a_nd), "%u", o->ndoorbells);
     snprintf(a_gi, sizeof(a_gi), "%d", o->gpud_index);
-    char *argv[24] = {
+    char *argv[28] = {
         (char *)role, "--ctl-fd", "3", "--pool-fds", "4,5", "--doorbell-fd", "6",
         "--incarnation", a_inc, "--supervisor", a_sup, "--threads", a_thr,
     };
@@ -73,6 +73,12 @@ static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const cha
     if (o->trace_buffers) {
         argv[k++] = "--trace-buffers";
         argv[k++] = "1";
+    }
+    char a_gm[24];
+    if (o->gpu_mem) {
+        snprintf(a_gm, sizeof(a_gm), "%llu", (unsigned long long)o->gpu_mem);
+        argv[k++] = "--gpu-mem";
+        argv[k++] = a_gm;
     }
     argv[k] = NULL;
     execv(o->exe, argv);

@@ -38,6 +38,7 @@ struct spawn_opts {
     const char *gpu;      /* gpud only: its CUDA device (an index or UUID), or NULL */
     int no_verify;        /* gpud only: --no-verify 1 (no self-check of its proofs) */
     int trace_buffers;    /* --trace-buffers 1: slot-table lines on stderr */
+    uint64_t gpu_mem;     /* gpud only: --gpu-mem BYTES, 0: not passed */
 };
 
 /* Forks and execs one child. -errno with a message on failure. */

@@ -6,6 +6,7 @@
 #include <errno.h>
 
 #include "gpu_field.h"
+#include "gpu_mem.h"
 #include "gpu_util.cuh"
 #include "fields.cuh"
 
@@ -29,8 +30,13 @@ static int field_op(void *out, const void *a, const void *b, size_t n, int op, s
     size_t bytes = n * sizeof(F);
     int rc = 0;
     cudaError_t err = cudaSuccess;
-    for (int i = 0; i < 3 && !err; i++)
-        err = cudaMalloc(&d[i], bytes);
+    for (int i = 0; i < 3 && !rc; i++)
+        rc = gpu_mem_alloc((void **)&d[i], bytes, GPU_MEM_OTHER, "field test buffers", e);
+    if (rc) {
+        for (int i = 0; i < 3; i++)
+            gpu_mem_free(d[i]);
+        return rc;
+    }
     if (!err)
         err = cudaMemcpy(d[1], a, bytes, cudaMemcpyHostToDevice);
     if (!err)
@@ -44,7 +50,7 @@ static int field_op(void *out, const void *a, const void *b, size_t n, int op, s
     if (err)
         rc = sp_fail(e, -EIO, "gpu field op: %s", cudaGetErrorString(err));
     for (int i = 0; i < 3; i++)
-        cudaFree(d[i]);
+        gpu_mem_free(d[i]);
     return rc;
 }
 

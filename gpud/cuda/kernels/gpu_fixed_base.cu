@@ -11,6 +11,7 @@
 #include <new>
 
 #include "gpu_fixed_base.h"
+#include "gpu_mem.h"
 #include "gpu_util.cuh"
 #include "ec.cuh"
 
@@ -111,9 +112,9 @@ extern "C" void gpu_fb_free(struct gpu_fb *f)
         return;
     if (f->k) /* the scalars derive from the setup's secrets: leave none behind */
         cudaMemset(f->k, 0, f->cap * 32);
-    cudaFree(f->table);
-    cudaFree(f->k);
-    cudaFree(f->out);
+    gpu_mem_free(f->table);
+    gpu_mem_free(f->k);
+    gpu_mem_free(f->out);
     delete f;
 }
 
@@ -136,13 +137,16 @@ extern "C" int gpu_fb_create(struct gpu_fb **ret, enum gpu_group g, const void *
     f->psize = fb_point_bytes(g);
     f->cap = max_batch;
     size_t tbytes = (size_t)nwin * f->row * f->psize;
-    cudaError_t err = cudaMalloc(&f->table, tbytes);
-    if (!err)
-        err = cudaMalloc(&f->k, max_batch * 32);
-    if (!err)
-        err = cudaMalloc(&f->out, max_batch * f->psize);
-    if (!err)
-        err = cudaMemcpy(f->table, table, tbytes, cudaMemcpyHostToDevice);
+    int rc = gpu_mem_alloc(&f->table, tbytes, GPU_MEM_OTHER, "fixed-base table", e);
+    if (!rc)
+        rc = gpu_mem_alloc(&f->k, max_batch * 32, GPU_MEM_OTHER, "fixed-base scalars", e);
+    if (!rc)
+        rc = gpu_mem_alloc(&f->out, max_batch * f->psize, GPU_MEM_OTHER, "fixed-base output", e);
+    if (rc) {
+        gpu_fb_free(f);
+        return rc;
+    }
+    cudaError_t err = cudaMemcpy(f->table, table, tbytes, cudaMemcpyHostToDevice);
     if (err) {
         gpu_fb_free(f);
         return sp_fail(e, err == cudaErrorMemoryAllocation ? -ENOMEM : -EIO,

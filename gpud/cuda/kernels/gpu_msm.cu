@@ -4,8 +4,9 @@
 #include "msm.cuh"
 
 #define MSM_FACTORY(GROUP)                                                                 \
-    msm_engine_base *gpu_msm_new_##GROUP(const void *const *, const size_t *, unsigned,    \
-                                         struct sp_err *, int *);
+    msm_engine_base *gpu_msm_new_##GROUP(const void *const *, const size_t *, unsigned, size_t, \
+                                         bool, struct sp_err *, int *);                     \
+    size_t gpu_msm_plan_##GROUP(const size_t *, unsigned, size_t, bool, struct sp_err *);
 MSM_FACTORY(bn254_g1)
 MSM_FACTORY(bn254_g2)
 MSM_FACTORY(bls12381_g1)
@@ -25,6 +26,25 @@ extern "C" int gpu_msm_create_arrays(struct gpu_msm **ret, enum gpu_group g,
                                      const void *const *arrays, const size_t *counts, unsigned k,
                                      struct sp_err *e)
 {
+    return gpu_msm_create_chunked(ret, g, arrays, counts, k, 0, 0, e);
+}
+
+extern "C" size_t gpu_msm_plan(enum gpu_group g, const size_t *sizes, unsigned k, size_t chunk,
+                               int stream, struct sp_err *e)
+{
+    switch (g) {
+    case GPU_BN254_G1: return gpu_msm_plan_bn254_g1(sizes, k, chunk, stream, e);
+    case GPU_BN254_G2: return gpu_msm_plan_bn254_g2(sizes, k, chunk, stream, e);
+    case GPU_BLS12381_G1: return gpu_msm_plan_bls12381_g1(sizes, k, chunk, stream, e);
+    case GPU_BLS12381_G2: return gpu_msm_plan_bls12381_g2(sizes, k, chunk, stream, e);
+    default: sp_fail(e, -EINVAL, "gpu msm: unknown group %d", (int)g); return 0;
+    }
+}
+
+extern "C" int gpu_msm_create_chunked(struct gpu_msm **ret, enum gpu_group g,
+                                      const void *const *arrays, const size_t *counts, unsigned k,
+                                      size_t chunk, int stream, struct sp_err *e)
+{
     int rc = 0;
     msm_engine_base *eng;
     size_t n = 0;
@@ -34,10 +54,10 @@ extern "C" int gpu_msm_create_arrays(struct gpu_msm **ret, enum gpu_group g,
     if (k == 0 || n == 0 || n > ((size_t)1 << 30))
         return sp_fail(e, -EINVAL, "gpu msm: %zu points in %u arrays (1 to 2^30)", n, k);
     switch (g) {
-    case GPU_BN254_G1: eng = gpu_msm_new_bn254_g1(arrays, counts, k, e, &rc); break;
-    case GPU_BN254_G2: eng = gpu_msm_new_bn254_g2(arrays, counts, k, e, &rc); break;
-    case GPU_BLS12381_G1: eng = gpu_msm_new_bls12381_g1(arrays, counts, k, e, &rc); break;
-    case GPU_BLS12381_G2: eng = gpu_msm_new_bls12381_g2(arrays, counts, k, e, &rc); break;
+    case GPU_BN254_G1: eng = gpu_msm_new_bn254_g1(arrays, counts, k, chunk, stream != 0, e, &rc); break;
+    case GPU_BN254_G2: eng = gpu_msm_new_bn254_g2(arrays, counts, k, chunk, stream != 0, e, &rc); break;
+    case GPU_BLS12381_G1: eng = gpu_msm_new_bls12381_g1(arrays, counts, k, chunk, stream != 0, e, &rc); break;
+    case GPU_BLS12381_G2: eng = gpu_msm_new_bls12381_g2(arrays, counts, k, chunk, stream != 0, e, &rc); break;
     default: return sp_fail(e, -EINVAL, "gpu msm: unknown group %d", (int)g);
     }
     if (!eng)

@@ -29,15 +29,31 @@ int gpu_msm_run(struct gpu_msm *m, void *ret, const void *scalars, size_t n,
                 unsigned window_bits, struct sp_err *e);
 /* The same with k point arrays uploaded back to back (a key's A, B1, C and H
  * points: one upload, one set of working buffers sized for the largest
- * array); counts[i] points in arrays[i]. */
+ * array); counts[i] points in arrays[i]. All device memory an engine
+ * holds is charged to the ledger (gpu_mem.h: points, msm, stream). */
 int gpu_msm_create_arrays(struct gpu_msm **ret, enum gpu_group g, const void *const *arrays,
                           const size_t *counts, unsigned k, struct sp_err *e);
 /* ret = Σ_{i<n} k_i·P_{at+i} over the resident points from index at (the
- * concatenation of gpu_msm_create_arrays' arrays), n at most the largest
- * array's count; scalars in host or device memory (n × 32 B, standard
- * form); the window size chosen from n. */
+ * concatenation of gpu_msm_create_arrays' arrays); scalars in host or
+ * device memory (n × 32 B, standard form: device scalars are read in
+ * place, host ones uploaded); the window size chosen from n. */
 int gpu_msm_run_at(struct gpu_msm *m, void *ret, size_t at, const void *scalars, size_t n,
                    struct sp_err *e);
+/* The same with the parts of each run bounded to chunk points (0: no
+ * limit), which bounds the working buffers; with stream the points stay in
+ * host memory (arrays must outlive the engine; page-locked for full-speed
+ * copies: gpu_host_register) and each run copies each part's points into
+ * one of two staging buffers of chunk points on the device while the part
+ * before is being summed. */
+int gpu_msm_create_chunked(struct gpu_msm **ret, enum gpu_group g, const void *const *arrays,
+                           const size_t *counts, unsigned k, size_t chunk, int stream,
+                           struct sp_err *e);
+/* Device bytes an engine of group g made with (chunk, stream) needs beside
+ * resident points, for runs over each of the k sizes[i] (working buffers
+ * for the largest of them, staging buffers when streamed): what it takes
+ * from the ledger (gpu_mem.h). 0 with e set on a CUDA error. */
+size_t gpu_msm_plan(enum gpu_group g, const size_t *sizes, unsigned k, size_t chunk, int stream,
+                    struct sp_err *e);
 /* The window size gpu_msm_run would choose for n points of group g. */
 unsigned gpu_msm_window_bits(enum gpu_group g, size_t n);
 

@@ -7,6 +7,7 @@
 #include <new>
 
 #include "gpu_ntt.h"
+#include "gpu_mem.h"
 #include "gpu_util.cuh"
 #include "ntt.cuh"
 
@@ -38,7 +39,10 @@ struct gpu_ntt {
         }                                                                                  \
         typedef CURVE##_fr_d F;                                                            \
         F *dpw;                                                                            \
-        CU_TRY(cudaMalloc(&dpw, 2 * 64 * sizeof(F)), e, "ntt power tables");               \
+        int rc_ = gpu_mem_alloc((void **)&dpw, 2 * 64 * sizeof(F), GPU_MEM_NTT,             \
+                                "ntt power tables", e);                                    \
+        if (rc_)                                                                           \
+            return rc_;                                                                    \
         cudaError_t err = cudaMemcpy(dpw, pw, 64 * sizeof(F), cudaMemcpyHostToDevice);     \
         if (!err)                                                                          \
             err = cudaMemcpy(dpw + 64, ps, 64 * sizeof(F), cudaMemcpyHostToDevice);        \
@@ -51,7 +55,7 @@ struct gpu_ntt {
                                            (const F *)d->consts, d->n);                    \
             err = cudaDeviceSynchronize();                                                 \
         }                                                                                  \
-        cudaFree(dpw);                                                                     \
+        gpu_mem_free(dpw);                                                                 \
         CU_TRY(err, e, "ntt tables");                                                      \
         return 0;                                                                          \
     }
@@ -71,16 +75,12 @@ extern "C" int gpu_ntt_create(struct gpu_ntt **ret, enum gpu_curve curve, unsign
     d->curve = curve;
     d->log_n = log_n;
     d->n = (size_t)1 << log_n;
-    cudaError_t err = cudaMalloc(&d->tw, d->n * 32);
-    if (!err)
-        err = cudaMalloc(&d->cz, d->n * 32);
-    if (!err)
-        err = cudaMalloc(&d->consts, 32);
-    int rc = 0;
-    if (err)
-        rc = sp_fail(e, err == cudaErrorMemoryAllocation ? -ENOMEM : -EIO, "gpu ntt: tables for 2^%u: %s",
-                     log_n, cudaGetErrorString(err));
-    else
+    int rc = gpu_mem_alloc(&d->tw, d->n * 32, GPU_MEM_NTT, "ntt twiddles", e);
+    if (!rc)
+        rc = gpu_mem_alloc(&d->cz, d->n * 32, GPU_MEM_NTT, "ntt coset table", e);
+    if (!rc)
+        rc = gpu_mem_alloc(&d->consts, 32, GPU_MEM_NTT, "ntt constants", e);
+    if (!rc)
         rc = curve == GPU_BN254 ? bn254_tables(d, e) : bls12381_tables(d, e);
     if (rc) {
         gpu_ntt_free(d);
@@ -94,9 +94,9 @@ extern "C" void gpu_ntt_free(struct gpu_ntt *d)
 {
     if (!d)
         return;
-    cudaFree(d->tw);
-    cudaFree(d->cz);
-    cudaFree(d->consts);
+    gpu_mem_free(d->tw);
+    gpu_mem_free(d->cz);
+    gpu_mem_free(d->consts);
     delete d;
 }
 

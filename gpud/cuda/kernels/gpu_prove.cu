@@ -8,25 +8,17 @@
 
 #include "fields.cuh"
 #include "gpu_prove.h"
+#include "gpu_mem.h"
 #include "gpu_util.cuh"
 
 extern "C" int gpu_alloc(void **ret, size_t bytes, struct sp_err *e)
 {
-    *ret = nullptr;
-    cudaError_t err = cudaMalloc(ret, bytes);
-    if (err == cudaErrorMemoryAllocation) {
-        cudaGetLastError(); /* not sticky: clear it */
-        *ret = nullptr;
-        return sp_fail(e, -ENOMEM, "gpu: out of device memory for %zu MiB", bytes >> 20);
-    }
-    CU_TRY(err, e, "device allocation");
-    return 0;
+    return gpu_mem_alloc(ret, bytes, GPU_MEM_VECTORS, "vectors", e);
 }
 
 extern "C" void gpu_free(void *p)
 {
-    if (p)
-        cudaFree(p);
+    gpu_mem_free(p);
 }
 
 extern "C" int gpu_upload(void *dev, const void *host, size_t bytes, struct sp_err *e)

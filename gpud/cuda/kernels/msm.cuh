@@ -19,6 +19,7 @@
 #include <cub/cub.cuh>
 
 #include "gpu_types.h"
+#include "gpu_mem.h"
 #include "gpu_util.cuh"
 #include "msm_kernels.cuh"
 
@@ -94,6 +95,22 @@ template <class P> struct msm_is_g2<fp2<P>> {
 #define MSM_UPLOAD_PIECES 8
 /* From this many scalars on, the MSM runs in two parts (see run). */
 #define MSM_SPLIT_MIN ((size_t)1 << 21)
+/* At most this many point arrays per engine (a key's A, B1, C, H). */
+#define MSM_MAX_ARRAYS 8
+
+/* A device allocation through the ledger (gpu_mem.h), returning its error. */
+#define MSM_ALLOC(ptr, bytes, part, what)                                                  \
+    do {                                                                                   \
+        int rc_ = gpu_mem_alloc((void **)&(ptr), (bytes), (part), (what), e);              \
+        if (rc_)                                                                           \
+            return rc_;                                                                    \
+    } while (0)
+
+/* The sizes of the working buffers for parts of n scalars with c-bit
+ * windows (msm_engine::ensure allocates them). */
+struct msm_dims {
+    size_t np, chunks, lst, bk, prt, tmp;
+};
 
 struct msm_engine_base {
     virtual ~msm_engine_base() {}
@@ -102,10 +119,39 @@ struct msm_engine_base {
     virtual unsigned window_bits(size_t n) = 0;
 };
 
+/* How many parts run() cuts n scalars into (c-bit windows; chunk: the
+ * most points a part may hold, 0 = no limit). */
+static inline unsigned msm_parts(size_t n, unsigned c, bool g2, size_t chunk)
+{
+    /* Large inputs go in two parts with one bucket array: the second
+     * part's scalars cross PCIe while the first part's buckets are being
+     * summed. The second part's partial sums cost a second round of
+     * msm_run_sum and a full addition into every bucket, which outweighs
+     * the hidden copy for G1 from c = 18 on (BLS12-381 G1 at 2^24,
+     * c = 19, on an H200: 229 ms in one part, 243 ms in two; G2 was not
+     * measured in one part and keeps two); $SLOTPROVE_MSM_PARTS (1 or
+     * 2) overrides this for tuning runs. A chunk limit (a device memory
+     * budget, streamed points) makes more parts of at most chunk points. */
+    static const unsigned forced_parts = msm_tune("SLOTPROVE_MSM_PARTS", 0, 1, 2, false);
+    size_t parts = n < MSM_SPLIT_MIN ? 1 : forced_parts ? forced_parts : c <= 17 || g2 ? 2 : 1;
+    if (chunk && (n + chunk - 1) / chunk > parts)
+        parts = (n + chunk - 1) / chunk;
+    return (unsigned)parts;
+}
+
 template <class G> struct msm_engine : msm_engine_base {
     typedef typename G::F F;
     size_t n_max = 0, cap_scalars = 0;
-    affine<F> *points = nullptr;
+    affine<F> *points = nullptr; /* resident points, or NULL when streamed */
+    /* streamed: the points stay in host memory (harr, hcnt: the arrays of
+     * create) and each part's points are copied into stage[part & 1] */
+    bool streamed = false;
+    size_t chunk_max = 0; /* the most points a part holds (0: no limit) */
+    const uint8_t *harr[MSM_MAX_ARRAYS] = {};
+    size_t hcnt[MSM_MAX_ARRAYS] = {};
+    unsigned narr = 0;
+    affine<F> *stage[2] = {};
+    cudaEvent_t stage_ready[2] = {}, stage_free[2] = {};
     /* working buffers, sized for the largest (n, c) seen so far */
     size_t cap_np = 0, cap_chunks = 0, cap_list = 0, cap_buckets = 0, cap_part = 0, cap_temp = 0;
     uint32_t *scalars = nullptr, *keys[2] = {}, *vals[2] = {}, *cnt = nullptr, *off = nullptr;
@@ -121,11 +167,19 @@ template <class G> struct msm_engine : msm_engine_base {
 
     ~msm_engine() override
     {
-        cudaFree(points);
+        gpu_mem_free(points);
         release();
-        cudaFree(scalars);
-        cudaFree(counters);
-        cudaFree(win);
+        gpu_mem_free(stage[0]);
+        gpu_mem_free(stage[1]);
+        gpu_mem_free(scalars);
+        gpu_mem_free(counters);
+        gpu_mem_free(win);
+        for (cudaEvent_t ev : stage_ready)
+            if (ev)
+                cudaEventDestroy(ev);
+        for (cudaEvent_t ev : stage_free)
+            if (ev)
+                cudaEventDestroy(ev);
         for (cudaEvent_t ev : piece_done)
             if (ev)
                 cudaEventDestroy(ev);
@@ -141,7 +195,7 @@ template <class G> struct msm_engine : msm_engine_base {
         void *p[] = { keys[0], keys[1], vals[0], vals[1], cnt, off, lkeys[0], lkeys[1], seq,
                       starts, nch, co, flags, list[0], list[1], buckets, part, seg, temp };
         for (void *x : p)
-            cudaFree(x);
+            gpu_mem_free(x);
         keys[0] = keys[1] = vals[0] = vals[1] = cnt = off = lkeys[0] = lkeys[1] = nullptr;
         seq = starts = nch = co = nullptr;
         flags = nullptr;
@@ -179,27 +233,48 @@ template <class G> struct msm_engine : msm_engine_base {
         return L;
     }
 
-    /* Uploads k host point arrays back to back (counts[i] points each); the
-     * working buffers are sized for the largest single array. */
-    int create(const void *const *arrays, const size_t *counts, unsigned k, struct sp_err *e)
+    /* Uploads k host point arrays back to back (counts[i] points each), or
+     * with stream keeps them in host memory (they must outlive the engine;
+     * page-locked for full-speed copies) and makes two staging buffers of
+     * chunk points. chunk (0: no limit) bounds the points of one part and so
+     * the working buffers, sized here for the largest single array. */
+    int create(const void *const *arrays, const size_t *counts, unsigned k, size_t chunk,
+               bool stream, struct sp_err *e)
     {
         size_t n = 0, largest = 0;
         for (unsigned i = 0; i < k; i++) {
             n += counts[i];
             largest = counts[i] > largest ? counts[i] : largest;
         }
+        if (stream && (chunk == 0 || k > MSM_MAX_ARRAYS))
+            return sp_fail(e, -EINVAL, "gpu msm: streamed points need a chunk size and at most %d arrays",
+                           MSM_MAX_ARRAYS);
         n_max = n;
-        CU_TRY(cudaMalloc(&points, n * sizeof(affine<F>)), e, "points");
-        size_t at = 0;
-        for (unsigned i = 0; i < k; at += counts[i], i++)
-            CU_TRY(cudaMemcpy(points + at, arrays[i], counts[i] * sizeof(affine<F>),
-                              cudaMemcpyHostToDevice),
-                   e, "points upload");
-        n = largest;
-        cap_scalars = n;
-        CU_TRY(cudaMalloc(&scalars, n * 32), e, "scalars");
-        CU_TRY(cudaMalloc(&counters, 2 * sizeof(unsigned long long)), e, "counters");
-        CU_TRY(cudaMalloc(&win, 64 * sizeof(xyzz<F>)), e, "window sums");
+        streamed = stream;
+        chunk_max = stream && chunk > largest ? largest : chunk; /* the staging buffers' size */
+        if (stream) {
+            narr = k;
+            for (unsigned i = 0; i < k; i++) {
+                harr[i] = (const uint8_t *)arrays[i];
+                hcnt[i] = counts[i];
+            }
+            size_t sb = (chunk < largest ? chunk : largest) * sizeof(affine<F>);
+            MSM_ALLOC(stage[0], sb, GPU_MEM_STREAM, "msm stage");
+            MSM_ALLOC(stage[1], sb, GPU_MEM_STREAM, "msm stage");
+            for (int i = 0; i < 2; i++) {
+                CU_TRY(cudaEventCreateWithFlags(&stage_ready[i], cudaEventDisableTiming), e, "events");
+                CU_TRY(cudaEventCreateWithFlags(&stage_free[i], cudaEventDisableTiming), e, "events");
+            }
+        } else {
+            MSM_ALLOC(points, n * sizeof(affine<F>), GPU_MEM_POINTS, "msm points");
+            size_t at = 0;
+            for (unsigned i = 0; i < k; at += counts[i], i++)
+                CU_TRY(cudaMemcpy(points + at, arrays[i], counts[i] * sizeof(affine<F>),
+                                  cudaMemcpyHostToDevice),
+                       e, "points upload");
+        }
+        MSM_ALLOC(counters, 2 * sizeof(unsigned long long), GPU_MEM_MSM, "msm counters");
+        MSM_ALLOC(win, 64 * sizeof(xyzz<F>), GPU_MEM_MSM, "msm window sums");
         CU_TRY(cudaStreamCreateWithFlags(&copy_stream, cudaStreamNonBlocking), e, "copy stream");
         for (cudaEvent_t &ev : piece_done)
             CU_TRY(cudaEventCreateWithFlags(&ev, cudaEventDisableTiming), e, "events");
@@ -207,32 +282,86 @@ template <class G> struct msm_engine : msm_engine_base {
         if (profile)
             for (cudaEvent_t &ev : prof)
                 CU_TRY(cudaEventCreate(&ev), e, "events");
-        return ensure(n, window_bits(n), e);
+        unsigned c = window_bits(chunk_max && largest > chunk_max ? chunk_max : largest);
+        unsigned parts = msm_parts(largest, c, msm_is_g2<F>::value, chunk_max);
+        return ensure((largest + parts - 1) / parts, c, e);
     }
 
-    int ensure(size_t n, unsigned c, struct sp_err *e)
+    /* The working buffers' sizes for parts of n scalars, c-bit windows. */
+    static int dims(size_t n, unsigned c, msm_dims *d, struct sp_err *e)
     {
         unsigned nwin = msm_nwin(G::scalar_bits, c);
         size_t m = (size_t)1 << (c - 1);
-        size_t np = n * nwin;
-        size_t chunks = (np + chunk_size(np) - 1) / chunk_size(np) + 1;
-        size_t lst = chunks + nwin * m + 1;
-        size_t bk = nwin * m;
-        size_t prt = 2 * nwin * (m > seg_len() ? m / seg_len() : 1); /* all levels */
-        size_t tmp = 0, t;
+        size_t np = n * nwin, t = 0;
+        d->np = np;
+        d->chunks = (np + chunk_size(np) - 1) / chunk_size(np) + 1;
+        d->lst = d->chunks + nwin * m + 1;
+        d->bk = nwin * m;
+        d->prt = 2 * nwin * (m > seg_len() ? m / seg_len() : 1); /* all levels */
+        d->tmp = 0;
         if (np > 0x7fffffffu)
             return sp_fail(e, -EINVAL, "gpu msm: %zu points × %u windows is too many pairs", n, nwin);
         CU_TRY(cub::DeviceRadixSort::SortPairs(nullptr, t, (uint32_t *)0, (uint32_t *)0, (uint32_t *)0,
                                                (uint32_t *)0, (int)np, 0, 32),
                e, "sort size");
-        tmp = t > tmp ? t : tmp;
-        CU_TRY(cub::DeviceScan::ExclusiveSum(nullptr, t, (uint32_t *)0, (uint32_t *)0, (int)lst + 1), e,
+        d->tmp = t > d->tmp ? t : d->tmp;
+        CU_TRY(cub::DeviceScan::ExclusiveSum(nullptr, t, (uint32_t *)0, (uint32_t *)0, (int)d->lst + 1), e,
                "scan size");
-        tmp = t > tmp ? t : tmp;
+        d->tmp = t > d->tmp ? t : d->tmp;
         CU_TRY(cub::DeviceSelect::Flagged(nullptr, t, (uint32_t *)0, (uint8_t *)0, (uint32_t *)0,
-                                          (unsigned long long *)0, (int)lst),
+                                          (unsigned long long *)0, (int)d->lst),
                e, "select size");
-        tmp = t > tmp ? t : tmp;
+        d->tmp = t > d->tmp ? t : d->tmp;
+        return 0;
+    }
+
+    /* Device bytes of the buffers of d (what ensure allocates). */
+    static size_t dims_bytes(const msm_dims &d)
+    {
+        return d.np * 16 + (d.chunks + 1) * 8 + d.lst * (4 * 4 + 1 + 2 * sizeof(xyzz<F>)) + (d.lst + 1) * 8 +
+               d.bk * sizeof(xyzz<F>) + 2 * d.prt * sizeof(xyzz<F>) + d.tmp;
+    }
+
+    /* Device bytes an engine needs besides resident points: working buffers
+     * for runs over each of the k sizes ns[i] (each run's window from its
+     * size) in parts of at most chunk points, and with stream the two
+     * staging buffers. 0 with e set on a CUDA error. */
+    static size_t plan(const size_t *ns, unsigned k, size_t chunk, bool stream, struct sp_err *e)
+    {
+        msm_dims mx = {};
+        size_t largest = 0;
+        for (unsigned i = 0; i < k; i++) {
+            if (ns[i] == 0)
+                continue;
+            /* the window as run() chooses it: from the part size when bounded */
+            static const unsigned forced = msm_tune("SLOTPROVE_MSM_WINDOW", 0, 2, 24, false);
+            size_t wn = chunk && ns[i] > chunk ? chunk : ns[i];
+            unsigned c = forced ? forced : msm_choose_window(G::group, wn);
+            unsigned parts = msm_parts(ns[i], c, msm_is_g2<F>::value, chunk);
+            msm_dims d;
+            if (dims((ns[i] + parts - 1) / parts, c, &d, e))
+                return 0;
+            mx.np = d.np > mx.np ? d.np : mx.np;
+            mx.chunks = d.chunks > mx.chunks ? d.chunks : mx.chunks;
+            mx.lst = d.lst > mx.lst ? d.lst : mx.lst;
+            mx.bk = d.bk > mx.bk ? d.bk : mx.bk;
+            mx.prt = d.prt > mx.prt ? d.prt : mx.prt;
+            mx.tmp = d.tmp > mx.tmp ? d.tmp : mx.tmp;
+            largest = ns[i] > largest ? ns[i] : largest;
+        }
+        size_t b = dims_bytes(mx) + 2 * sizeof(unsigned long long) + 64 * sizeof(xyzz<F>);
+        if (stream)
+            b += 2 * (chunk < largest ? chunk : largest) * sizeof(affine<F>);
+        return b;
+    }
+
+    int ensure(size_t n, unsigned c, struct sp_err *e)
+    {
+        msm_dims d;
+        int rc = dims(n, c, &d, e);
+        if (rc)
+            return rc;
+        size_t np = d.np, chunks = d.chunks, lst = d.lst, bk = d.bk, prt = d.prt, tmp = d.tmp;
         if (np <= cap_np && chunks <= cap_chunks && lst <= cap_list && bk <= cap_buckets &&
             prt <= cap_part && tmp <= cap_temp)
             return 0;
@@ -243,25 +372,25 @@ template <class G> struct msm_engine : msm_engine_base {
         prt = prt > cap_part ? prt : cap_part;
         tmp = tmp > cap_temp ? tmp : cap_temp;
         release();
-        CU_TRY(cudaMalloc(&keys[0], np * 4), e, "sort keys");
-        CU_TRY(cudaMalloc(&keys[1], np * 4), e, "sort keys");
-        CU_TRY(cudaMalloc(&vals[0], np * 4), e, "sort values");
-        CU_TRY(cudaMalloc(&vals[1], np * 4), e, "sort values");
-        CU_TRY(cudaMalloc(&cnt, (chunks + 1) * 4), e, "chunk counts");
-        CU_TRY(cudaMalloc(&off, (chunks + 1) * 4), e, "chunk offsets");
-        CU_TRY(cudaMalloc(&lkeys[0], lst * 4), e, "partial keys");
-        CU_TRY(cudaMalloc(&lkeys[1], lst * 4), e, "partial keys");
-        CU_TRY(cudaMalloc(&list[0], lst * sizeof(xyzz<F>)), e, "partial sums");
-        CU_TRY(cudaMalloc(&list[1], lst * sizeof(xyzz<F>)), e, "partial sums");
-        CU_TRY(cudaMalloc(&seq, lst * 4), e, "index sequence");
-        CU_TRY(cudaMalloc(&starts, lst * 4), e, "run starts");
-        CU_TRY(cudaMalloc(&nch, (lst + 1) * 4), e, "run chunks");
-        CU_TRY(cudaMalloc(&co, (lst + 1) * 4), e, "run chunk offsets");
-        CU_TRY(cudaMalloc(&flags, lst), e, "run flags");
-        CU_TRY(cudaMalloc(&buckets, bk * sizeof(xyzz<F>)), e, "buckets");
-        CU_TRY(cudaMalloc(&part, prt * sizeof(xyzz<F>)), e, "window segments");
-        CU_TRY(cudaMalloc(&seg, prt * sizeof(xyzz<F>)), e, "window segments");
-        CU_TRY(cudaMalloc(&temp, tmp), e, "CUB scratch");
+        MSM_ALLOC(keys[0], np * 4, GPU_MEM_MSM, "msm sort keys");
+        MSM_ALLOC(keys[1], np * 4, GPU_MEM_MSM, "msm sort keys");
+        MSM_ALLOC(vals[0], np * 4, GPU_MEM_MSM, "msm sort values");
+        MSM_ALLOC(vals[1], np * 4, GPU_MEM_MSM, "msm sort values");
+        MSM_ALLOC(cnt, (chunks + 1) * 4, GPU_MEM_MSM, "msm chunk counts");
+        MSM_ALLOC(off, (chunks + 1) * 4, GPU_MEM_MSM, "msm chunk offsets");
+        MSM_ALLOC(lkeys[0], lst * 4, GPU_MEM_MSM, "msm partial keys");
+        MSM_ALLOC(lkeys[1], lst * 4, GPU_MEM_MSM, "msm partial keys");
+        MSM_ALLOC(list[0], lst * sizeof(xyzz<F>), GPU_MEM_MSM, "msm partial sums");
+        MSM_ALLOC(list[1], lst * sizeof(xyzz<F>), GPU_MEM_MSM, "msm partial sums");
+        MSM_ALLOC(seq, lst * 4, GPU_MEM_MSM, "msm index sequence");
+        MSM_ALLOC(starts, lst * 4, GPU_MEM_MSM, "msm run starts");
+        MSM_ALLOC(nch, (lst + 1) * 4, GPU_MEM_MSM, "msm run chunks");
+        MSM_ALLOC(co, (lst + 1) * 4, GPU_MEM_MSM, "msm run chunk offsets");
+        MSM_ALLOC(flags, lst, GPU_MEM_MSM, "msm run flags");
+        MSM_ALLOC(buckets, bk * sizeof(xyzz<F>), GPU_MEM_MSM, "msm buckets");
+        MSM_ALLOC(part, prt * sizeof(xyzz<F>), GPU_MEM_MSM, "msm window segments");
+        MSM_ALLOC(seg, prt * sizeof(xyzz<F>), GPU_MEM_MSM, "msm window segments");
+        MSM_ALLOC(temp, tmp, GPU_MEM_MSM, "msm CUB scratch");
         cap_np = np;
         cap_chunks = chunks;
         cap_list = lst;
@@ -273,16 +402,45 @@ template <class G> struct msm_engine : msm_engine_base {
 
     static unsigned blocks(size_t n, unsigned bs) { return (unsigned)((n + bs - 1) / bs); }
 
+    /* Queues on the copy stream the host points of part `part` (parts of
+     * part_n of the run's n points from first_point) into stage[part & 1],
+     * after the chunk sums of the part that used that buffer before; the
+     * points may span several of create's arrays. */
+    int stage_part(unsigned part, size_t first_point, size_t part_n, size_t n, struct sp_err *e)
+    {
+        size_t first = part * part_n, cnt = first + part_n < n ? part_n : n - first;
+        size_t from = first_point + first, base = 0;
+        uint8_t *dst = (uint8_t *)stage[part & 1];
+        if (part >= 2)
+            CU_TRY(cudaStreamWaitEvent(copy_stream, stage_free[part & 1], 0), e, "event wait");
+        for (unsigned i = 0; i < narr && cnt; base += hcnt[i], i++) {
+            if (from >= base + hcnt[i])
+                continue;
+            size_t off = from - base, take = hcnt[i] - off < cnt ? hcnt[i] - off : cnt;
+            CU_TRY(cudaMemcpyAsync(dst, harr[i] + off * sizeof(affine<F>), take * sizeof(affine<F>),
+                                   cudaMemcpyHostToDevice, copy_stream),
+                   e, "streamed points upload");
+            dst += take * sizeof(affine<F>);
+            from += take;
+            cnt -= take;
+        }
+        CU_TRY(cudaEventRecord(stage_ready[part & 1], copy_stream), e, "event");
+        return 0;
+    }
+
     /* ret = Σ_{i<n} k_i·points[first_point + i]; the scalars in host or device
      * memory (the copies use cudaMemcpyDefault). */
     int run(void *ret, size_t first_point, const void *host_scalars, size_t n, unsigned c,
             struct sp_err *e) override
     {
-        if (first_point > n_max || n > n_max - first_point || n > cap_scalars)
+        if (first_point > n_max || n > n_max - first_point)
             return sp_fail(e, -EINVAL, "gpu msm: %zu scalars at %zu for %zu resident points", n,
                            first_point, n_max);
+        /* with bounded parts the window follows the part size: its buckets
+         * and partial-sum lists (windows × 2^(c−1) entries) stay in scale
+         * with the part's sort buffers */
         if (c == 0)
-            c = window_bits(n);
+            c = window_bits(chunk_max && n > chunk_max ? chunk_max : n);
         if (c < 2 || c > 24)
             return sp_fail(e, -EINVAL, "gpu msm: window of %u bits", c);
         unsigned nwin = msm_nwin(G::scalar_bits, c);
@@ -291,40 +449,49 @@ template <class G> struct msm_engine : msm_engine_base {
             G::combine(ret, nullptr, 0, c);
             return 0;
         }
-        /* Large inputs go in two parts with one bucket array: the second
-         * part's scalars cross PCIe while the first part's buckets are being
-         * summed. The second part's partial sums cost a second round of
-         * msm_run_sum and a full addition into every bucket, which outweighs
-         * the hidden copy for G1 from c = 18 on (BLS12-381 G1 at 2^24,
-         * c = 19, on an H200: 229 ms in one part, 243 ms in two; G2 was not
-         * measured in one part and keeps two); $SLOTPROVE_MSM_PARTS (1 or
-         * 2) overrides this for tuning runs. */
-        static const unsigned forced_parts = msm_tune("SLOTPROVE_MSM_PARTS", 0, 1, 2, false);
-        unsigned parts = n < MSM_SPLIT_MIN ? 1
-                         : forced_parts    ? forced_parts
-                         : c <= 17 || msm_is_g2<F>::value ? 2
-                                                          : 1;
+        /* parts (msm_parts): one bucket array; with streamed points each
+         * part's points are copied into a staging buffer while the part
+         * before is being summed */
+        unsigned parts = msm_parts(n, c, msm_is_g2<F>::value, chunk_max);
         size_t part_n = (n + parts - 1) / parts;
         int rc = ensure(part_n, c, e);
         if (rc)
             return rc;
+        /* scalars already in device memory (the CUDA backend's) are read in
+         * place; host scalars are uploaded into a buffer of the engine */
+        cudaPointerAttributes pa;
+        bool dev_sc = cudaPointerGetAttributes(&pa, host_scalars) == cudaSuccess &&
+                      (pa.type == cudaMemoryTypeDevice || pa.type == cudaMemoryTypeManaged);
+        cudaGetLastError(); /* a plain host pointer may leave an error behind */
+        if (!dev_sc && n > cap_scalars) {
+            gpu_mem_free(scalars);
+            scalars = nullptr;
+            cap_scalars = 0;
+            MSM_ALLOC(scalars, n * 32, GPU_MEM_MSM, "msm scalars");
+            cap_scalars = n;
+        }
+        const uint4 *sc = dev_sc ? (const uint4 *)host_scalars : (const uint4 *)scalars;
         unsigned long long host_counters[2];
         if (profile)
             cudaEventRecord(prof[0], 0);
         /* 1. the whole upload, in pieces, queued on the copy stream now */
         size_t piece = (n + MSM_UPLOAD_PIECES - 1) / MSM_UPLOAD_PIECES;
-        for (unsigned p = 0; p < MSM_UPLOAD_PIECES && p * piece < n; p++) {
+        for (unsigned p = 0; !dev_sc && p < MSM_UPLOAD_PIECES && p * piece < n; p++) {
             size_t first = p * piece, end = first + piece < n ? first + piece : n;
             CU_TRY(cudaMemcpyAsync(scalars + 8 * first, (const uint8_t *)host_scalars + 32 * first,
                                    (end - first) * 32, cudaMemcpyDefault, copy_stream),
                    e, "scalars upload");
             CU_TRY(cudaEventRecord(piece_done[p], copy_stream), e, "event");
         }
+        if (streamed && (rc = stage_part(0, first_point, part_n, n, e)))
+            return rc;
         CU_TRY(cudaMemset(buckets, 0, (size_t)nwin * m * sizeof(xyzz<F>)), e, "memset buckets");
         int rounds = 0;
         for (unsigned part = 0; part < parts; part++) {
             size_t first = part * part_n, end = first + part_n < n ? first + part_n : n;
             size_t cnt_n = end - first, np = cnt_n * nwin;
+            if (streamed && part + 1 < parts && (rc = stage_part(part + 1, first_point, part_n, n, e)))
+                return rc;
             CU_TRY(cudaMemset(counters, 0, 2 * sizeof(unsigned long long)), e, "memset");
             /* each upload piece's digits as soon as it has landed */
             for (unsigned p = 0; p < MSM_UPLOAD_PIECES && p * piece < n; p++) {
@@ -333,8 +500,9 @@ template <class G> struct msm_engine : msm_engine_base {
                 pe = pe < end ? pe : end;
                 if (pf >= pe)
                     continue;
-                CU_TRY(cudaStreamWaitEvent(0, piece_done[p], 0), e, "event wait");
-                msm_digits<<<blocks(pe - pf, 256), 256>>>((const uint4 *)scalars, (uint32_t)first,
+                if (!dev_sc)
+                    CU_TRY(cudaStreamWaitEvent(0, piece_done[p], 0), e, "event wait");
+                msm_digits<<<blocks(pe - pf, 256), 256>>>(sc, (uint32_t)first,
                                                            (uint32_t)(pf - first), (uint32_t)(pe - first),
                                                            (uint32_t)cnt_n, c, nwin, keys[0], vals[0],
                                                            counters);
@@ -366,9 +534,16 @@ template <class G> struct msm_engine : msm_engine_base {
             CU_TRY(cub::DeviceScan::ExclusiveSum(temp, tb, cnt, off, (int)nchunks + 1), e, "scan");
             uint32_t S;
             CU_TRY(cudaMemcpy(&S, off + nchunks, 4, cudaMemcpyDeviceToHost), e, "partial count");
-            msm_chunk_sum<F><<<blocks(nchunks, 128), 128>>>(keys[1], vals[1], M, K, nchunks, off, points + first_point,
+            /* the values name points first_point + first + i: a staging
+             * buffer holds them from its index 0 */
+            const affine<F> *pts = streamed ? stage[part & 1] - first : points + first_point;
+            if (streamed)
+                CU_TRY(cudaStreamWaitEvent(0, stage_ready[part & 1], 0), e, "event wait");
+            msm_chunk_sum<F><<<blocks(nchunks, 128), 128>>>(keys[1], vals[1], M, K, nchunks, off, pts,
                                                             lkeys[0], list[0]);
             CU_TRY(cudaGetLastError(), e, "chunk sum kernel");
+            if (streamed)
+                CU_TRY(cudaEventRecord(stage_free[part & 1], 0), e, "event");
             if (profile && part == 0)
                 cudaEventRecord(prof[3], 0);
             /* 4. until each key has a single partial sum */
@@ -492,15 +667,21 @@ template <class G> struct msm_engine : msm_engine_base {
 
 /* Defines the factory gpu_msm_new_GROUP used by gpu_msm.cu. */
 #define MSM_INSTANCE(GROUP)                                                           \
+    size_t gpu_msm_plan_##GROUP(const size_t *ns, unsigned k, size_t chunk, bool stream,  \
+                                struct sp_err *e)                                      \
+    {                                                                                 \
+        return msm_engine<GROUP##_group>::plan(ns, k, chunk, stream, e);              \
+    }                                                                                 \
     msm_engine_base *gpu_msm_new_##GROUP(const void *const *arrays, const size_t *counts,  \
-                                         unsigned k, struct sp_err *e, int *rc)       \
+                                         unsigned k, size_t chunk, bool stream,       \
+                                         struct sp_err *e, int *rc)                   \
     {                                                                                 \
         msm_engine<GROUP##_group> *m = new (std::nothrow) msm_engine<GROUP##_group>(); \
         if (!m) {                                                                     \
             *rc = sp_fail(e, -ENOMEM, "gpu msm: out of host memory");                  \
             return nullptr;                                                           \
         }                                                                             \
-        *rc = m->create(arrays, counts, k, e);                                        \
+        *rc = m->create(arrays, counts, k, chunk, stream, e);                                        \
         if (*rc) {                                                                    \
             delete m;                                                                 \
             return nullptr;                                                           \

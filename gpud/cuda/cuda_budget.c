@@ -1,0 +1,79 @@
+/* cuda_budget.c — how a key is proved within the device budget (see cuda_budget.h). */
+#include "cuda_budget.h"
+
+#include <errno.h>
+
+#include "gpu_msm.h"
+#include "payload.h"
+
+#define GIB 1073741824.0
+
+static const size_t resident_chunks[] = { 0, (size_t)1 << 22, (size_t)1 << 20 };
+#define STREAM_CHUNK_MAX 24
+#define STREAM_CHUNK_MIN 16
+
+/* The engines' bytes for zk with (chunk, stream); 0 on a CUDA error. */
+static size_t msm_bytes(const struct zkey *zk, size_t chunk, int stream, struct sp_err *e)
+{
+    size_t nv = zk->n_vars, nc = nv - zk->n_public - 1, n = zk->domain_size;
+    size_t g1n[4] = { nv, nv, nc, n }, g2n[1] = { nv };
+    enum gpu_group gg1 = zk->curve == CURVE_BN254 ? GPU_BN254_G1 : GPU_BLS12381_G1;
+    enum gpu_group gg2 = zk->curve == CURVE_BN254 ? GPU_BN254_G2 : GPU_BLS12381_G2;
+    size_t a = gpu_msm_plan(gg1, g1n, 4, chunk, stream, e);
+    size_t b = a ? gpu_msm_plan(gg2, g2n, 1, chunk, stream, e) : 0;
+    return a && b ? a + b : 0;
+}
+
+static int try_plan(const struct zkey *zk, size_t budget, int stream, size_t chunk, unsigned sets,
+                    struct cuda_plan *pl, size_t pts, size_t vec, size_t ntt, struct sp_err *e)
+{
+    size_t msm = msm_bytes(zk, chunk, stream, e);
+    if (!msm)
+        return -EIO;
+    size_t total = (stream ? 0 : pts) + msm + sets * vec + ntt;
+    *pl = (struct cuda_plan){ stream, chunk, sets, stream ? 0 : pts, msm, vec, ntt, total };
+    return total <= budget ? 1 : 0;
+}
+
+int cuda_plan_key(const struct zkey *zk, const char *name, size_t budget, struct cuda_plan *pl,
+                  struct sp_err *e)
+{
+    size_t nv = zk->n_vars, nc = nv - zk->n_public - 1, n = zk->domain_size;
+    size_t g1 = zk->curve == CURVE_BN254 ? 64 : 96;
+    size_t pts = (2 * nv + nc + n) * g1 + nv * 2 * g1;
+    struct payload_layout lay = payload_layout(zk->domain_size, zk->n_vars);
+    size_t vec = 6 * (size_t)lay.vec_bytes + (size_t)lay.witness_bytes;
+    size_t ntt = 2 * n * 32 + 32;
+    int rc;
+    for (unsigned i = 0; i < sizeof(resident_chunks) / sizeof(resident_chunks[0]); i++)
+        for (unsigned sets = 2; sets >= 1; sets--)
+            if ((rc = try_plan(zk, budget, 0, resident_chunks[i], sets, pl, pts, vec, ntt, e)) != 0)
+                return rc < 0 ? rc : 0;
+    for (unsigned lg = STREAM_CHUNK_MAX; lg >= STREAM_CHUNK_MIN; lg--)
+        for (unsigned sets = 2; sets >= 1; sets--)
+            if ((rc = try_plan(zk, budget, 1, (size_t)1 << lg, sets, pl, pts, vec, ntt, e)) != 0)
+                return rc < 0 ? rc : 0;
+    /* pl: the last try, the smallest way */
+    return sp_fail(e, -E2BIG,
+                   "the --gpu-mem budget of %.2f GiB is too small for key %s: one worker needs "
+                   "%.2f GiB (vectors %.2f, NTT tables %.2f, MSM buffers %.2f GiB streaming 2^%d "
+                   "points at a time)",
+                   budget / GIB, name, pl->total / GIB, pl->vectors / GIB, pl->ntt / GIB,
+                   pl->msm / GIB, STREAM_CHUNK_MIN);
+}
+
+size_t cuda_budget_floor(void)
+{
+    struct zkey zk = { 0 };
+    struct cuda_plan pl;
+    struct sp_err e;
+    zk.curve = CURVE_BLS12381;
+    zk.domain_size = 1024;
+    zk.log_domain = 10;
+    zk.n_vars = 1024;
+    zk.n_public = 1;
+    if (try_plan(&zk, 0, 1, (size_t)1 << STREAM_CHUNK_MIN, 1, &pl, 0,
+                 6 * 1024 * 32 + 1024 * 32, 2 * 1024 * 32 + 32, &e) < 0)
+        return 0;
+    return pl.total;
+}

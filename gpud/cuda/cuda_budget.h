@@ -1,0 +1,47 @@
+/*
+ * cuda_budget.h — how a key is proved within the device memory budget
+ * (--gpu-mem; the ledger is gpud/cuda/kernels/gpu_mem.h).
+ *
+ * A key needs on the device, in bytes (n = domain size, v = variables,
+ * g1/g2 = a point's bytes, 64/128 BN254, 96/192 BLS12-381):
+ *   points    (2v + (v − public − 1) + n)·g1 + v·g2   when resident
+ *   vectors   per worker: 6·n·32 + v·32 (a, b, c kept for a CPU re-prove,
+ *             scratch, two LDE outputs; the witness)
+ *   ntt       2·n·32 (twiddles, coset table)
+ *   msm       the G1 and G2 engines' working buffers (sort pairs, partial
+ *             and bucket sums, CUB scratch: gpu_msm_plan), for MSM parts of
+ *             at most chunk points, plus 2·chunk points of staging when
+ *             streamed
+ * cuda_plan_key picks the first way that fits the budget, in this order:
+ * points resident with no chunk limit, then chunk 2^22 and 2^20; then
+ * points streamed from page-locked host memory with chunks of 2^24 down to
+ * 2^16 points; two workers' vectors before one.
+ */
+#ifndef SLOTPROVE_CUDA_BUDGET_H
+#define SLOTPROVE_CUDA_BUDGET_H
+
+#include <stddef.h>
+
+#include "err.h"
+#include "zkey.h"
+
+struct cuda_plan {
+    int stream;       /* the points stay in host memory, streamed per MSM part */
+    size_t chunk;     /* the most points of one MSM part (0: no limit) */
+    unsigned sets;    /* workers' buffer sets that fit: 1 or 2 */
+    size_t points, msm, vectors, ntt; /* bytes: points (0 when streamed), the
+                                         engines, one set's vectors, tables */
+    size_t total;     /* points + msm + sets·vectors + ntt */
+};
+
+/* The plan for zk within budget bytes. -E2BIG when not even one worker
+ * streaming 2^16 points at a time fits, with a message naming the key
+ * (name), the budget and the figure needed; -EIO on a CUDA error. */
+int cuda_plan_key(const struct zkey *zk, const char *name, size_t budget, struct cuda_plan *pl,
+                  struct sp_err *e);
+
+/* The least budget any key needs (one worker, a 2^10 domain, streamed):
+ * gpud refuses a smaller --gpu-mem at start. */
+size_t cuda_budget_floor(void);
+
+#endif

@@ -1,0 +1,172 @@
+/* gpu_mem.cu — the device memory ledger (see gpu_mem.h). */
+#include <mutex>
+#include <stdio.h>
+#include <unordered_map>
+
+#include "gpu_mem.h"
+#include "gpu_util.cuh"
+
+extern "C" {
+#include "fault_point.h"
+}
+
+namespace {
+struct entry {
+    size_t bytes;
+    enum gpu_mem_part part;
+};
+std::mutex mem_lock;
+std::unordered_map<void *, entry> *mem_table;
+size_t mem_budget, mem_part[GPU_MEM_NPARTS], mem_total, mem_peak;
+const char *const part_names[GPU_MEM_NPARTS] = { "points", "stream", "vectors", "ntt", "msm", "other" };
+const double GiB = 1073741824.0;
+} // namespace
+
+extern "C" size_t gpu_mem_margin(size_t total_bytes)
+{
+    return ((size_t)1 << 30) + total_bytes / 32;
+}
+
+extern "C" size_t gpu_mem_context_reserve(void)
+{
+    size_t fr = 0, tot = 0;
+    if (cudaMemGetInfo(&fr, &tot) != cudaSuccess)
+        return 0;
+    size_t used = tot - fr, cap = (size_t)1 << 30;
+    return (used < cap ? used : cap) + ((size_t)256 << 20);
+}
+
+extern "C" size_t gpu_mem_set_budget(size_t bytes, struct sp_err *e)
+{
+    if (bytes == 0) {
+        size_t fr = 0, tot = 0;
+        cudaError_t err = cudaMemGetInfo(&fr, &tot);
+        if (err != cudaSuccess) {
+            sp_fail(e, -EIO, "gpu: memory info: %s", cudaGetErrorString(err));
+            return 0;
+        }
+        size_t m = gpu_mem_margin(tot);
+        bytes = fr > m ? fr - m : 0;
+        if (bytes == 0) {
+            sp_fail(e, -ENOMEM, "gpu: %.2f GiB free of %.2f GiB, less the %.2f GiB margin, leaves nothing",
+                    fr / GiB, tot / GiB, m / GiB);
+            return 0;
+        }
+    }
+    std::lock_guard<std::mutex> g(mem_lock);
+    mem_budget = bytes;
+    return bytes;
+}
+
+extern "C" size_t gpu_mem_budget(void)
+{
+    std::lock_guard<std::mutex> g(mem_lock);
+    return mem_budget;
+}
+
+extern "C" size_t gpu_mem_used(enum gpu_mem_part part)
+{
+    std::lock_guard<std::mutex> g(mem_lock);
+    return part >= 0 && part < GPU_MEM_NPARTS ? mem_part[part] : mem_total;
+}
+
+extern "C" size_t gpu_mem_peak(void)
+{
+    std::lock_guard<std::mutex> g(mem_lock);
+    return mem_peak;
+}
+
+extern "C" size_t gpu_mem_left(void)
+{
+    std::lock_guard<std::mutex> g(mem_lock);
+    if (!mem_budget)
+        return (size_t)-1;
+    return mem_budget > mem_total ? mem_budget - mem_total : 0;
+}
+
+extern "C" const char *gpu_mem_part_name(enum gpu_mem_part part)
+{
+    return part >= 0 && part < GPU_MEM_NPARTS ? part_names[part] : "?";
+}
+
+extern "C" void gpu_mem_describe(char *buf, size_t len)
+{
+    std::lock_guard<std::mutex> g(mem_lock);
+    int w;
+    if (mem_budget)
+        w = snprintf(buf, len, "budget %.2f GiB, %.2f used (", mem_budget / GiB, mem_total / GiB);
+    else
+        w = snprintf(buf, len, "no budget, %.2f GiB used (", mem_total / GiB);
+    for (int i = 0; i < GPU_MEM_NPARTS && w > 0 && (size_t)w < len; i++)
+        w += snprintf(buf + w, len - w, "%s%s %.2f", i ? ", " : "", part_names[i], mem_part[i] / GiB);
+    if (w > 0 && (size_t)w < len)
+        snprintf(buf + w, len - w, "), peak %.2f", mem_peak / GiB);
+}
+
+extern "C" int gpu_mem_alloc(void **ret, size_t bytes, enum gpu_mem_part part, const char *what,
+                             struct sp_err *e)
+{
+    *ret = nullptr;
+    if (bytes == 0)
+        return 0;
+    if (part < 0 || part >= GPU_MEM_NPARTS)
+        part = GPU_MEM_OTHER;
+    if (fault_point("gpu-alloc", what))
+        return sp_fail(e, -ENOMEM, "gpu: %s (%zu MiB): cudaErrorMemoryAllocation: out of memory (injected)",
+                       what, bytes >> 20);
+    {
+        /* charge first, so two threads cannot both pass the budget */
+        std::lock_guard<std::mutex> g(mem_lock);
+        if (mem_budget && (mem_total > mem_budget || bytes > mem_budget - mem_total))
+            return sp_fail(e, -ENOMEM,
+                           "gpu: %s (%.2f GiB) would pass the --gpu-mem budget of %.2f GiB "
+                           "(%.2f GiB in use)",
+                           what, bytes / GiB, mem_budget / GiB, mem_total / GiB);
+        mem_total += bytes;
+        mem_part[part] += bytes;
+    }
+    cudaError_t err = cudaMalloc(ret, bytes);
+    std::lock_guard<std::mutex> g(mem_lock);
+    if (err == cudaSuccess && !mem_table)
+        mem_table = new (std::nothrow) std::unordered_map<void *, entry>();
+    if (err == cudaSuccess && mem_table) {
+        try {
+            (*mem_table)[*ret] = entry{ bytes, part };
+        } catch (...) {
+            cudaFree(*ret);
+            err = cudaErrorMemoryAllocation;
+        }
+    }
+    if (err != cudaSuccess || !mem_table) {
+        mem_total -= bytes;
+        mem_part[part] -= bytes;
+        if (err == cudaSuccess) {
+            cudaFree(*ret);
+            err = cudaErrorMemoryAllocation;
+        }
+        *ret = nullptr;
+        if (err == cudaErrorMemoryAllocation)
+            cudaGetLastError(); /* not sticky: clear it */
+        return sp_fail(e, err == cudaErrorMemoryAllocation ? -ENOMEM : -EIO, "gpu: %s (%zu MiB): %s: %s",
+                       what, bytes >> 20, cudaGetErrorName(err), cudaGetErrorString(err));
+    }
+    if (mem_total > mem_peak)
+        mem_peak = mem_total;
+    return 0;
+}
+
+extern "C" void gpu_mem_free(void *p)
+{
+    if (!p)
+        return;
+    cudaFree(p);
+    std::lock_guard<std::mutex> g(mem_lock);
+    if (!mem_table)
+        return;
+    auto it = mem_table->find(p);
+    if (it == mem_table->end())
+        return;
+    mem_total -= it->second.bytes;
+    mem_part[it->second.part] -= it->second.bytes;
+    mem_table->erase(it);
+}

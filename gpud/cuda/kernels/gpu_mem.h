@@ -1,0 +1,77 @@
+/*
+ * gpu_mem.h — the device memory ledger: every device allocation of the
+ * kernels (resident key points, streamed-point staging, worker vectors, NTT
+ * tables, MSM buckets/sort buffers, keygen tables) goes through
+ * gpu_mem_alloc, which charges it to one part and refuses what would pass
+ * the budget, so a process never asks the device for more than its budget
+ * (--gpu-mem). One ledger per process (the device is the process's one
+ * CUDA device). Thread-safe.
+ *
+ * Errors: -ENOMEM when the budget or the device cannot give the bytes (the
+ * message names what was being allocated, the MiB, and the CUDA error or
+ * the budget), -EIO for another CUDA error. Fault tests: the fault point
+ * "gpu-alloc" (common/fault_point.h), its subject the allocation's name
+ * (e.g. "msm stage", "sort keys", "ntt twiddles", "vectors"), makes that
+ * allocation fail as cudaErrorMemoryAllocation would.
+ */
+#ifndef SLOTPROVE_CUDA_GPU_MEM_H
+#define SLOTPROVE_CUDA_GPU_MEM_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "err.h"
+
+enum gpu_mem_part {
+    GPU_MEM_POINTS,  /* resident key points */
+    GPU_MEM_STREAM,  /* staging buffers of streamed points */
+    GPU_MEM_VECTORS, /* the workers' a, b, c, scratch, LDE outputs, witness */
+    GPU_MEM_NTT,     /* NTT twiddle and coset tables */
+    GPU_MEM_MSM,     /* MSM buckets, sort buffers, scalars, CUB scratch */
+    GPU_MEM_OTHER,   /* keygen tables, test buffers */
+    GPU_MEM_NPARTS
+};
+
+/* Device bytes kept back from the default budget: the CUDA context, CUB's
+ * and the driver's own allocations, other processes' growth. 1 GiB plus
+ * 1/32 of the device (5.4 GiB on a 139.8 GiB H200). */
+size_t gpu_mem_margin(size_t total_bytes);
+
+/* What an explicit budget (--gpu-mem, the whole of what this process may
+ * hold on the device) must leave outside the ledger: the device memory in
+ * use when called (this process's CUDA context, on an otherwise idle
+ * device), at most 1 GiB, plus 256 MiB for the kernels' modules and local
+ * memory loaded later. 0 when the device cannot be asked. */
+size_t gpu_mem_context_reserve(void);
+
+/* Sets the budget in bytes; 0: the device's free memory now less
+ * gpu_mem_margin (the default). Returns the budget set, or 0 with e set when
+ * the device cannot be asked. */
+size_t gpu_mem_set_budget(size_t bytes, struct sp_err *e);
+/* The budget (0 before gpu_mem_set_budget: unbounded). */
+size_t gpu_mem_budget(void);
+/* Bytes held now: in total, in part (GPU_MEM_NPARTS: the total), and the
+ * highest total since start. */
+size_t gpu_mem_used(enum gpu_mem_part part);
+size_t gpu_mem_peak(void);
+/* What is left of the budget ((size_t)-1 when unbounded). */
+size_t gpu_mem_left(void);
+const char *gpu_mem_part_name(enum gpu_mem_part part);
+/* One line: "budget 16.00 GiB, 11.20 used (points 0.00, stream 1.00, …), peak 12.00". */
+void gpu_mem_describe(char *buf, size_t len);
+
+/* *ret ← bytes of device memory charged to part; what names it in errors
+ * and for the fault point. 0 bytes: *ret = NULL, 0. */
+int gpu_mem_alloc(void **ret, size_t bytes, enum gpu_mem_part part, const char *what,
+                  struct sp_err *e);
+/* Frees what gpu_mem_alloc gave (NULL: nothing). */
+void gpu_mem_free(void *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
