@@ -2,7 +2,7 @@
 # tests/gpu_session.sh — one call on the GPU machine (no node, no compiler
 # needed): the binaries built elsewhere (make BUILD=build-cuda CUDA_ARCHS=90)
 # run the stages named in GPU_SESSION, in order, writing under $OUT:
-#   build     make the binaries here (make all, CUDA_ARCHS default 90;
+#   build     make the binaries the stages run, here (CUDA_ARCHS default 90;
 #             GPU_SYSROOT: carried -dev headers and static libraries)
 #   check     the kernels against the CPU backend (gpu_test, sizes up to
 #             2^$GPU_TEST_LOG, default 22) → gpu_test.log
@@ -77,8 +77,11 @@ for stage in $STAGES; do
         # cores): GPU_SYSROOT, when set, is a folder with include/ and lib/
         # holding the -dev headers and static libraries (liburing, libbsd,
         # libmd, libjansson, libgmp) that host lacks, copied from a Debian box
-        make -j"$(nproc)" BUILD="${GPU_BIN:-build}" CUDA_ARCHS="${CUDA_ARCHS:-90}" all \
-            "${GPU_BIN:-build}/bench_synth" >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; rc=1; break; }
+        # what the stages run (not the fleet's program: the GPU host has no libpq)
+        b=${GPU_BIN:-build}
+        make -j"$(nproc)" BUILD="$b" CUDA_ARCHS="${CUDA_ARCHS:-90}" "$b/slotprove" "$b/synthd" \
+            "$b/gpud" "$b/slotprove-keygen-gpu" "$b/gpu_test" "$b/gpu_bench" "$b/bench_synth" \
+            >"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; rc=1; break; }
         ;;
     check)
         "$BIN_DIR/gpu_test" "${GPU_TEST_LOG:-22}" 2>&1 | tee "$OUT/gpu_test.log"

@@ -152,7 +152,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         { "slots", required_argument, NULL, 'm' },
         { "gpuds", required_argument, NULL, 'G' },
         { "gpus", required_argument, NULL, 'P' },
-        { "gpu-mem", required_argument, NULL, 'U' },
+        { "gpu-mem", required_argument, NULL, 0x101 }, /* long only */
         { "slot-bytes", required_argument, NULL, 'B' },
         { "synth-rss-max", required_argument, NULL, 'R' },
         { "backend", required_argument, NULL, 'b' },
@@ -255,7 +255,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
                 return bad_opt("--synth-rss-max", optarg, "SIZE (e.g. 2G)");
             break;
         case 'b': o->backend = optarg; break;
-        case 'U':
+        case 0x101: /* --gpu-mem */
             if (!(o->gpu_mem = parse_size(optarg)))
                 return bad_opt("--gpu-mem", optarg, "SIZE (e.g. 16G)");
             break;
