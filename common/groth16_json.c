@@ -256,6 +256,7 @@ int groth16_public_read_json(uint8_t **values, uint32_t *n, const char *path, st
         rc = sp_fail(e, SP_EFORMAT, "%s: an array of %zu arrays (the public file of a "
                      "multi-partition job); verify takes one partition's public signals",
                      path, cnt);
+        free(v);
         json_decref(doc);
         return rc;
     }
