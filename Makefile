@@ -3,6 +3,8 @@
 # runs the Criterion unit suite and the end-to-end pipeline tests,
 # `make demo` proves the bundled circuits and verifies them with snarkjs.
 
+.DEFAULT_GOAL := all
+
 CC      ?= cc
 BUILD   := build
 CFLAGS  ?= -O2 -g

@@ -51,15 +51,21 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
-        { "prove", cmd_prove }, { "fullprove", cmd_fullprove }, { "serve", cmd_serve }, { "submit", cmd_submit },
-        { "wait", cmd_wait }, { "cancel", cmd_cancel }, { "status", cmd_status },
-        { "verify", cmd_verify },
-        { "keygen", cmd_keygen }, { "fleet", fleet_exec }, { "fleetd", fleet_exec },
+    /* fleet: the command also exists as a client of the fleet, taken with --db
+     * CONNINFO instead of --socket; then slotprove-fleet runs it (fleet_exec.h) */
+    static const struct { const char *name; int (*fn)(int, char **); int fleet; } cmds[] = {
+        { "prove", cmd_prove, 0 }, { "fullprove", cmd_fullprove, 0 }, { "serve", cmd_serve, 0 },
+        { "submit", cmd_submit, 1 }, { "wait", cmd_wait, 1 }, { "cancel", cmd_cancel, 1 },
+        { "status", cmd_status, 1 }, { "verify", cmd_verify, 0 }, { "keygen", cmd_keygen, 0 },
+        { "fleet", fleet_exec, 0 }, { "fleetd", fleet_exec, 0 },
     };
-    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
-        if (strcmp(argv[1], cmds[i].name) == 0)
-            return cmds[i].fn(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+        if (strcmp(argv[1], cmds[i].name) != 0)
+            continue;
+        if (cmds[i].fleet && fleet_wants_db(argc - 1, argv + 1))
+            return fleet_exec(argc - 1, argv + 1);
+        return cmds[i].fn(argc - 1, argv + 1);
+    }
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
         strcmp(argv[1], "help") == 0) {
         usage(stdout);

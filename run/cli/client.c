@@ -26,7 +26,6 @@
 #include "client_conn.h"
 #include "client_status.h"
 #include "client_results.h"
-#include "fleet_exec.h"
 #include "output.h"
 #include "request.h"
 #include "sockpath.h"
@@ -143,8 +142,6 @@ static void submit_usage(FILE *f)
 
 int cmd_submit(int argc, char **argv)
 {
-    if (fleet_wants_db(argc, argv)) /* the fleet's client (fleet_exec.h) */
-        return fleet_exec(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "key", required_argument, NULL, 'k' },
@@ -310,8 +307,6 @@ static void wait_usage(FILE *f)
 
 int cmd_wait(int argc, char **argv)
 {
-    if (fleet_wants_db(argc, argv)) /* the fleet's client (fleet_exec.h) */
-        return fleet_exec(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "proof", required_argument, NULL, 'p' },
@@ -377,8 +372,6 @@ static void cancel_usage(FILE *f)
 
 int cmd_cancel(int argc, char **argv)
 {
-    if (fleet_wants_db(argc, argv)) /* the fleet's client (fleet_exec.h) */
-        return fleet_exec(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "help", no_argument, NULL, 'h' },
@@ -458,8 +451,6 @@ static void status_usage(FILE *f)
 
 int cmd_status(int argc, char **argv)
 {
-    if (fleet_wants_db(argc, argv)) /* the fleet's client (fleet_exec.h) */
-        return fleet_exec(argc, argv);
     static const struct option opts[] = {
         { "socket", required_argument, NULL, 's' },
         { "json", no_argument, NULL, 'j' },

@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz_memfd.h"
 #include "bellperson_params.h"
 #include "bellperson_pce.h"
 #include "bellperson_proof.h"
@@ -22,20 +23,6 @@
 #define NAME "fuzz.bin"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int memfd_with(const uint8_t *data, size_t size)
-{
-    int fd = memfd_create("fuzz", MFD_CLOEXEC);
-    if (fd < 0)
-        abort();
-    for (size_t off = 0; off < size;) {
-        ssize_t n = write(fd, data + off, size - off);
-        if (n <= 0)
-            abort();
-        off += (size_t)n;
-    }
-    return fd;
-}
 
 static void names_file(int rc, const struct sp_err *e)
 {
@@ -57,7 +44,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         return 0;
     }
-    int fd = memfd_with(data, size);
+    int fd = fuzz_memfd(data, size);
     if (which == 2) {
         struct bp_pce p;
         int rc = bp_pce_open(&p, fd, NAME, 1, &e);

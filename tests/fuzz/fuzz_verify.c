@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz_memfd.h"
 #include "groth16.h"
 #include "groth16_json.h"
 
@@ -38,15 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         if (fixed_ok)
             groth16_vk_prepare(&fixed);
     }
-    int fd = memfd_create("fuzz", MFD_CLOEXEC);
-    if (fd < 0)
-        abort();
-    for (size_t off = 0; off < size;) {
-        ssize_t n = write(fd, data + off, size - off);
-        if (n <= 0)
-            abort();
-        off += (size_t)n;
-    }
+    int fd = fuzz_memfd(data, size);
     char path[64];
     snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 

@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz_memfd.h"
 #include "wtns.h"
 
 #define NAME "fuzz.wtns"
@@ -21,20 +22,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static uint8_t values[FUZZ_MAX_VALUES * 32];
 
-static int memfd_with(const uint8_t *data, size_t size)
-{
-    int fd = memfd_create("fuzz", MFD_CLOEXEC);
-    if (fd < 0)
-        abort();
-    for (size_t off = 0; off < size;) {
-        ssize_t n = write(fd, data + off, size - off);
-        if (n <= 0)
-            abort();
-        off += (size_t)n;
-    }
-    return fd;
-}
-
 static int names_file(const struct sp_err *e)
 {
     return strncmp(e->msg, NAME ": ", sizeof(NAME ": ") - 1) == 0;
@@ -42,7 +29,7 @@ static int names_file(const struct sp_err *e)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int fd = memfd_with(data, size);
+    int fd = fuzz_memfd(data, size);
     struct wtns w;
     struct sp_err e;
 

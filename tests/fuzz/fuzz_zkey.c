@@ -13,25 +13,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "fuzz_memfd.h"
 #include "zkey.h"
 
 #define NAME "fuzz.zkey"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int memfd_with(const uint8_t *data, size_t size)
-{
-    int fd = memfd_create("fuzz", MFD_CLOEXEC);
-    if (fd < 0)
-        abort();
-    for (size_t off = 0; off < size;) {
-        ssize_t n = write(fd, data + off, size - off);
-        if (n <= 0)
-            abort();
-        off += (size_t)n;
-    }
-    return fd;
-}
 
 /* [p, p + len) must lie inside the mapping. */
 static void inside(const struct zkey *zk, const void *p, uint64_t len)
@@ -65,7 +52,7 @@ static void check_accepted(const struct zkey *zk)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    int fd = memfd_with(data, size);
+    int fd = fuzz_memfd(data, size);
     struct zkey zk;
     struct sp_err e;
 
