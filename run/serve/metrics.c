@@ -207,10 +207,9 @@ static void render(struct metrics *m, struct core *c, FILE *f)
     one(f, "cuzk_proofs_failed_total", "counter", "Alias of slotprove_jobs_failed_total, all causes.",
         (double)c->c.jobs_failed);
     one(f, "slotprove_jobs_running", "gauge", "Jobs running.", jobs_active(&c->jobs));
-    one(f, "slotprove_uptime_seconds", "gauge", "Seconds since the daemon started.",
-        (now_ns() - m->start_ns) / 1e9);
-    one(f, "cuzk_uptime_seconds", "gauge", "Alias of slotprove_uptime_seconds.",
-        (now_ns() - m->start_ns) / 1e9);
+    double up = (now_ns() - m->start_ns) / 1e9;
+    one(f, "slotprove_uptime_seconds", "gauge", "Seconds since the daemon started.", up);
+    one(f, "cuzk_uptime_seconds", "gauge", "Alias of slotprove_uptime_seconds.", up);
     one(f, "slotprove_queue_partitions", "gauge", "Partitions submitted and waiting for a synthd.",
         parts[DSP_QUEUED]);
     one(f, "cuzk_queue_depth", "gauge", "Alias of slotprove_queue_partitions.", parts[DSP_QUEUED]);
