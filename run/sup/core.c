@@ -163,6 +163,10 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
     c->c.proofs++;
     k->proofs++;
     k->busy_ns += m->times.ns[STAGE_PROVE] + m->times.ns[STAGE_VERIFY];
+    sup_log(LOG_NOTE, "event=proved job=%s partition=%u gpud=%u ms=%llu|job %s partition %u "
+            "proved by gpud %u", j->id, m->partition, k->index,
+            (unsigned long long)((m->times.ns[STAGE_PROVE] + m->times.ns[STAGE_VERIFY]) / 1000000),
+            j->id, m->partition, k->index);
     if (c->hooks.proved)
         c->hooks.proved(c->hooks.ctx, m->times.ns[STAGE_PROVE] + m->times.ns[STAGE_VERIFY]);
     core_note_proved(c, j, m->partition, k->index, &m->times);
