@@ -107,7 +107,8 @@ faults: $(BINS)
 service: $(BINS)
 	@bash tests/service.sh
 
-# clients that could lock the service out (issue 22): many waits, slow senders, stalls
+# clients that could lock the service out (issue 22): many waits, slow senders, stalls,
+# a synthd stuck in a hung FUSE read (tests/stuck_fuse.c, libfuse3)
 lockouts: $(BINS)
 	@bash tests/lockouts.sh
 

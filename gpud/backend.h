@@ -65,6 +65,10 @@ struct backend_ops {
     void (*host_memory)(struct backend *be, void *p, size_t len);
     /* optional: one line for `slotprove status` (device memory, resident keys) */
     int (*status)(struct backend *be, char *buf, size_t len);
+    /* optional: device memory in bytes: the budget the backend keeps within
+     * and what it holds now (for status and the metrics; a backend without
+     * device memory has none) */
+    void (*device_memory)(struct backend *be, uint64_t *budget, uint64_t *held);
     void (*close)(struct backend *be);
 };
 

@@ -65,6 +65,9 @@ struct ctl_msg {
     struct stage_times times;
     uint64_t slot_wait_ns; /* SYNTH_DONE: time synthd waited for a FREE slot */
     uint64_t cpu_ns;       /* SYNTH_DONE: synthd's CPU time on the partition, all threads */
+    uint64_t dev_budget_bytes; /* BACKEND: device memory the backend may use (its ledger's
+                                * budget); 0: no device memory figures (the CPU backend) */
+    uint64_t dev_held_bytes;   /* BACKEND: device memory its ledger holds now */
     struct wtns_pin pin; /* SYNTH: the witness as it was at submit (wtns_pin.h) */
     uint32_t text_len;   /* bytes of text, not NUL-terminated on the wire */
     char text[CTL_TEXT_MAX + 1]; /* NUL-terminated after ctl_recv */

@@ -319,7 +319,7 @@ run_one() { # curve spec
     local smi_base=-
     [ $HAVE_SMI = 1 ] && smi_base=$(nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | awk '{ m += $1 } END { print m }')
     local warm_lines
-    warm_lines=$(grep -c ' TIMES ' "$D/serve.log")
+    warm_lines=$(grep -c ' event=times ' "$D/serve.log")
 
     # the group's pids, and CLOCK_MONOTONIC - realtime from one status call
     local t1 t2 mono every
@@ -353,7 +353,7 @@ run_one() { # curve spec
         esac
     done < <(printf '%s\n' "$s" | role_pids)
     stop_serve
-    grep ' TIMES ' "$D/serve.log" | tail -n +$((warm_lines + 1)) >"$D/times"
+    grep ' event=times ' "$D/serve.log" | tail -n +$((warm_lines + 1)) >"$D/times"
     awk -v warm="$WARMUP" -v gpuds="$GPUDS" -v nvars="$nvars" -v domain="$domain" \
         -v idle="$idle" -v slots="$SLOTS" -v slot_bytes="$slot_bytes" -v synthds="$syn" \
         -v threads="$([ "$thr" = 0 ] && echo "$NCPU" || echo "$thr")" \

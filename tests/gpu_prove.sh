@@ -7,7 +7,8 @@
 #
 #   1. every fixture proved with `prove --backend cuda`;
 #   2. `serve` (defaults: --backend auto, one gpud per visible GPU): jobs
-#      of both curves, `status` naming the GPU and the resident keys;
+#      of both curves, `status` naming the GPU and the resident keys, its
+#      device memory (budget, held) in status and in --metrics;
 #   3. GPU faults at the defaults (SLOTPROVE_FAULT, once each): a kernel
 #      launch error, a lost context (trap), a device allocation failure, a
 #      key too large for the GPU, a silently wrong result — each job still
@@ -91,7 +92,7 @@ prove_job() {
 
 if ! want 2; then
     :
-elif start_serve serve --slot-bytes 64M; then
+elif start_serve serve --slot-bytes 64M --metrics 127.0.0.1:19464; then
     ok "serve started at the defaults"
     for curve in bn128 bls12381; do
         if prove_job "serve-$curve-chain" "$curve" chain; then ok "serve: $curve/chain proved and verified"
@@ -108,6 +109,19 @@ elif start_serve serve --slot-bytes 64M; then
     grep -q 'resident keys:[^"]*chain' "$OUT/status.json" && ok "status lists the resident keys" \
         || bad "status does not list resident keys" "$OUT/status.json"
     grep -o '"backend": *"[^"]*"' "$OUT/status.json" | sed 's/^/# /'
+    # device memory: status's figures (the ledger's, from gpud's report) and
+    # the metrics page's (bash's /dev/tcp: no curl needed)
+    dm=$(tr -d ' \n' <"$OUT/status.json" | grep -o '"device_memory":{"budget_bytes":[0-9]*,"held_bytes":[0-9]*}' | head -1)
+    sb=$(echo "$dm" | sed -n 's/.*"budget_bytes":\([0-9]*\).*/\1/p')
+    sh=$(echo "$dm" | sed -n 's/.*"held_bytes":\([0-9]*\).*/\1/p')
+    sleep 0.5 # the page is rendered every 250 ms
+    page=$(exec 3<>/dev/tcp/127.0.0.1/19464 && printf 'GET /metrics HTTP/1.0\r\n\r\n' >&3 && cat <&3)
+    mb=$(echo "$page" | sed -n 's/^slotprove_gpud_device_memory_budget_bytes{index="0"} \([0-9]*\).*/\1/p')
+    mh=$(echo "$page" | sed -n 's/^slotprove_gpud_device_memory_held_bytes{index="0"} \([0-9]*\).*/\1/p')
+    [ -n "$sb" ] && [ "$sb" -gt 0 ] && [ "$sh" -gt 0 ] && [ "$sh" -le "$sb" ] && [ "$mb" = "$sb" ] \
+        && [ -n "$mh" ] && [ "$mh" -le "$mb" ] \
+        && ok "device memory: budget $sb B, held $sh B (status); metrics budget $mb B, held $mh B" \
+        || bad "device memory: status '$dm', metrics budget '$mb' held '$mh'" "$OUT/status.json"
     stop_serve
 else
     bad "serve did not start" "$OUT/serve.log"

@@ -42,7 +42,7 @@ if timeout 120 $BIN submit --socket "$TMP/s.sock" --key k "$@" --proof "$TMP/p.j
 else bad "submit: $(cat "$TMP/err")"; fi
 $BIN status --socket "$TMP/s.sock" --json >"$TMP/status.json"
 p() { jq -r ".pipeline.$1" "$TMP/status.json"; }
-grep ' TIMES ' "$TMP/log" >"$TMP/times"
+grep ' event=times ' "$TMP/log" >"$TMP/times"
 field() { sed -n "s/.* $1=\([0-9]*\).*/\1/p" "$TMP/times"; }
 sum() { field "$1" | awk '{ s += $1 } END { printf "%d\n", s }'; }
 
@@ -70,7 +70,7 @@ check "queue wait counted: partitions waited for a synthd (longest $(p queue_wai
 timeout 60 $BIN submit --socket "$TMP/s.sock" --key k --witness "$FIX/nopub.wtns" --proof "$TMP/p1.json" \
     --public "$TMP/q1.json" --wait >/dev/null 2>&1
 $BIN status --socket "$TMP/s.sock" --json >"$TMP/status.json"
-last=$(grep ' TIMES ' "$TMP/log" | tail -1 | sed -n 's/.* slot_wait_ns=\([0-9]*\).*/\1/p')
+last=$(grep ' event=times ' "$TMP/log" | tail -1 | sed -n 's/.* slot_wait_ns=\([0-9]*\).*/\1/p')
 # (50 ms: a claim is one compare-and-swap, the rest is room for a preempted CI box)
 check "a lone partition waits under 50 ms for the free slot ($last ns)" [ "${last:-1000000000}" -lt 50000000 ]
 

@@ -141,8 +141,8 @@ if poll 60 up d3/s.sock; then
         && ok "--config: the file's options apply (slot-bytes 8M, synth 1); --slots 5 on the command line overrides slots = 3" \
         || bad "--config values" d3/status.json
     "$BIN" submit --socket d3/s.sock --key chain --witness "$FIX/bn128/chain.wtns" --wait --proof p3.json --public pub3.json >/dev/null 2>err \
-        && verifies p3.json pub3.json chain && grep -q TIMES d3/log \
-        && ok "--config: the key named in the file proves (snarkjs verifies); trace-times = true logs TIMES" \
+        && verifies p3.json pub3.json chain && grep -q ' event=times job=[0-9]* part=0 ' d3/log \
+        && ok "--config: the key named in the file proves (snarkjs verifies); trace-times = true logs event=times" \
         || bad "--config: key from the file" d3/log
     stop $P || bad "--config: exit" d3/log
 else
@@ -154,15 +154,23 @@ conf_err() { # conf_err DESCRIPTION LINE PATTERN: d3/bad.conf fails naming line 
     [ $_rc = 2 ] && grep -q "d3/bad.conf:$2: .*$3" err && [ ! -e d3/b.sock ] \
         && ok "--config: $1: exit 2 naming d3/bad.conf:$2" || bad "--config: $1 (exit $_rc)"
 }
-# stderr that is the journal (JOURNAL_STREAM names it): syslog priorities, no stamps
+# stderr that is the journal (JOURNAL_STREAM names it): syslog priorities, no
+# stamps; every line "event=NAME key=value ... msg=\"text\"" (run/lib/log.h)
 : > d3/journal.log
 JOURNAL_STREAM=$(stat -c '%d:%i' d3/journal.log) "$BIN" serve --socket d3/j.sock --slot-bytes 8M --synth 1 2>>d3/journal.log &
 P=$!; PIDS="$PIDS $P"
 if poll 60 up d3/j.sock; then
+    jpid=$("$BIN" status --socket d3/j.sock --json | jq -r '[.processes[] | select(.role == "synthd")][0].pid')
+    kill -9 "$jpid"
+    poll 30 grep -q "event=died role=synthd" d3/journal.log
     stop $P
-    grep -q '^<5>slotprove serve: listening on' d3/journal.log && grep -q '^<5>slotprove serve: stopped' d3/journal.log \
+    grep -q '^<5>slotprove serve: event=listening synthds=1 gpuds=[0-9]* slots=[0-9]* slot_bytes=8388608 msg="listening on d3/j.sock: ' d3/journal.log \
+        && grep -q '^<5>slotprove serve: event=stopped msg="stopped"$' d3/journal.log \
+        && grep -q "^<5>slotprove serve: event=started role=synthd index=0 pid=$jpid incarnation=1 msg=\"started synthd pid $jpid (incarnation 1)\"\$" d3/journal.log \
+        && grep -q "^<4>slotprove serve: event=died role=synthd index=0 pid=$jpid cause=external fatal=0 msg=\"synthd pid $jpid was killed by signal 9 (Killed) (not its fault)\"\$" d3/journal.log \
         && ! grep '^slotprove serve' d3/journal.log | grep -q . \
-        && ok "stderr as the journal: the supervisor's lines carry <5>/<4> priorities and no stamp of their own" \
+        && ! grep -v '^<[345]>slotprove serve: event=[a-z_]*[ $]' d3/journal.log | grep -q . \
+        && ok "stderr as the journal: <5>/<4> priorities, no stamp, key=value fields (synthd pid $jpid from status: started, then died of our SIGKILL)" \
         || bad "journal priorities" d3/journal.log
 else
     bad "serve with JOURNAL_STREAM did not come up" d3/journal.log

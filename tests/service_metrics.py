@@ -2,12 +2,15 @@
 """service_metrics.py BIN SOCK PORT FIX: scrapes slotprove's /metrics during
 load and checks it with prometheus_client's text parser against `status`.
 
-Load: 10 jobs of 4 partitions submitted at once (slotprove submit --wait);
-while they run, a hostile client holds half a request open and 20 idle
-connections sit on the metrics port, and a scraper parses the page every
-0.2 s. Afterwards (quiet, figures settled) the counters must equal status's.
+Load: 10 jobs of 4 partitions submitted at once (slotprove submit --wait),
+and 3 that fail on their input (a witness of another circuit); while they
+run, a hostile client holds half a request open and 20 idle connections sit
+on the metrics port, and a scraper parses the page every 0.2 s. Afterwards
+(quiet, figures settled) the counters must equal status's; the failures by
+cause the count of failed submits; the proof-duration histogram status's
+proofs and prover busy time; the uptime the supervisor's age from /proc.
 Prints one "ok"/"FAIL" line per check; exit 1 on any FAIL."""
-import json, socket, subprocess, sys, time, urllib.request
+import json, os, socket, subprocess, sys, time, urllib.request
 from prometheus_client.parser import text_string_to_metric_families
 
 BIN, SOCK, PORT, FIX = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
@@ -49,6 +52,11 @@ jobs = [subprocess.Popen([BIN, "submit", "--socket", SOCK, "--zkey", FIX + "/bn1
                           "--witness", w, "--witness", w, "--witness", w, "--witness", w, "--wait", "--proof", "/dev/null",
                           "--public", "/dev/null"], stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE) for _ in range(10)]
+# failing jobs: a witness of another circuit (its header does not match the key)
+bad_jobs = [subprocess.Popen([BIN, "submit", "--socket", SOCK, "--zkey", FIX + "/bn128/chain.zkey",
+                              "--witness", FIX + "/bn128/allpub.wtns", "--wait", "--proof", "/dev/null",
+                              "--public", "/dev/null"], stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL) for _ in range(3)]
 scrapes, parse_errors, during = 0, [], []
 st_during = None
 while any(j.poll() is None for j in jobs):
@@ -62,6 +70,7 @@ while any(j.poll() is None for j in jobs):
         st_during = status()  # the supervisor answers while the hostile clients sit there
     time.sleep(0.2)
 rcs = [j.wait() for j in jobs]
+bad_failed = sum(j.wait() != 0 for j in bad_jobs)
 for s in idle:
     s.close()
 check(all(rc == 0 for rc in rcs), "10 jobs of 4 partitions proved while scraped (exit codes %s)" % rcs)
@@ -101,6 +110,56 @@ for k in st["slots"]:
     if isinstance(st["slots"][k], dict):
         check(value(fams, "slotprove_slots", state=k) == st["slots"][k]["count"],
               "slotprove_slots{state=%s} = status's count" % k)
+check(bad_failed == 3, "the 3 jobs with another circuit's witness failed (%d)" % bad_failed)
+by = c["jobs_failed_by_cause"]
+for cause, n in by.items():
+    check(value(fams, "slotprove_jobs_failed_total", cause=cause) == n,
+          "slotprove_jobs_failed_total{cause=%s} = status's %s" % (cause, n))
+check(by.get("input") == bad_failed and sum(by.values()) == c["jobs_failed"],
+      "failures by cause: input %s = the %d failed submits; the causes sum to jobs_failed %s"
+      % (by.get("input"), bad_failed, c["jobs_failed"]))
+check(value(fams, "cuzk_proofs_failed_total") == c["jobs_failed"], "cuzk_proofs_failed_total = jobs_failed")
+busy_s = st["pipeline"]["prover_busy_ns"] / 1e9
+pcount = value(fams, "slotprove_proof_duration_seconds_count")
+psum = value(fams, "slotprove_proof_duration_seconds_sum")
+check(pcount == c["proofs"] and abs(psum - busy_s) <= 1e-6 * max(busy_s, 1),
+      "proof-duration histogram: count %s = proofs %s, sum %.6f s = status prover_busy_ns %.6f s"
+      % (pcount, c["proofs"], psum, busy_s))
+check(value(fams, "slotprove_proof_duration_seconds_bucket", le="+Inf") == pcount and
+      value(fams, "cuzk_proof_duration_seconds_count") == pcount and
+      value(fams, "cuzk_proof_duration_seconds_sum") == psum, "its +Inf bucket and the cuzk summary agree")
+gpuds = [p for p in st["processes"] if p["role"] == "gpud" and p.get("state") != "stuck"]
+gsum = 0.0
+for g in gpuds:
+    gb = value(fams, "slotprove_gpud_busy_seconds_total", index=str(g["index"]))
+    gsum += gb
+    check(abs(gb - g["busy_ns"] / 1e9) <= 1e-9 * max(gb, 1),
+          "gpud %d busy %.6f s = status busy_ns" % (g["index"], gb))
+    for kind in ("budget", "held"):
+        name = "slotprove_gpud_device_memory_%s_bytes" % kind
+        if "device_memory" in g:
+            check(value(fams, name, index=str(g["index"])) == g["device_memory"][kind + "_bytes"],
+                  "%s{index=%d} = status's" % (name, g["index"]))
+        else:  # a CPU gpud has no device memory: no series
+            try:
+                value(fams, name, index=str(g["index"]))
+                check(False, "%s{index=%d} present, status has no device memory" % (name, g["index"]))
+            except KeyError:
+                check(True, "%s{index=%d} absent, as status has no device memory (%s)"
+                      % (name, g["index"], g.get("backend", "")[:40]))
+check(abs(gsum - busy_s) <= 1e-6 * max(busy_s, 1), "per-gpud busy seconds sum to prover_busy_ns")
+check(value(fams, "cuzk_gpu_workers") == len(gpuds) == value(fams, "slotprove_gpuds"),
+      "cuzk_gpu_workers = %d gpuds" % len(gpuds))
+check(value(fams, "cuzk_running_jobs") == value(fams, "slotprove_partitions", state="taken") == 0,
+      "cuzk_running_jobs = partitions taken (0, quiet)")
+sup = [p for p in st["processes"] if p["role"] == "supervisor"][0]
+with open("/proc/%d/stat" % sup["pid"]) as f:
+    start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+with open("/proc/uptime") as f:
+    age = float(f.read().split()[0]) - start_ticks / os.sysconf("SC_CLK_TCK")
+up = value(fams, "cuzk_uptime_seconds")
+check(up == value(fams, "slotprove_uptime_seconds") and 0 < up <= age + 0.5,
+      "uptime %.2f s, the supervisor's age from /proc %.2f s" % (up, age))
 inf = value(fams, "slotprove_job_latency_seconds_bucket", le="+Inf")
 check(inf == c["jobs_done"], "the latency histogram's +Inf bucket holds every done job")
 check(value(fams, "slotprove_prove_seconds_total") > 0 and

@@ -380,6 +380,14 @@ static int cuda_status(struct backend *be, char *buf, size_t len)
     return 0;
 }
 
+/* The ledger's budget and what it holds (gpu_mem.h). */
+static void cuda_device_memory(struct backend *be, uint64_t *budget, uint64_t *held)
+{
+    (void)be;
+    *budget = gpu_mem_budget();
+    *held = gpu_mem_used(GPU_MEM_NPARTS);
+}
+
 /* The slot pool page-locked: uploads straight from shared memory. With
  * $SLOTPROVE_NO_HOST_REGISTER=1 (benchmarks) the driver stages them. */
 static void cuda_host_memory(struct backend *be, void *ptr, size_t len)
@@ -506,6 +514,7 @@ const struct backend_ops cuda_backend_ops = {
     .key_check = cuda_key_check,
     .key_drop = cuda_key_drop,
     .status = cuda_status,
+    .device_memory = cuda_device_memory,
     .host_memory = cuda_host_memory,
     .close = cuda_close,
 };

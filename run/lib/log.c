@@ -3,6 +3,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -25,28 +26,69 @@ void log_setup(const char *prefix, int stamp, enum log_level min_level, int quie
     log_journal = stderr_is_journal();
 }
 
+/* src as a logfmt quoted value into dst (cap bytes): control bytes escaped
+ * (escape.h), then '"' and '\' backslashed, in quotes. */
+static void quote(char *dst, size_t cap, const char *src)
+{
+    char safe[2048];
+    size_t n = 0;
+    escape_ctl(safe, sizeof(safe), src);
+    if (cap < 3)
+        return;
+    dst[n++] = '"';
+    for (const char *p = safe; *p && n + 3 < cap; p++) {
+        if (*p == '"' || *p == '\\')
+            dst[n++] = '\\';
+        dst[n++] = *p;
+    }
+    dst[n++] = '"';
+    dst[n] = 0;
+}
+
 void sup_log(enum log_level level, const char *fmt, ...)
 {
+    static const char *const level_event[] = { "note", "warning", "error" };
+    static const int priority[] = { 5, 4, 3 };
     if (log_quiet || level < log_min)
         return;
-    char line[1024], safe[3072];
-    int n;
+    char prefix[128], body[1024], text[3072], line[4096];
     if (log_journal) { /* the journal keeps the pid and time itself */
-        n = snprintf(line, sizeof(line), "<%d>%s: ", level == LOG_WARN ? 4 : 5, log_prefix);
+        snprintf(prefix, sizeof(prefix), "<%d>%s: ", priority[level], log_prefix);
     } else if (log_stamp) {
         char ts[32];
         time_t t = time(NULL);
         struct tm tm;
         localtime_r(&t, &tm);
         strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
-        n = snprintf(line, sizeof(line), "%s[%d] %s: ", log_prefix, (int)getpid(), ts);
+        snprintf(prefix, sizeof(prefix), "%s[%d] %s: ", log_prefix, (int)getpid(), ts);
     } else {
-        n = snprintf(line, sizeof(line), "%s: ", log_prefix);
+        snprintf(prefix, sizeof(prefix), "%s: ", log_prefix);
     }
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+    vsnprintf(body, sizeof(body), fmt, ap);
     va_end(ap);
-    escape_ctl(safe, sizeof(safe), line); /* one line, whatever a client named */
-    fprintf(stderr, "%s\n", safe); /* one write: lines of several processes do not mix */
+    const char *fields = NULL, *msg = body;
+    if (strncmp(body, "event=", 6) == 0) {
+        char *bar = strchr(body, '|');
+        fields = body;
+        msg = NULL;
+        if (bar) {
+            *bar = 0;
+            msg = bar + 1;
+        }
+    }
+    if (!log_stamp && !log_journal) { /* prove's display: the text alone */
+        escape_ctl(text, sizeof(text), msg ? msg : fields);
+        fprintf(stderr, "%s%s\n", prefix, text); /* one write: lines of processes do not mix */
+        return;
+    }
+    char f[1024];
+    escape_ctl(f, sizeof(f), fields ? fields : "");
+    text[0] = 0;
+    if (msg)
+        quote(text, sizeof(text), msg);
+    snprintf(line, sizeof(line), "%s%s%s%s%s%s", prefix, fields ? f : "event=",
+             fields ? "" : level_event[level], msg ? " msg=" : "", text, "");
+    fprintf(stderr, "%s\n", line);
 }

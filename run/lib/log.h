@@ -1,20 +1,32 @@
 /*
  * log.h — the supervisor's log lines on stderr.
  *
- * One line per event: "PREFIX[PID] HH:MM:SS: text" for the daemon
- * (`slotprove serve`), "PREFIX: text" for `prove`, whose stderr is also its
- * progress display. Notes (a child started, the daemon listens) can be
- * turned off; warnings (a death, a failed job) always show unless quiet.
- * When stderr is the systemd journal (journal.h) a line is "<5>PREFIX: text"
- * (notice) or "<4>PREFIX: text" (warning) instead.
+ * One line per event. The daemon (`slotprove serve`) writes logfmt after its
+ * prefix: "PREFIX[PID] HH:MM:SS: event=NAME key=value … msg=\"text\"", the
+ * fields first (event names and keys are listed in run/README.md, "Logs"),
+ * then the human-readable text, quoted (\" and \\ escaped; control bytes
+ * as escape.h writes them). When stderr is the systemd journal (journal.h)
+ * the prefix is a syslog priority and the name instead:
+ * "<N>slotprove serve: event=…", N = 3 (LOG_ERR), 4 (LOG_WARN) or
+ * 5 (LOG_NOTE), sd-daemon(3). `slotprove prove`'s stderr is its progress
+ * display: "slotprove: text", no fields. Notes can be turned off; warnings
+ * and errors always show unless quiet.
+ *
+ * A caller passes fields and text in one format: "event=NAME k=%u …|text…".
+ * The fields end at the first '|' of the formatted line, so their values
+ * must not hold '|', spaces or quotes (numbers, ids, role and cause names);
+ * anything a client named (file and key names) goes in the text. A format
+ * that does not start with "event=" is text only (event=note, =warning or
+ * =error by its level); one with no '|' is fields only.
  */
 #ifndef SLOTPROVE_LOG_H
 #define SLOTPROVE_LOG_H
 
-enum log_level { LOG_NOTE, LOG_WARN };
+enum log_level { LOG_NOTE, LOG_WARN, LOG_ERR };
 
-/* prefix: "slotprove serve" or "slotprove"; stamp: add pid and time;
- * min_level: lines below it are dropped; quiet: drop everything. */
+/* prefix: "slotprove serve" or "slotprove"; stamp: add pid and time, and
+ * write fields (the daemon); min_level: lines below it are dropped; quiet:
+ * drop everything. */
 void log_setup(const char *prefix, int stamp, enum log_level min_level, int quiet);
 
 void sup_log(enum log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

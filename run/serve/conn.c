@@ -111,7 +111,7 @@ void conn_accept(struct server *d)
             if (fd >= 0)
                 close(fd);
             d->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-            sup_log(LOG_NOTE, "out of file descriptors: refused a connection");
+            sup_log(LOG_NOTE, "event=conn_refused reason=no_fds|out of file descriptors: refused a connection");
         }
         return;
     }
@@ -171,7 +171,8 @@ void conn_accept(struct server *d)
                  (unsigned)cr.uid);
         conn_send(d, c, line);
         c->closing = 1;
-        sup_log(LOG_NOTE, "refused a client with uid %u gid %u", (unsigned)cr.uid, (unsigned)cr.gid);
+        sup_log(LOG_NOTE, "event=conn_refused reason=not_allowed uid=%u gid=%u|refused a client with uid %u gid %u",
+                (unsigned)cr.uid, (unsigned)cr.gid, (unsigned)cr.uid, (unsigned)cr.gid);
     }
 }
 
@@ -482,8 +483,9 @@ void conns_tick(struct server *d, uint64_t now)
         if (!c || c->closing || (c->waiting && !c->outlen) || now < c->last_active_ns ||
             now - c->last_active_ns < idle)
             continue;
-        sup_log(LOG_NOTE, "closing a connection of uid %u: %s for %u s", (unsigned)c->uid,
-                   c->outlen ? "answers unread" : "idle", d->o.client_idle_s);
+        sup_log(LOG_NOTE, "event=conn_closed reason=%s uid=%u s=%u|closing a connection of uid %u: %s for %u s",
+                c->outlen ? "unread" : "idle", (unsigned)c->uid, d->o.client_idle_s, (unsigned)c->uid,
+                c->outlen ? "answers unread" : "idle", d->o.client_idle_s);
         conn_hangup(d, c);
     }
 }

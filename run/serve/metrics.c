@@ -12,14 +12,33 @@
 #include <unistd.h>
 
 #include "dispatch.h"
+#include "job_end.h"
 #include "jobs.h"
 #include "kids.h"
 #include "pool_scan.h"
 #include "slot.h"
 
-/* job latency buckets, seconds (le) */
+/* job latency and proof duration buckets, seconds (le) */
 static const double bucket_s[] = { 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800 };
 #define NBUCKETS (sizeof(bucket_s) / sizeof(bucket_s[0]))
+
+/* A histogram's counts (not cumulative here), count and sum. */
+struct histogram {
+    uint64_t bucket[NBUCKETS];
+    uint64_t count;
+    double sum_s;
+};
+
+static void observe(struct histogram *h, double s)
+{
+    h->count++;
+    h->sum_s += s;
+    for (size_t i = 0; i < NBUCKETS; i++)
+        if (s <= bucket_s[i]) {
+            h->bucket[i]++;
+            break;
+        }
+}
 
 struct metrics {
     struct MHD_Daemon *mhd;
@@ -28,9 +47,9 @@ struct metrics {
     size_t page_len;
     uint64_t last_ns;
     /* supervisor thread only */
-    uint64_t bucket[NBUCKETS]; /* jobs with latency <= bucket_s[i] (not cumulative here) */
-    uint64_t latency_count;
-    double latency_sum_s;
+    uint64_t start_ns;         /* metrics_start: the uptime's origin */
+    struct histogram latency;  /* jobs done: submit to end */
+    struct histogram proof;    /* proofs accepted: gpud take to checked proof */
     uint64_t ended[4];         /* by enum job_state */
 };
 
@@ -107,6 +126,7 @@ struct metrics *metrics_start(const char *addr_port, struct sp_err *e)
     struct metrics *m = calloc(1, sizeof(*m));
     pthread_mutex_init(&m->mu, NULL);
     m->page = strdup("");
+    m->start_ns = now_ns();
     unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
     if (ai->ai_family == AF_INET6)
         flags |= MHD_USE_IPv6;
@@ -132,14 +152,13 @@ void metrics_job_ended(struct metrics *m, const struct job *j)
     m->ended[j->state]++;
     if (j->state != JOB_DONE || j->t_end_ns < j->t_submit_ns)
         return;
-    double s = (j->t_end_ns - j->t_submit_ns) / 1e9;
-    m->latency_count++;
-    m->latency_sum_s += s;
-    for (size_t i = 0; i < NBUCKETS; i++)
-        if (s <= bucket_s[i]) {
-            m->bucket[i]++;
-            break;
-        }
+    observe(&m->latency, (j->t_end_ns - j->t_submit_ns) / 1e9);
+}
+
+void metrics_proved(struct metrics *m, uint64_t busy_ns)
+{
+    if (m)
+        observe(&m->proof, busy_ns / 1e9);
 }
 
 static void head(FILE *f, const char *name, const char *type, const char *help)
@@ -151,6 +170,19 @@ static void one(FILE *f, const char *name, const char *type, const char *help, d
 {
     head(f, name, type, help);
     fprintf(f, "%s %.17g\n", name, v);
+}
+
+static void histogram(FILE *f, const char *name, const char *help, const struct histogram *h)
+{
+    head(f, name, "histogram", help);
+    uint64_t cum = 0;
+    for (size_t i = 0; i < NBUCKETS; i++) {
+        cum += h->bucket[i];
+        fprintf(f, "%s_bucket{le=\"%g\"} %llu\n", name, bucket_s[i], (unsigned long long)cum);
+    }
+    fprintf(f, "%s_bucket{le=\"+Inf\"} %llu\n", name, (unsigned long long)h->count);
+    fprintf(f, "%s_sum %.17g\n", name, h->sum_s);
+    fprintf(f, "%s_count %llu\n", name, (unsigned long long)h->count);
 }
 
 static void render(struct metrics *m, struct core *c, FILE *f)
@@ -168,7 +200,16 @@ static void render(struct metrics *m, struct core *c, FILE *f)
     for (int s = 1; s < 4; s++)
         fprintf(f, "slotprove_jobs_ended_total{state=\"%s\"} %llu\n", st[s],
                 (unsigned long long)m->ended[s]);
+    head(f, "slotprove_jobs_failed_total", "counter", "Jobs failed, by cause.");
+    for (int k = 0; k < FAIL_NCAUSES; k++)
+        fprintf(f, "slotprove_jobs_failed_total{cause=\"%s\"} %llu\n",
+                fail_cause_name((enum fail_cause)k), (unsigned long long)c->c.jobs_failed_by[k]);
+    one(f, "cuzk_proofs_failed_total", "counter", "Alias of slotprove_jobs_failed_total, all causes.",
+        (double)c->c.jobs_failed);
     one(f, "slotprove_jobs_running", "gauge", "Jobs running.", jobs_active(&c->jobs));
+    double up = (now_ns() - m->start_ns) / 1e9;
+    one(f, "slotprove_uptime_seconds", "gauge", "Seconds since the daemon started.", up);
+    one(f, "cuzk_uptime_seconds", "gauge", "Alias of slotprove_uptime_seconds.", up);
     one(f, "slotprove_queue_partitions", "gauge", "Partitions submitted and waiting for a synthd.",
         parts[DSP_QUEUED]);
     one(f, "cuzk_queue_depth", "gauge", "Alias of slotprove_queue_partitions.", parts[DSP_QUEUED]);
@@ -176,11 +217,23 @@ static void render(struct metrics *m, struct core *c, FILE *f)
     static const char *const ps[] = { "queued", "synth", "published", "taken", "done", "failed" };
     for (int s = 0; s <= DSP_FAILED; s++)
         fprintf(f, "slotprove_partitions{state=\"%s\"} %u\n", ps[s], parts[s]);
+    one(f, "cuzk_running_jobs", "gauge", "Alias of slotprove_partitions{state=\"taken\"}: "
+        "partitions a gpud is proving.", parts[DSP_TAKEN]);
     head(f, "slotprove_slots", "gauge", "Shared-memory slots, by state (from the slot table).");
     for (int s = 0; s < SLOT_NSTATES; s++)
         fprintf(f, "slotprove_slots{state=\"%s\"} %u\n", slot_state_name((uint32_t)s),
                 (unsigned)pc.slots[s]);
     one(f, "slotprove_slot_bytes", "gauge", "Bytes per slot.", (double)c->pool.slot_bytes);
+    unsigned nq = 0;
+    for (unsigned i = 0; i < c->kids.stuck.n; i++)
+        nq += stuck_slots(&c->pool, c->kids.stuck.c[i].p.incarnation, NULL, 0);
+    one(f, "slotprove_slots_quarantined", "gauge",
+        "Slots held by children left behind stuck (also counted in their state).", nq);
+    one(f, "slotprove_children_stuck", "gauge",
+        "Children SIGKILLed that have not exited: left behind, their slots quarantined.",
+        c->kids.stuck.n);
+    one(f, "slotprove_children_left_behind_total", "counter",
+        "Children left behind after a SIGKILL that did not take.", (double)c->kids.stuck.total);
     head(f, "slotprove_child_deaths_total", "counter", "Child processes that died, by role.");
     fprintf(f, "slotprove_child_deaths_total{role=\"synthd\"} %llu\n",
             (unsigned long long)c->c.synthd_deaths);
@@ -208,6 +261,35 @@ static void render(struct metrics *m, struct core *c, FILE *f)
                 k->role == ROLE_GPUD ? "gpud" : "synthd", k->index,
                 k->alive && (k->state == KID_IDLE || k->state == KID_BUSY));
     }
+    one(f, "slotprove_gpuds", "gauge", "gpud processes (one per GPU, or one on the CPU).",
+        c->kids.ngpuds);
+    one(f, "cuzk_gpu_workers", "gauge", "Alias of slotprove_gpuds.", c->kids.ngpuds);
+    head(f, "slotprove_gpud_busy_seconds_total", "counter",
+         "Each gpud's time from taking a slot to a checked proof.");
+    for (unsigned i = 0; i < c->kids.ngpuds; i++) {
+        struct kid *k = kids_gpud(&c->kids, i);
+        fprintf(f, "slotprove_gpud_busy_seconds_total{index=\"%u\"} %.17g\n", k->index,
+                k->busy_ns / 1e9);
+    }
+    /* device memory: only gpuds whose backend reports it (CUDA); a CPU
+     * gpud has no device memory and no series */
+    head(f, "slotprove_gpud_device_memory_budget_bytes", "gauge",
+         "Device memory each gpud may use (--gpu-mem less its context, or the free memory "
+         "less a margin).");
+    for (unsigned i = 0; i < c->kids.ngpuds; i++) {
+        struct kid *k = kids_gpud(&c->kids, i);
+        if (k->dev_budget)
+            fprintf(f, "slotprove_gpud_device_memory_budget_bytes{index=\"%u\"} %llu\n",
+                    k->index, (unsigned long long)k->dev_budget);
+    }
+    head(f, "slotprove_gpud_device_memory_held_bytes", "gauge",
+         "Device memory each gpud holds now (keys, buffers), within its budget.");
+    for (unsigned i = 0; i < c->kids.ngpuds; i++) {
+        struct kid *k = kids_gpud(&c->kids, i);
+        if (k->dev_budget)
+            fprintf(f, "slotprove_gpud_device_memory_held_bytes{index=\"%u\"} %llu\n",
+                    k->index, (unsigned long long)k->dev_held);
+    }
     head(f, "slotprove_gpud_proofs_total", "counter", "Proofs returned by each gpud.");
     for (unsigned i = 0; i < c->kids.nkids; i++) {
         struct kid *k = &c->kids.kids[i];
@@ -224,18 +306,15 @@ static void render(struct metrics *m, struct core *c, FILE *f)
     one(f, "slotprove_slot_wait_seconds_total", "counter", "synthds waiting for a free slot.",
         c->pc.slot_wait_ns / 1e9);
     one(f, "slotprove_draining", "gauge", "1 after SIGTERM: no new jobs.", c->draining != 0);
-    head(f, "slotprove_job_latency_seconds", "histogram",
-         "Jobs done: submit to the last partition's proof.");
-    uint64_t cum = 0;
-    for (size_t i = 0; i < NBUCKETS; i++) {
-        cum += m->bucket[i];
-        fprintf(f, "slotprove_job_latency_seconds_bucket{le=\"%g\"} %llu\n", bucket_s[i],
-                (unsigned long long)cum);
-    }
-    fprintf(f, "slotprove_job_latency_seconds_bucket{le=\"+Inf\"} %llu\n",
-            (unsigned long long)m->latency_count);
-    fprintf(f, "slotprove_job_latency_seconds_sum %.17g\n", m->latency_sum_s);
-    fprintf(f, "slotprove_job_latency_seconds_count %llu\n", (unsigned long long)m->latency_count);
+    histogram(f, "slotprove_job_latency_seconds", "Jobs done: submit to the last partition's proof.",
+              &m->latency);
+    histogram(f, "slotprove_proof_duration_seconds",
+              "Proofs accepted: gpud's take of the slot to the checked proof.", &m->proof);
+    /* cuzk's is a summary of count and sum */
+    head(f, "cuzk_proof_duration_seconds", "summary",
+         "Alias of slotprove_proof_duration_seconds (count and sum).");
+    fprintf(f, "cuzk_proof_duration_seconds_count %llu\n", (unsigned long long)m->proof.count);
+    fprintf(f, "cuzk_proof_duration_seconds_sum %.17g\n", m->proof.sum_s);
 }
 
 void metrics_tick(struct metrics *m, struct core *c, uint64_t now_ns)

@@ -10,10 +10,9 @@
  * METRICS_MAX_CONNS connections, each closed after METRICS_TIMEOUT_S
  * without progress, so a slow or hostile scraper costs only its own scrape.
  *
- * Names (base units, `_total` counters) are listed in run/serve/README.md;
- * cuzk_proofs_completed_total and cuzk_queue_depth repeat
- * slotprove_proofs_total and slotprove_queue_partitions for dashboards
- * made for cuzk.
+ * Names (base units, `_total` counters) are listed in run/serve/README.md,
+ * with the cuzk_* aliases that repeat a slotprove_* figure of the same
+ * meaning for dashboards made for cuzk (Curio's proving daemon).
  */
 #ifndef SLOTPROVE_METRICS_H
 #define SLOTPROVE_METRICS_H
@@ -40,6 +39,10 @@ void metrics_tick(struct metrics *m, struct core *c, uint64_t now_ns);
 /* On the supervisor's thread, when a job ends: its latency (submit to end)
  * goes into the histogram, its state into slotprove_jobs_ended_total. */
 void metrics_job_ended(struct metrics *m, const struct job *j);
+
+/* On the supervisor's thread, when a partition's proof is accepted: its
+ * gpud's take-to-checked-proof time goes into slotprove_proof_duration_seconds. */
+void metrics_proved(struct metrics *m, uint64_t busy_ns);
 
 /* Stops the thread and frees m (NULL: nothing). */
 void metrics_stop(struct metrics *m);

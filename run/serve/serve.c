@@ -484,7 +484,7 @@ static int loop(struct server *d, int sfd)
         /* the core's descriptors go after these, and are handled first */
         int rc = core_loop_turn(core, pf, n, (int)(sizeof(pf) / sizeof(pf[0])), 100);
         if (rc < 0) {
-            sup_log(LOG_WARN, "poll: %s", strerror(-rc));
+            sup_log(LOG_ERR, "event=error|poll: %s", strerror(-rc));
             return 1;
         }
         for (int i = 0; i < n; i++) {
@@ -494,10 +494,11 @@ static int loop(struct server *d, int sfd)
                 struct signalfd_siginfo si;
                 while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
                     if (core->draining) {
-                        sup_log(LOG_WARN, "second signal: stopping now");
+                        sup_log(LOG_WARN, "event=stop_now|second signal: stopping now");
                         return 1;
                     }
-                    sup_log(LOG_NOTE, "signal %u: draining (no new jobs; %d running)",
+                    sup_log(LOG_NOTE, "event=drain signal=%u running=%d|signal %u: draining (no new "
+                            "jobs; %d running)", si.ssi_signo, jobs_active(&core->jobs),
                             si.ssi_signo, jobs_active(&core->jobs));
                     core->draining = 1;
                 }
@@ -562,6 +563,12 @@ static void plan_synthesis(struct core *core)
     snprintf(o->synth_plan, sizeof(o->synth_plan), "%s", p.why);
 }
 
+/* the core's proved hook: the proof-duration histogram */
+static void proved(void *ctx, uint64_t busy_ns)
+{
+    metrics_proved(((struct server *)ctx)->metrics, busy_ns);
+}
+
 /* the core's job_ended hook: the metrics, then the waiting clients */
 static void job_ended(void *ctx, struct job *j)
 {
@@ -586,7 +593,7 @@ int cmd_serve(int argc, char **argv)
         return rc < 0 ? 0 : rc; /* < 0: --help was printed */
     core->keys.max_job_key = d.o.max_job_key;
     core->keys.hash_keys = 1;
-    core->hooks = (struct core_hooks){ .ctx = &d, .job_ended = job_ended };
+    core->hooks = (struct core_hooks){ .ctx = &d, .job_ended = job_ended, .proved = proved };
     signal(SIGPIPE, SIG_IGN);
     raise_fd_limit();
     for (int i = 0; i < nkeys; i++)
@@ -646,15 +653,17 @@ int cmd_serve(int argc, char **argv)
             unlink(d.o.socket_path);
         return 1;
     }
-    sup_log(LOG_NOTE, "listening on %s: %u synthd, %u gpud (%s; %s), %u slots (%s) of %.1f MiB "
+    sup_log(LOG_NOTE, "event=listening synthds=%u gpuds=%u slots=%u slot_bytes=%llu|listening on %s: "
+            "%u synthd, %u gpud (%s; %s), %u slots (%s) of %.1f MiB "
             "(%s); memory usable %.1f GiB (%s), pool budget %.1f GiB",
+            core->o.synthds, core->o.gpuds, core->o.slots, (unsigned long long)core->pool.slot_bytes,
             d.activated ? "the socket systemd passed" : d.o.socket_path,
             core->o.synthds, core->o.gpuds, core->o.backend,
             d.sizing.gpuds_from, core->o.slots, d.sizing.slots_from,
             core->o.slot_bytes / 1048576.0, d.sizing.slot_bytes_from,
             d.sizing.usable_bytes / 1073741824.0, d.sizing.usable_from,
             d.sizing.pool_budget_bytes / 1073741824.0);
-    sup_log(LOG_NOTE, "synthesis %s", core->o.synth_plan);
+    sup_log(LOG_NOTE, "event=synthesis|synthesis %s", core->o.synth_plan);
     rc = loop(&d, sfd);
     core_shutdown(core);
     for (int i = 0; i < MAX_CONNS; i++)
@@ -665,6 +674,6 @@ int cmd_serve(int argc, char **argv)
     metrics_stop(d.metrics);
     if (!d.activated) /* systemd's socket stays for the next start */
         unlink(d.o.socket_path);
-    sup_log(LOG_NOTE, "stopped");
+    sup_log(LOG_NOTE, "event=stopped|stopped");
     return rc;
 }

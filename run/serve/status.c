@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "job_end.h"
 #include "pipeline.h"
 #include "pool_scan.h"
 #include "status.h"
@@ -54,8 +55,14 @@ static json_t *processes(struct core *d, uid_t viewer, long *group_pss)
         json_object_set_new(o, "index", json_integer(k->index));
         json_object_set_new(o, "stalls", json_integer(k->stalls));
         json_object_set_new(o, "incarnation", json_integer(k->p.incarnation));
-        if (k->role == ROLE_GPUD)
+        if (k->role == ROLE_GPUD) {
             json_object_set_new(o, "proofs", json_integer((json_int_t)k->proofs));
+            json_object_set_new(o, "busy_ns", json_integer((json_int_t)k->busy_ns));
+        }
+        if (k->role == ROLE_GPUD && k->dev_budget) /* a backend with device memory */
+            json_object_set_new(o, "device_memory",
+                                json_pack("{sIsI}", "budget_bytes", (json_int_t)k->dev_budget,
+                                          "held_bytes", (json_int_t)k->dev_held));
         if (k->role == ROLE_GPUD && k->backend[0])
             json_object_set_new(o, "backend", json_string(k->backend));
         if (k->last_exit[0]) /* a child that never exited has none */
@@ -75,6 +82,24 @@ static json_t *processes(struct core *d, uid_t viewer, long *group_pss)
         }
         json_array_append_new(a, o);
     }
+    /* children left behind after a SIGKILL that did not take (stuck.h) */
+    for (unsigned i = 0; i < d->kids.stuck.n; i++) {
+        const struct stuck_child *s = &d->kids.stuck.c[i];
+        uint32_t slots[POOL_MAX_SLOTS];
+        unsigned n = stuck_slots(&d->pool, s->p.incarnation, slots, POOL_MAX_SLOTS);
+        json_t *q = json_array();
+        for (unsigned k = 0; k < n && k < POOL_MAX_SLOTS; k++)
+            json_array_append_new(q, json_integer(slots[k]));
+        char st[2] = { s->state ? s->state : '?', 0 };
+        json_t *o = json_pack("{sssisssssisisfsfssssso}", "role", s->gpud ? "gpud" : "synthd",
+                              "pid", (int)s->p.pid, "state", "stuck", "proc_state", st,
+                              "index", (int)s->index, "incarnation", (int)s->p.incarnation,
+                              "killed_s_ago", (now - s->killed_ns) / 1e9,
+                              "left_behind_s_ago", (now - s->left_ns) / 1e9,
+                              "kill_reason", s->reason, "work_written_off", s->work,
+                              "quarantined_slots", q);
+        json_array_append_new(a, o);
+    }
     return a;
 }
 
@@ -92,6 +117,11 @@ char *status_json(struct core *d, uid_t viewer, const struct sizing *sz)
         json_object_set_new(slots, slot_state_name((uint32_t)s),
                             json_pack("{sisI}", "count", (int)pc.slots[s], "bytes",
                                       (json_int_t)pc.bytes[s]));
+    /* FILLING or PROVING slots of children left behind (stuck.h): not
+     * reused until those exit (counted in their state above too) */
+    unsigned nq = 0;
+    for (unsigned i = 0; i < d->kids.stuck.n; i++)
+        nq += stuck_slots(&d->pool, d->kids.stuck.c[i].p.incarnation, NULL, 0);
     json_object_set_new(slots, "slot_bytes", json_integer((json_int_t)d->pool.slot_bytes));
     json_object_set_new(slots, "total", json_integer(d->pool.nslots));
 
@@ -111,6 +141,9 @@ char *status_json(struct core *d, uid_t viewer, const struct sizing *sz)
     json_object_set_new(st, "processes", processes(d, viewer, &group_pss));
     json_object_set_new(st, "group_pss_kib", json_integer(group_pss));
     json_object_set_new(st, "slots", slots);
+    json_object_set_new(st, "quarantined_slots",
+                        json_pack("{sisI}", "count", (int)nq, "bytes",
+                                  (json_int_t)nq * (json_int_t)d->pool.slot_bytes));
     if (d->o.synth_plan[0]) /* serve's pick of synthds and threads (synth_plan.h) */
         json_object_set_new(st, "synthesis",
                             json_pack("{sisiss}", "synthds", (int)d->o.synthds, "threads",
@@ -134,6 +167,13 @@ char *status_json(struct core *d, uid_t viewer, const struct sizing *sz)
                                   (json_int_t)d->kids.rss_kills, "stall_kills",
                                   (json_int_t)d->kids.stall_kills, "duplicate_results",
                                   (json_int_t)d->c.duplicate_results));
+    json_t *counters = json_object_get(st, "counters");
+    json_object_set_new(counters, "left_behind_stuck", json_integer((json_int_t)d->kids.stuck.total));
+    json_t *by = json_object();
+    for (int k = 0; k < FAIL_NCAUSES; k++)
+        json_object_set_new(by, fail_cause_name((enum fail_cause)k),
+                            json_integer((json_int_t)d->c.jobs_failed_by[k]));
+    json_object_set_new(counters, "jobs_failed_by_cause", by);
     json_object_set_new(st, "pipeline", core_pipeline_json(d));
     /* preloaded keys by name and SHA-256: what fleetd offers the fleet */
     json_t *keys = json_array();

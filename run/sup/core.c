@@ -84,13 +84,15 @@ int core_pollfds(struct core *c, struct pollfd *pf, int max)
         pf[n++] = (struct pollfd){ k->p.ctl, POLLIN, 0 };
         pf[n++] = (struct pollfd){ k->p.pidfd, POLLIN, 0 };
     }
+    for (unsigned i = 0; i < c->kids.stuck.n && n < max; i++)
+        pf[n++] = (struct pollfd){ c->kids.stuck.c[i].p.pidfd, POLLIN, 0 };
     return n;
 }
 
 static void fail_all(struct core *c, const char *why)
 {
     for (struct job *j = c->jobs.head; j; j = j->next)
-        core_fail_job(c, j, "%s", why);
+        core_fail_job(c, j, FAIL_NO_PROCESS, "%s", why);
 }
 
 int core_usable(const struct core *c, struct sp_err *e)
@@ -149,17 +151,24 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
     if (!j->parts[m->partition].public_json && witness_job_public(c, j, m->partition) < 0)
         return;
     if (m->text_len != sizeof(proof)) {
-        core_fail_job(c, j, "partition %u: gpud sent a %u-byte proof, not %zu bytes",
+        core_fail_job(c, j, FAIL_INTERNAL, "partition %u: gpud sent a %u-byte proof, not %zu bytes",
                       m->partition, m->text_len, sizeof(proof));
         return;
     }
     memcpy(&proof, m->text, sizeof(proof));
     if (jobs_store_proof(j, m->partition, &proof, &m->times) < 0) {
-        core_fail_job(c, j, "out of memory storing a proof");
+        core_fail_job(c, j, FAIL_INTERNAL, "out of memory storing a proof");
         return;
     }
     c->c.proofs++;
     k->proofs++;
+    k->busy_ns += m->times.ns[STAGE_PROVE] + m->times.ns[STAGE_VERIFY];
+    sup_log(LOG_NOTE, "event=proved job=%s partition=%u gpud=%u ms=%llu|job %s partition %u "
+            "proved by gpud %u", j->id, m->partition, k->index,
+            (unsigned long long)((m->times.ns[STAGE_PROVE] + m->times.ns[STAGE_VERIFY]) / 1000000),
+            j->id, m->partition, k->index);
+    if (c->hooks.proved)
+        c->hooks.proved(c->hooks.ctx, m->times.ns[STAGE_PROVE] + m->times.ns[STAGE_VERIFY]);
     core_note_proved(c, j, m->partition, k->index, &m->times);
     c->done_ns[c->done_head++ % (sizeof(c->done_ns) / sizeof(c->done_ns[0]))] = now_ns();
     if (o == DSP_JOB_DONE)
@@ -170,7 +179,7 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
 /* A partition that failed --max-attempts times fails its job. */
 static void fail_poisoned(struct core *c, struct job *j, uint32_t part, const char *why)
 {
-    core_fail_job(c, j, "partition %u (%s) failed after %u attempts; last: %s", part,
+    core_fail_job(c, j, FAIL_CRASHES, "partition %u (%s) failed after %u attempts; last: %s", part,
                   j->parts[part].wname, j->d.parts[part].attempts, why);
 }
 
@@ -190,7 +199,8 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
     case CTL_HELLO:
         kids_hello(k);
         if (k->role == ROLE_GPUD) {
-            sup_log(LOG_NOTE, "gpud %u: backend %.200s", k->index, m->text);
+            sup_log(LOG_NOTE, "event=gpud_hello index=%u pid=%d|gpud %u: backend %.200s", k->index,
+                    (int)k->p.pid, k->index, m->text);
             dispatch_gpud_up(&c->dsp, k->index);
             for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
                 if (c->keys.keys[i].used && !c->keys.keys[i].failed)
@@ -201,6 +211,8 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
         break;
     case CTL_BACKEND:
         snprintf(k->backend, sizeof(k->backend), "%.511s", m->text);
+        k->dev_budget = m->dev_budget_bytes;
+        k->dev_held = m->dev_held_bytes;
         break;
     case CTL_PUBLIC:
         if ((j = running_job(c, m->job_id, m->partition)) && j->prog_fd >= 0)
@@ -222,7 +234,7 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
             snprintf(ke->error, sizeof(ke->error), "%.590s", m->text);
             for (j = c->jobs.head; j; j = j->next)
                 if (j->d.key_id == m->key_id && !j->intake_pending)
-                    core_fail_job(c, j, "%s", m->text);
+                    core_fail_job(c, j, FAIL_KEY, "%s", m->text);
         }
         break;
     case CTL_SYNTH_DONE:
@@ -243,7 +255,8 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
     case CTL_SYNTH_ERR:
         if (k->holding && (j = running_job(c, k->job_num, k->part))) {
             apply(c, j, k->part, DSP_EV_FAILED, k->p.incarnation);
-            core_fail_job(c, j, "%s", m->text);
+            core_fail_job(c, j, m->status == -SP_ERANGE ? FAIL_SLOT_SIZE : FAIL_INPUT, "%s",
+                          m->text);
         }
         k->state = KID_IDLE;
         k->holding = 0;
@@ -275,22 +288,24 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
                 fail_poisoned(c, j, m->partition, m->text);
             else if (o == DSP_REQUEUED) {
                 c->c.resynthesized++;
-                sup_log(LOG_WARN, "job %s partition %u: %s; proving it again", j->id,
+                sup_log(LOG_WARN, "event=reprove job=%s partition=%u gpud=%u|job %s partition %u: "
+                        "%s; proving it again", j->id, m->partition, k->index, j->id,
                         m->partition, m->text);
             }
         } else if (j) {
             apply(c, j, m->partition, DSP_EV_FAILED, k->index);
             if (m->status == -SP_EVERIFY) /* "w.wtns: the witness does not satisfy the circuit" */
-                core_fail_job(c, j, "%s: %s", j->parts[m->partition].wname, m->text);
+                core_fail_job(c, j, FAIL_INPUT, "%s: %s", j->parts[m->partition].wname, m->text);
             else
-                core_fail_job(c, j, "partition %u (%s): %s", m->partition,
+                core_fail_job(c, j, FAIL_INPUT, "partition %u (%s): %s", m->partition,
                               j->parts[m->partition].wname, m->text);
         }
         gpud_progress(c, k, j);
         break;
     default:
-        sup_log(LOG_WARN, "%s pid %d sent unexpected %s", kid_role_name(k->role),
-                (int)k->p.pid, ctl_type_name(m->type));
+        sup_log(LOG_WARN, "event=protocol role=%s pid=%d|%s pid %d sent unexpected %s",
+                kid_role_name(k->role), (int)k->p.pid, kid_role_name(k->role), (int)k->p.pid,
+                ctl_type_name(m->type));
     }
 }
 
@@ -311,15 +326,17 @@ static void drain(struct core *c, struct kid *k)
 
 /* ---- deaths --------------------------------------------------------------- */
 
-/* Is (job, partition) in a READY or PROVING slot? Headers only. */
-static int slot_live(void *ctx, const struct dsp_job *dj, uint32_t part)
+/* Is (job, partition) in a READY or PROVING slot not owned by incarnation
+ * quarantined (0: none; stuck.h)? Headers only. */
+static int slot_live(struct core *c, const struct dsp_job *dj, uint32_t part,
+                     uint32_t quarantined)
 {
-    struct core *c = ctx;
     for (uint32_t s = 0; s < c->pool.nslots; s++) {
-        uint32_t st = slot_state_of(slot_word(&c->pool, s));
+        uint64_t w = slot_word(&c->pool, s);
+        uint32_t st = slot_state_of(w);
         struct slot_header h;
-        if ((st == SLOT_READY || st == SLOT_PROVING) && slot_read_header(&c->pool, s, &h) == 0 &&
-            h.job_id == dj->num && h.partition == part)
+        if ((st == SLOT_READY || (st == SLOT_PROVING && slot_owner_of(w) != quarantined)) &&
+            slot_read_header(&c->pool, s, &h) == 0 && h.job_id == dj->num && h.partition == part)
             return 1;
     }
     return 0;
@@ -330,11 +347,13 @@ struct death_ctx {
     const struct kid_death *dd;
     int gpud;
     int held;
+    uint32_t quarantined;      /* a gpud left behind: its PROVING slots are not live */
 };
 
 static int death_live(void *ctx, const struct dsp_job *dj, uint32_t part)
 {
-    return slot_live(((struct death_ctx *)ctx)->c, dj, part);
+    struct death_ctx *x = ctx;
+    return slot_live(x->c, dj, part, x->quarantined);
 }
 
 static void death_outcome(void *ctx, struct dsp_job *dj, uint32_t part, enum dsp_outcome o)
@@ -385,7 +404,7 @@ static void on_exit_(struct core *c, struct kid *k)
     } else {
         c->c.synthd_deaths++;
     }
-    struct death_ctx x = { c, &dd, gpud, 0 };
+    struct death_ctx x = { c, &dd, gpud, 0, 0 };
     struct dsp_event ev = { .type = gpud ? DSP_EV_GPUD_DIED : DSP_EV_SYNTHD_DIED,
                             .who = gpud ? k->index : inc, .cause = dd.cause,
                             .now_ns = now_ns() };
@@ -398,12 +417,82 @@ static void on_exit_(struct core *c, struct kid *k)
     }
 }
 
+/* k was SIGKILLed STUCK_GRACE_NS ago and has not exited (stuck.h): its
+ * work is written off, its slots stay quarantined, a new one takes its
+ * place. */
+static void leave_behind(struct core *c, struct kid *k, uint64_t now)
+{
+    drain(c, k); /* what it sent before it stuck still counts */
+    if (!k->alive)
+        return;
+    int gpud = k->role == ROLE_GPUD;
+    uint32_t inc = k->p.incarnation, slots[4];
+    unsigned nq = stuck_slots(&c->pool, inc, slots, 4);
+    char work[200] = "", qs[64] = "";
+    struct job *j = !gpud && k->holding ? running_job(c, k->job_num, k->part) : NULL;
+    uint32_t part = k->part;
+    for (unsigned i = 0; i < nq && i < 4; i++)
+        snprintf(qs + strlen(qs), sizeof(qs) - strlen(qs), "%s%u", i ? ", " : "", slots[i]);
+    if (j)
+        snprintf(work, sizeof(work), "job %s partition %u (%.64s)", j->id, part,
+                 j->parts[part].wname);
+    else if (gpud && c->dsp.gpuds[k->index].holding)
+        snprintf(work, sizeof(work), "%u partitions taken", c->dsp.gpuds[k->index].holding);
+    struct stuck_child *s = kids_leave_behind(&c->kids, k, work, now);
+    if (!s)
+        return; /* STUCK_MAX already: it keeps its place until it exits */
+    if (nq)
+        sup_log(LOG_WARN, "event=quarantine role=%s pid=%d slots=%u|%s pid %d: slot%s %s "
+                "quarantined until it exits", gpud ? "gpud" : "synthd", (int)s->p.pid, nq,
+                gpud ? "gpud" : "synthd", (int)s->p.pid, nq > 1 ? "s" : "", qs);
+    if (j) {
+        /* the file that hung it would hang the next reader too: the job
+         * fails, naming the witness, rather than being retried */
+        apply(c, j, part, DSP_EV_FAILED, inc);
+        core_fail_job(c, j, FAIL_STUCK,
+                      "partition %u (%s): synthd pid %d was stuck (%s) and still alive %.0f s "
+                      "after SIGKILL (state %c: asleep in the kernel, a read of %s on a hung "
+                      "filesystem?); not retried; %s%s%s",
+                      part, j->parts[part].wname, (int)s->p.pid, s->reason,
+                      (now - s->killed_ns) / 1e9, s->state ? s->state : '?',
+                      j->parts[part].wname, nq ? "its slot " : "no slot held",
+                      qs, nq ? " is quarantined until it exits" : "");
+    } else if (gpud) {
+        /* its partitions are synthesized again: the slots it was proving
+         * stay quarantined, so they are not live */
+        struct kid_death dd = { .cause = DSP_CAUSE_EXTERNAL };
+        snprintf(dd.why, sizeof(dd.why), "%s", k->last_exit);
+        struct death_ctx x = { c, &dd, 1, 0, inc };
+        struct dsp_event ev = { .type = DSP_EV_GPUD_DIED, .who = k->index,
+                                .cause = DSP_CAUSE_EXTERNAL, .now_ns = now };
+        dispatch_death(&c->dsp, &ev, death_live, death_outcome, &x);
+    }
+}
+
+/* A child left behind has exited at last: its quarantined slots are freed
+ * (its work was written off when it was left behind). */
+static void stuck_exited(struct core *c, struct stuck_child *s)
+{
+    static struct reclaim_report rep;
+    if (proc_reap(&s->p) != 1)
+        return;
+    slot_reclaim_owner(&c->pool, s->gpud ? s->index : 0, s->p.incarnation, &rep);
+    for (uint32_t i = 0; i < rep.n_readied; i++)
+        slot_force_free(&c->pool, rep.readied[i].slot, rep.readied[i].gen);
+    stuck_reap(&c->kids.stuck, s, now_ns());
+}
+
 void core_on_fd(struct core *c, int fd)
 {
     if (fd == c->intake.done_fd) {
         struct intake_task *t;
         while ((t = intake_collect(&c->intake)))
             core_intake_done(c, t);
+        return;
+    }
+    struct stuck_child *sc = stuck_by_fd(&c->kids.stuck, fd);
+    if (sc) {
+        stuck_exited(c, sc);
         return;
     }
     struct kid *k = kids_by_fd(&c->kids, fd);
@@ -474,6 +563,9 @@ static void job_gone(void *ctx, struct job *j)
 void core_tick(struct core *c, uint64_t now)
 {
     kids_tick(&c->kids, now, c->draining);
+    for (unsigned i = 0; i < c->kids.nkids; i++)
+        if (kids_is_stuck(&c->kids.kids[i], now))
+            leave_behind(c, &c->kids.kids[i], now);
     core_intake_deadlines(c, now);
     /* every gpud gets the keys of running jobs; a KEY_LOAD that found its
      * socket full is sent again here */

@@ -40,11 +40,26 @@ struct core_opts {
     unsigned witness_wall_s;   /* witness programs' wall-clock limit (witness_job.h) */
 };
 
+/* Why a job failed, for the counters (job_end.h). */
+enum fail_cause {
+    FAIL_INPUT,        /* the client's files: a witness or input that is wrong, a failed
+                        * witness program, a witness that does not satisfy the circuit */
+    FAIL_KEY,          /* the key: invalid, not loadable, the key cache full */
+    FAIL_SLOT_SIZE,    /* the key needs larger slots than the pool has */
+    FAIL_CRASHES,      /* a partition's process died --max-attempts times */
+    FAIL_FILE_TIMEOUT, /* its files were not read within --file-timeout */
+    FAIL_STUCK,        /* its synthd was stuck in the kernel and left behind (stuck.h) */
+    FAIL_NO_PROCESS,   /* a role stopped (exit code 2): nothing can prove */
+    FAIL_INTERNAL,     /* out of memory, a malformed message from a child */
+    FAIL_NCAUSES
+};
+
 struct counters {
     uint64_t proofs, jobs_done, jobs_failed;
     uint64_t reproved_from_shm;  /* slots proved again after a gpud death, no re-synthesis */
     uint64_t resynthesized;      /* partitions synthesized again after a gpud death */
     uint64_t synthd_deaths, gpud_deaths, duplicate_results;
+    uint64_t jobs_failed_by[FAIL_NCAUSES]; /* enum fail_cause; sums to jobs_failed */
 };
 
 /* Where the time goes, summed since start (status "pipeline"); a rate is
@@ -69,6 +84,9 @@ struct core_hooks {
     void (*progress)(void *ctx, const struct job *j, uint32_t part, enum stage s,
                      uint64_t ns);
     void (*job_ended)(void *ctx, struct job *j);
+    /* a partition's proof was accepted; busy_ns: its gpud's take to checked
+     * proof (prove + verify stages, the figure prover_busy_ns sums) */
+    void (*proved)(void *ctx, uint64_t busy_ns);
 };
 
 struct core {

@@ -21,39 +21,59 @@ static void free_ready_slots(struct core *c, const struct job *j)
     }
 }
 
-static void end_job(struct core *c, struct job *j, enum job_state st, const char *reason)
+static void end_job(struct core *c, struct job *j, enum job_state st, const char *reason,
+                    enum fail_cause cause)
 {
     if (!jobs_end(j, st, reason))
         return;
     dispatch_end(&c->dsp, &j->d);
     if (st != JOB_DONE)
         free_ready_slots(c, j);
-    if (st == JOB_DONE)
+    uint64_t ms = j->t_end_ns > j->t_submit_ns ? (j->t_end_ns - j->t_submit_ns) / 1000000 : 0;
+    if (st == JOB_DONE) {
         c->c.jobs_done++;
-    else if (st == JOB_FAILED) {
+        sup_log(LOG_NOTE, "event=job_done job=%s partitions=%u ms=%llu|job %s done: %u partition%s proved",
+                j->id, j->d.nparts, (unsigned long long)ms, j->id, j->d.nparts,
+                j->d.nparts == 1 ? "" : "s");
+    } else if (st == JOB_FAILED) {
         c->c.jobs_failed++;
-        sup_log(LOG_WARN, "job %s failed: %s", j->id, j->error);
+        sup_log(LOG_WARN, "event=job_failed job=%s cause=%s ms=%llu|job %s failed: %s", j->id,
+                fail_cause_name(cause), (unsigned long long)ms, j->id, j->error);
+    } else {
+        sup_log(LOG_NOTE, "event=job_cancelled job=%s ms=%llu|job %s cancelled", j->id,
+                (unsigned long long)ms, j->id);
     }
     if (c->hooks.job_ended)
         c->hooks.job_ended(c->hooks.ctx, j);
 }
 
-void core_fail_job(struct core *c, struct job *j, const char *fmt, ...)
+const char *fail_cause_name(enum fail_cause cause)
+{
+    static const char *const names[FAIL_NCAUSES] = {
+        "input", "key", "slot_size", "crashes", "file_timeout", "stuck", "no_process",
+        "internal",
+    };
+    return cause < FAIL_NCAUSES ? names[cause] : "internal";
+}
+
+void core_fail_job(struct core *c, struct job *j, enum fail_cause cause, const char *fmt, ...)
 {
     char why[JOB_ERROR_MAX];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(why, sizeof(why), fmt, ap);
     va_end(ap);
-    end_job(c, j, JOB_FAILED, why);
+    if (j->state == JOB_RUNNING && cause < FAIL_NCAUSES)
+        c->c.jobs_failed_by[cause]++;
+    end_job(c, j, JOB_FAILED, why, cause);
 }
 
 void core_finish_job(struct core *c, struct job *j)
 {
-    end_job(c, j, JOB_DONE, NULL);
+    end_job(c, j, JOB_DONE, NULL, FAIL_NCAUSES);
 }
 
 void core_cancel_job(struct core *c, struct job *j)
 {
-    end_job(c, j, JOB_CANCELLED, "cancelled");
+    end_job(c, j, JOB_CANCELLED, "cancelled", FAIL_NCAUSES);
 }

@@ -4,9 +4,15 @@
 
 #include "core_state.h"
 
-/* Ends a running job as failed (reason) or cancelled. */
-void core_fail_job(struct core *c, struct job *j, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+/* Ends a running job as failed (cause, reason) or cancelled. The cause is
+ * counted (counters.jobs_failed_by, status "jobs_failed_by_cause", metric
+ * slotprove_jobs_failed_total{cause=...}: fail_cause_name). */
+void core_fail_job(struct core *c, struct job *j, enum fail_cause cause, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* "input", "key", "slot_size", "crashes", "file_timeout", "stuck",
+ * "no_process", "internal". */
+const char *fail_cause_name(enum fail_cause cause);
 void core_cancel_job(struct core *c, struct job *j);
 
 /* Ends a job whose every partition is proved (the dispatcher said so). */

@@ -46,7 +46,7 @@ uint32_t keys_evict_idle(struct key_cache *kc, uint64_t busy_keys, const char *w
     if (victim == CTL_MAX_KEYS)
         return victim;
     struct key_entry *k = &kc->keys[victim];
-    sup_log(LOG_NOTE, "%s: dropped %s", why, k->name);
+    sup_log(LOG_NOTE, "event=key_dropped|%s: dropped %s", why, k->name);
     zkey_close(&k->zk);
     close(k->fd);
     if (k->has_synth_index)
@@ -143,7 +143,8 @@ static int open_key(int fd, const char *name, int hash, struct key_prep *out, st
     }
     out->check_ns = now_ns() - t0;
     out->check_points = npts;
-    sup_log(LOG_NOTE, "key %s: %llu points on their curves, checked in %.3f ms", name,
+    sup_log(LOG_NOTE, "event=key_checked points=%llu ms=%.3f|key %s: %llu points on their curves, "
+            "checked in %.3f ms", (unsigned long long)npts, out->check_ns / 1e6, name,
             (unsigned long long)npts, out->check_ns / 1e6);
     out->fd = fd;
     memset(out->hash, 0, sizeof(out->hash));

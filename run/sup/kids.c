@@ -71,7 +71,8 @@ static int spawn(struct kid_table *t, struct kid *k)
     t->next_incarnation = t->next_incarnation % 0xfffffe + 1; /* 24 bits, never 0 */
     int rc = proc_spawn(&k->p, kid_role_name(k->role), &o, &e);
     if (rc < 0) {
-        sup_log(LOG_WARN, "cannot start %s: %s", kid_role_name(k->role), e.msg);
+        sup_log(LOG_WARN, "event=spawn_failed role=%s|cannot start %s: %s", kid_role_name(k->role),
+                kid_role_name(k->role), e.msg);
         return rc;
     }
     fcntl(k->p.ctl, F_SETFL, fcntl(k->p.ctl, F_GETFL) | O_NONBLOCK);
@@ -82,8 +83,10 @@ static int spawn(struct kid_table *t, struct kid *k)
     k->kill_reason[0] = 0;
     k->stalled = 0;
     k->stopped_since_ns = 0;
+    k->killed_ns = 0;
     k->deadline_ns = 0;
     k->rss_anon_kib = k->rss_shmem_kib = 0;
+    k->dev_budget = k->dev_held = 0; /* until this incarnation reports them */
     if (k->role == ROLE_GPUD) {
         /* gpud maps every slot, which the OOM killer would count against it */
         char path[64];
@@ -95,8 +98,9 @@ static int spawn(struct kid_table *t, struct kid *k)
         if (fd >= 0)
             close(fd);
     }
-    sup_log(LOG_NOTE, "started %s pid %d (incarnation %u)", kid_role_name(k->role),
-            (int)k->p.pid, k->p.incarnation);
+    sup_log(LOG_NOTE, "event=started role=%s index=%u pid=%d incarnation=%u|started %s pid %d "
+            "(incarnation %u)", kid_role_name(k->role), k->index, (int)k->p.pid, k->p.incarnation,
+            kid_role_name(k->role), (int)k->p.pid, k->p.incarnation);
     return 0;
 }
 
@@ -157,6 +161,7 @@ void kids_reap(struct kid_table *t, struct kid *k, struct kid_death *out)
     char desc[128];
     static const char *const causes[] = { "not its fault", "a crash", "its RSS limit",
                                           "an OOM kill" };
+    static const char *const cause_names[] = { "external", "crash", "rss", "oom" };
     proc_wait(&k->p, 1000);
     k->alive = 0;
     proc_describe(&k->p, desc, sizeof(desc));
@@ -165,7 +170,9 @@ void kids_reap(struct kid_table *t, struct kid *k, struct kid_death *out)
     snprintf(out->why, sizeof(out->why), "%s pid %d %s%s%s", kid_role_name(k->role),
              (int)k->p.pid, desc, k->kill_reason[0] ? ": " : "", k->kill_reason);
     snprintf(k->last_exit, sizeof(k->last_exit), "%.150s", out->why);
-    sup_log(LOG_WARN, "%s (%s)", out->why, out->fatal ? "fatal" : causes[out->cause]);
+    sup_log(LOG_WARN, "event=died role=%s index=%u pid=%d cause=%s fatal=%d|%s (%s)",
+            kid_role_name(k->role), k->index, (int)k->p.pid, cause_names[out->cause], out->fatal,
+            out->why, out->fatal ? "fatal" : causes[out->cause]);
     proc_close(&k->p);
 }
 
@@ -192,7 +199,8 @@ int kids_after_death(struct kid_table *t, struct kid *k, const struct kid_death 
         k->state = KID_STOPPED;
         snprintf(k->stop_reason, sizeof(k->stop_reason),
                  "%.200s (exit code 2: fatal, not respawned)", dd->why);
-        sup_log(LOG_WARN, "%s not respawned: %s", kid_role_name(k->role), k->stop_reason);
+        sup_log(LOG_ERR, "event=role_stopped role=%s index=%u|%s not respawned: %s",
+                kid_role_name(k->role), k->index, kid_role_name(k->role), k->stop_reason);
         return 1;
     }
     unsigned shift = k->consecutive < 6 ? k->consecutive : 6;
@@ -217,7 +225,9 @@ int kids_after_death(struct kid_table *t, struct kid *k, const struct kid_death 
                      "crash loop: %d crashes in %llu s without a job, next start in %.0f s; "
                      "last: %.150s", CRASH_LIMIT,
                      (unsigned long long)(CRASH_WINDOW_NS / 1000000000ull), delay / 1e9, dd->why);
-            sup_log(LOG_WARN, "%s: %s", kid_role_name(k->role), k->stop_reason);
+            sup_log(LOG_WARN, "event=crash_loop role=%s index=%u backoff_s=%.0f|%s: %s",
+                    kid_role_name(k->role), k->index, delay / 1e9, kid_role_name(k->role),
+                    k->stop_reason);
         }
     }
     k->state = KID_BACKOFF;
@@ -260,6 +270,10 @@ void kids_tick(struct kid_table *t, uint64_t now, int draining)
         if (!any_dying) /* an exited, unreaped child may be an OOM kill: keep the old base */
             t->oom_kills = read_oom_kills();
     }
+    for (unsigned i = 0; sample && i < t->stuck.n; i++) {
+        long anon = 0, shmem = 0;
+        read_status(t->stuck.c[i].p.pid, &anon, &shmem, &t->stuck.c[i].state);
+    }
     for (unsigned i = 0; i < t->nkids; i++) {
         struct kid *k = &t->kids[i];
         if (k->state == KID_BACKOFF && now >= k->respawn_at_ns && !draining) {
@@ -286,9 +300,12 @@ void kids_tick(struct kid_table *t, uint64_t now, int draining)
                      "RssAnon %.1f MiB exceeded --synth-rss-max %.1f MiB",
                      k->rss_anon_kib / 1024.0, t->synth_rss_max / 1048576.0);
             k->kill_cause = DSP_CAUSE_RSS;
-            sup_log(LOG_WARN, "killing synthd pid %d: %s", (int)k->p.pid, k->kill_reason);
+            sup_log(LOG_WARN, "event=rss_kill role=synthd index=%u pid=%d rss_anon_kib=%ld|killing "
+                    "synthd pid %d: %s", k->index, (int)k->p.pid, k->rss_anon_kib, (int)k->p.pid,
+                    k->kill_reason);
             t->rss_kills++;
             proc_kill(&k->p, SIGKILL);
+            k->killed_ns = now;
         } else if ((k->stopped_since_ns && now - k->stopped_since_ns >= STALL_STOPPED_NS) ||
                    (k->deadline_ns && now > k->deadline_ns)) {
             if (k->stopped_since_ns)
@@ -303,11 +320,60 @@ void kids_tick(struct kid_table *t, uint64_t now, int draining)
             k->stalled = 1;
             k->stalls++;
             t->stall_kills++;
-            sup_log(LOG_WARN, "killing %s pid %d: %s", kid_role_name(k->role), (int)k->p.pid,
-                    k->kill_reason);
+            sup_log(LOG_WARN, "event=stall_kill role=%s index=%u pid=%d|killing %s pid %d: %s",
+                    kid_role_name(k->role), k->index, (int)k->p.pid, kid_role_name(k->role),
+                    (int)k->p.pid, k->kill_reason);
             proc_kill(&k->p, SIGKILL);
+            k->killed_ns = now;
         }
     }
+}
+
+int kids_is_stuck(const struct kid *k, uint64_t now)
+{
+    return k->alive && k->killed_ns && now - k->killed_ns >= STUCK_GRACE_NS;
+}
+
+struct stuck_child *kids_leave_behind(struct kid_table *t, struct kid *k, const char *work,
+                                      uint64_t now)
+{
+    if (t->stuck.n >= STUCK_MAX)
+        return NULL;
+    struct stuck_child *s = &t->stuck.c[t->stuck.n++];
+    memset(s, 0, sizeof(*s));
+    s->p = k->p;
+    if (s->p.ctl >= 0)
+        close(s->p.ctl);
+    s->p.ctl = -1;
+    s->gpud = k->role == ROLE_GPUD;
+    s->index = k->index;
+    s->killed_ns = k->killed_ns;
+    s->left_ns = now;
+    long anon = 0, shmem = 0;
+    read_status(s->p.pid, &anon, &shmem, &s->state);
+    snprintf(s->reason, sizeof(s->reason), "%s", k->kill_reason);
+    snprintf(s->work, sizeof(s->work), "%s", work);
+    t->stuck.total++;
+    snprintf(k->last_exit, sizeof(k->last_exit),
+             "%s pid %d still alive (state %c) %.0f s after SIGKILL: left behind stuck",
+             kid_role_name(k->role), (int)k->p.pid, s->state ? s->state : '?',
+             (now - k->killed_ns) / 1e9);
+    sup_log(LOG_WARN, "event=left_behind role=%s index=%u pid=%d state=%c|%s; %s%s%sa new %s "
+            "takes its place", kid_role_name(k->role), k->index, (int)k->p.pid,
+            s->state ? s->state : '?', k->last_exit,
+            work[0] ? "its " : "", work, work[0] ? " is written off; " : "",
+            kid_role_name(k->role));
+    k->p.pid = 0;
+    k->p.pidfd = k->p.ctl = -1;
+    k->alive = 0;
+    k->holding = 0;
+    k->stalled = 0;
+    k->killed_ns = 0;
+    k->deadline_ns = 0;
+    k->stopped_since_ns = 0;
+    k->state = KID_BACKOFF;
+    k->respawn_at_ns = now;
+    return s;
 }
 
 static int any_usable(const struct kid_table *t, enum kid_role role, const char **why)
@@ -342,8 +408,15 @@ void kids_shutdown(struct kid_table *t)
             ctl_send(t->kids[i].p.ctl, &m, NULL, 0);
     for (unsigned i = 0; i < t->nkids; i++)
         if (t->kids[i].alive) {
-            proc_wait(&t->kids[i].p, 5000);
-            t->kids[i].alive = 0;
-            proc_close(&t->kids[i].p);
+            struct kid *k = &t->kids[i];
+            proc_wait(&k->p, 5000);
+            if (!k->p.exited)
+                sup_log(LOG_WARN, "event=not_waited role=%s pid=%d|%s pid %d did not exit after "
+                        "SIGKILL (stuck in the kernel): not waited for; it exits when its "
+                        "read returns", kid_role_name(k->role), (int)k->p.pid,
+                        kid_role_name(k->role), (int)k->p.pid);
+            k->alive = 0;
+            proc_close(&k->p);
         }
+    stuck_forget_all(&t->stuck);
 }

@@ -28,7 +28,9 @@
  * reports), is stalled: shown so in status, SIGKILLed, and its death is
  * then handled like any other (work requeued; not counted against the
  * partition, since a stall need not be its fault). A stopped child gets
- * no new work.
+ * no new work. A child the supervisor SIGKILLed that is still not reaped
+ * STUCK_GRACE_NS later is asleep in the kernel (a hung mount): the caller
+ * leaves it behind (kids_leave_behind, stuck.h) and a new one takes its place.
  */
 #ifndef SLOTPROVE_KIDS_H
 #define SLOTPROVE_KIDS_H
@@ -37,6 +39,7 @@
 
 #include "dispatch.h"
 #include "proc.h"
+#include "stuck.h"
 
 #define MAX_SYNTHDS 64
 #define MAX_GPUDS DSP_MAX_GPUDS
@@ -68,8 +71,12 @@ struct kid {
     int stalled;               /* killed for a stall, not yet reaped */
     unsigned stalls;           /* stall kills so far */
     uint64_t stopped_since_ns; /* seen in state T (stopped) since; 0 if running */
+    uint64_t killed_ns;        /* when the supervisor SIGKILLed it (RSS, stall); 0: not */
     uint64_t deadline_ns;      /* the core's progress deadline while it holds work; 0: none */
     char backend[512];         /* gpud: its last CTL_BACKEND line */
+    uint64_t dev_budget, dev_held; /* gpud: device memory bytes from that message
+                                * (0, 0: none reported, e.g. the CPU backend) */
+    uint64_t busy_ns;          /* gpud: Σ take-to-checked-proof of its proofs, all incarnations */
     uint64_t proofs;           /* gpud: proofs it returned, all incarnations */
     uint64_t keys_loaded;      /* bit per key id: KEY_OK seen */
     uint64_t keys_sent;        /* bit per key id: KEY_LOAD sent */
@@ -105,6 +112,7 @@ struct kid_table {
     uint64_t last_rss_ns;
     unsigned rss_kills;
     unsigned stall_kills;
+    struct stuck_table stuck;  /* SIGKILLed children that would not die (stuck.h) */
 };
 
 const char *kid_role_name(enum kid_role r);
@@ -138,12 +146,26 @@ void kids_hello(struct kid *k);
  * figure; its death is then DSP_CAUSE_RSS). */
 void kids_tick(struct kid_table *t, uint64_t now, int draining);
 
+/* 1 if k was SIGKILLed by the supervisor STUCK_GRACE_NS or more before now
+ * and is still not reaped: the caller writes off its work and calls
+ * kids_leave_behind. */
+int kids_is_stuck(const struct kid *k, uint64_t now);
+
+/* Moves k's process to t->stuck (its control socket closed, its pidfd
+ * kept), describes what it held (work: "" or e.g. "job 1a2b partition 3
+ * (w.wtns)") and schedules a new process in k's place at once. Returns the
+ * entry, or NULL when STUCK_MAX are already left behind (k stays as it is). */
+struct stuck_child *kids_leave_behind(struct kid_table *t, struct kid *k, const char *work,
+                                      uint64_t now);
+
 /* 1 if some synthd is not stopped; else 0 with *why the last stop reason. */
 int kids_any_synthd_usable(const struct kid_table *t, const char **why);
 /* 1 if some gpud is not stopped; else 0 with *why. */
 int kids_any_gpud_usable(const struct kid_table *t, const char **why);
 
-/* SHUTDOWN to every live child, then reap each (5 s, then SIGKILL). */
+/* SHUTDOWN to every live child, then reap each (5 s, then SIGKILL, then
+ * 5 s more: one stuck in the kernel is not waited for, only logged), and
+ * forgets the children left behind (stuck_forget_all). */
 void kids_shutdown(struct kid_table *t);
 
 #endif

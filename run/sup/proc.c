@@ -156,8 +156,11 @@ void proc_wait(struct child_proc *c, int timeout_ms)
     if (c->pid <= 0 || c->exited)
         return;
     struct pollfd p = { .fd = c->pidfd, .events = POLLIN };
-    if (poll(&p, 1, timeout_ms) <= 0)
+    if (poll(&p, 1, timeout_ms) <= 0) {
         proc_kill(c, SIGKILL);
+        if (poll(&p, 1, PROC_KILL_WAIT_MS) <= 0)
+            return; /* stuck in the kernel (stuck.h): not reaped */
+    }
     while (!c->exited && waitpid(c->pid, &c->status, 0) < 0 && errno == EINTR)
         ;
     c->exited = 1;

@@ -16,6 +16,8 @@
 
 #include "err.h"
 
+#define PROC_KILL_WAIT_MS 5000
+
 struct child_proc {
     const char *role;     /* "synthd" / "gpud" */
     pid_t pid;
@@ -50,7 +52,9 @@ int proc_spawn(struct child_proc *c, const char *role, const struct spawn_opts *
 int proc_reap(struct child_proc *c);
 
 /* Blocking reap with a deadline; SIGKILLs the child (via its pidfd) when the
- * deadline passes. */
+ * deadline passes, then waits PROC_KILL_WAIT_MS more at most: a child asleep
+ * in an uninterruptible read takes the signal only when the read returns.
+ * Still there then: not reaped (c->exited stays 0). */
 void proc_wait(struct child_proc *c, int timeout_ms);
 
 /* SIGKILL through the pidfd; 0 or -errno. */

@@ -25,7 +25,7 @@ void core_intake_done(struct core *c, struct intake_task *t)
     }
     j->intake_pending = 0;
     if (t->rc < 0) {
-        core_fail_job(c, j, "%s", t->err.msg);
+        core_fail_job(c, j, FAIL_INPUT, "%s", t->err.msg);
         intake_free(t);
         return;
     }
@@ -38,7 +38,7 @@ void core_intake_done(struct core *c, struct intake_task *t)
                    CTL_MAX_KEYS)
             core_drop_key(c, evicted);
         if (keys_client_bytes(&c->keys) + size > c->o.key_cache_max) {
-            core_fail_job(c, j, "%s: key cache full: running jobs hold %.1f MiB of client keys "
+            core_fail_job(c, j, FAIL_KEY, "%s: key cache full: running jobs hold %.1f MiB of client keys "
                           "and this one (%.1f MiB) would pass --key-cache-max %.1f MiB; retry "
                           "when they end, or preload it with serve --key NAME=PATH", t->key_name,
                           keys_client_bytes(&c->keys) / 1048576.0, size / 1048576.0,
@@ -53,7 +53,7 @@ void core_intake_done(struct core *c, struct intake_task *t)
         if (evicted < CTL_MAX_KEYS)
             core_drop_key(c, evicted);
         if (rc < 0) {
-            core_fail_job(c, j, "%s", e.msg);
+            core_fail_job(c, j, FAIL_KEY, "%s", e.msg);
             intake_free(t);
             return;
         }
@@ -61,7 +61,7 @@ void core_intake_done(struct core *c, struct intake_task *t)
     struct key_entry *k = &c->keys.keys[key_id];
     k->last_used_ns = now_ns();
     if (k->failed) {
-        core_fail_job(c, j, "%s", k->error);
+        core_fail_job(c, j, FAIL_KEY, "%s", k->error);
         intake_free(t);
         return;
     }
@@ -96,7 +96,7 @@ void core_intake_deadlines(struct core *c, uint64_t now)
         struct job *j = jobs_by_num(&c->jobs, t->job_num);
         int at = t->reading; /* the file its thread is stuck in */
         if (j && j->state == JOB_RUNNING)
-            core_fail_job(c, j, "%s: reading the job's files did not finish within %u s "
+            core_fail_job(c, j, FAIL_FILE_TIMEOUT, "%s: reading the job's files did not finish within %u s "
                           "(a stalled filesystem?)",
                           at == INTAKE_READING_KEY || at < 0 || (uint32_t)at >= t->n
                               ? t->key_name : t->wnames[at], c->o.file_timeout_s);

@@ -61,13 +61,13 @@ int witness_job_public(struct core *c, struct job *j, uint32_t part)
     const struct zkey *zk = &c->keys.keys[j->d.key_id].zk;
     struct job_part *p = &j->parts[part];
     if (zk->n_public && (!p->public_raw || p->public_next != zk->n_public)) {
-        core_fail_job(c, j, "%s: gpud sent %u of the %u public signals", p->wname,
+        core_fail_job(c, j, FAIL_INTERNAL, "%s: gpud sent %u of the %u public signals", p->wname,
                       p->public_next, zk->n_public);
         return -1;
     }
     static const uint8_t none[32];
     if (!(p->public_json = public_to_json(p->public_raw ? p->public_raw : none, zk->n_public))) {
-        core_fail_job(c, j, "out of memory for public signals");
+        core_fail_job(c, j, FAIL_INTERNAL, "out of memory for public signals");
         return -1;
     }
     return 0;
@@ -90,7 +90,7 @@ int witness_job_ready(struct core *c, struct job *j, uint32_t key_id)
 {
     const struct key_entry *k = &c->keys.keys[key_id];
     if (j->prog_fd < 0) {
-        core_fail_job(c, j, "%s: no witness program for this key (serve --witness-program "
+        core_fail_job(c, j, FAIL_INPUT, "%s: no witness program for this key (serve --witness-program "
                       "NAME=PROGRAM)", k->alias[0] ? k->alias : k->name);
         return -1;
     }
