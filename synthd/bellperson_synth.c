@@ -8,6 +8,7 @@
 #include "bellperson_pce.h"
 #include "bls12381.h"
 #include "payload.h"
+#include "pce_synth.h"
 
 int bellperson_synth_slot(const struct child_key *k, const uint8_t *witness, uint8_t *a,
                           uint8_t *b, uint8_t *c, const char *wname, unsigned nthreads,

@@ -19,6 +19,7 @@
 
 #include "bellperson_pce.h"
 #include "bellperson_pce_write.h"
+#include "pce_synth.h"
 
 /* 2 inputs (w0 = 1, w1), 3 aux (w2, w3, w4), 3 constraints and the two
  * input rows cuzk appends (5 rows in all):

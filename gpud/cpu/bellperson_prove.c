@@ -84,29 +84,6 @@ static size_t gather(uint8_t *out, const uint8_t *w, uint32_t n_in, uint32_t n_a
     return k;
 }
 
-int bp_prove(const struct bp_key *k, const struct bp_pce *p, const uint8_t *w,
-             bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,
-             unsigned nthreads, struct sp_err *e)
-{
-    size_t n = bp_pce_domain_size(p, NULL);
-    size_t nw = (size_t)p->num_inputs + p->num_aux;
-    bls12381_fr_t *wm = malloc(nw * sizeof *wm), *a = malloc(n * sizeof *a),
-                  *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
-    int rc;
-    if (!wm || !a || !b || !c) {
-        rc = sp_fail(e, -ENOMEM, "out of memory for a bellperson proof of %zu rows", n);
-    } else {
-        for (size_t i = 0; i < nw; i++) {
-            memcpy(wm[i].l, w + 32 * i, 32);
-            bls12381_fr_to_mont(&wm[i], &wm[i]);
-        }
-        bp_pce_synth_abc(p, wm, a, b, c, n, nthreads);
-        rc = bp_prove_abc(k, p, w, a, b, c, A, B, C, nthreads, e);
-    }
-    free(wm), free(a), free(b), free(c);
-    return rc;
-}
-
 int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *w,
                  bls12381_fr_t *a, bls12381_fr_t *b, bls12381_fr_t *c,
                  bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,

@@ -42,7 +42,7 @@ static void hash_pair(const struct bp_params *k, const struct bp_pce *p, uint8_t
 
 int keys_add_bellperson(struct key_cache *kc, int params_fd, int pce_fd, const char *params_path,
                         const char *pce_path, const char *alias, unsigned nthreads,
-                        uint32_t *key_id, struct sp_err *e)
+                        int subgroup, uint32_t *key_id, struct sp_err *e)
 {
     struct bp_params params;
     struct bp_pce pce;
@@ -69,12 +69,14 @@ int keys_add_bellperson(struct key_cache *kc, int params_fd, int pce_fd, const c
         hash_pair(&params, &pce, p.hash);
     if (keys_find_hash(kc, p.hash) < 0) {
         uint64_t t0 = now_ns(), npts = 0;
-        if ((rc = bp_params_check(&params, 1, nthreads, &npts, e)) < 0)
+        if ((rc = bp_params_check(&params, subgroup, nthreads, &npts, e)) < 0)
             goto fail;
         p.check_ns = now_ns() - t0;
         p.check_points = npts;
-        sup_log(LOG_NOTE, "key %s: %llu points on their curves and in their subgroups, checked "
-                "in %.3f s", params_path, (unsigned long long)npts, p.check_ns / 1e9);
+        sup_log(LOG_NOTE, "key %s: %llu points on their curves%s, checked in %.3f s",
+                params_path, (unsigned long long)npts,
+                subgroup ? " and in their subgroups" : " (subgroups not tested)",
+                p.check_ns / 1e9);
     } else {
         sup_log(LOG_NOTE, "key %s: the same files as a key already checked (SHA-256)", name);
     }

@@ -13,10 +13,11 @@
  * and, unless the cache already holds a key of the same SHA-256 (its points
  * were checked then), every point of the .params on its curve and in its
  * subgroup; the children then decode without the subgroup tests. nthreads
- * for the checks (0 = all). 0 with *key_id, or a negative code with e
+ * for the checks (0 = all); subgroup 0 leaves the subgroup tests out (prove
+ * --no-subgroup-check, for a file checked before). 0 with *key_id, or a negative code with e
  * naming the file, section and index. */
 int keys_add_bellperson(struct key_cache *kc, int params_fd, int pce_fd, const char *params_path,
                         const char *pce_path, const char *alias, unsigned nthreads,
-                        uint32_t *key_id, struct sp_err *e);
+                        int subgroup, uint32_t *key_id, struct sp_err *e);
 
 #endif

@@ -37,7 +37,7 @@ int keys_preload(struct key_cache *kc, const char *arg, struct sp_err *e)
             close(pfd);
             return rc;
         }
-        return keys_add_bellperson(kc, pfd, cfd, params, colon + 1, name, 0, &id, e);
+        return keys_add_bellperson(kc, pfd, cfd, params, colon + 1, name, 0, 1, &id, e);
     }
     if (fd < 0) {
         return sp_fail(e, -errno, "%s: %s", eq + 1, strerror(errno));

@@ -18,6 +18,7 @@
 #include "bellperson_params.h"
 #include "bellperson_pce.h"
 #include "bellperson_proof.h"
+#include "pce_synth.h"
 
 #define NAME "fuzz.bin"
 
