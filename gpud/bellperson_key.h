@@ -23,6 +23,7 @@
 struct bellperson_key {
     struct bp_key key;    /* the points, Montgomery affine */
     struct groth16_vk vk; /* prepared; ic points into key */
+    void *engine;         /* the backend's (ops->bp_prove), e.g. the GPU's MSM engines */
 };
 
 int bellperson_key_load(struct child_key *k, int params_fd, struct sp_err *e);

@@ -58,4 +58,19 @@ int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *
                  bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,
                  unsigned nthreads, struct sp_err *e);
 
+/* Scalars of the wires whose bit is set, inputs (bitmap in, or every
+ * input when in == NULL) then aux (bitmap aux), 32 bytes each, from the
+ * witness w (standard form): the a, b_g1, b_g2 MSMs' scalars in the order
+ * of their points. Returns the count. */
+size_t bp_gather(uint8_t *out, const uint8_t *w, uint32_t n_in, uint32_t n_aux,
+                 const struct bp_density *in, const struct bp_density *aux);
+
+/* The proof from the five MSMs (h, l, a, b_g1 in G1, b_g2 in G2) with
+ * fresh r, s (getrandom), as in the header comment; shared by the CPU and
+ * CUDA paths. 0, or the getrandom error. */
+int bp_assemble(const struct bp_key *k, const bls12381_g1_jac_t *h, const bls12381_g1_jac_t *l,
+                const bls12381_g1_jac_t *ma, const bls12381_g1_jac_t *mb1,
+                const bls12381_g2_jac_t *mb2, bls12381_g1_affine_t *A, bls12381_g2_affine_t *B,
+                bls12381_g1_affine_t *C, struct sp_err *e);
+
 #endif
