@@ -11,9 +11,7 @@
 #include "gpu_bellperson.h"
 #include "gpu_mem.h"
 #include "gpu_msm.h"
-#include "gpu_ntt.h"
 #include "gpu_prove.h"
-#include "ntt.h"
 
 struct cuda_bp_engine {
     struct gpu_msm *g1, *g2;
@@ -114,50 +112,13 @@ static int make_engine(struct cuda_bp_engine **ret, const struct bp_key *k, size
     return 0;
 }
 
-/* h (device, n standard-form coefficients) from host a, b, c. *hd is
- * charged to the vectors part; the caller frees it. */
+/* h (device, n standard-form coefficients) from host a, b, c. */
 static int quotient(unsigned log_n, const bls12381_fr_t *a, const bls12381_fr_t *b,
                     const bls12381_fr_t *c, void **hd, struct sp_err *e)
 {
-    size_t n = (size_t)1 << log_n, vb = n * 32;
-    void *x = NULL, *y = NULL, *z = NULL;
-    struct gpu_ntt *d = NULL;
-    uint64_t u = bp_row_map_factor(log_n);
-    int rc;
-    if ((rc = gpu_mem_alloc(&x, vb, GPU_MEM_VECTORS, "vectors", e)) < 0 ||
-        (rc = gpu_mem_alloc(&y, vb, GPU_MEM_VECTORS, "vectors", e)) < 0 ||
-        (rc = gpu_mem_alloc(&z, vb, GPU_MEM_VECTORS, "vectors", e)) < 0 ||
-        (rc = gpu_ntt_create(&d, GPU_BLS12381, log_n, e)) < 0)
-        goto out;
-    /* A on the coset in y; B in x, y ← A·B; C in x, y ← A·B − C */
-    if ((rc = gpu_upload(z, a, vb, e)) < 0 || (rc = gpu_bp_scatter(x, z, n, u, e)) < 0 ||
-        (rc = gpu_ntt_coset_lde(d, y, x, e)) < 0 ||
-        (rc = gpu_upload(x, b, vb, e)) < 0 || (rc = gpu_bp_scatter(z, x, n, u, e)) < 0 ||
-        (rc = gpu_ntt_coset_lde(d, x, z, e)) < 0 || (rc = gpu_fr_mul(GPU_BLS12381, y, y, x, n, e)) < 0 ||
-        (rc = gpu_sync(e)) < 0 ||
-        (rc = gpu_upload(x, c, vb, e)) < 0 || (rc = gpu_bp_scatter(z, x, n, u, e)) < 0 ||
-        (rc = gpu_ntt_coset_lde(d, x, z, e)) < 0 || (rc = gpu_bp_sub(y, y, x, n, e)) < 0 ||
-        (rc = gpu_ntt_inverse(d, x, y, e)) < 0)
-        goto out;
-    /* coefficient i of H(shift·X)·(shift^n − 1) → of H */
-    bls12381_fr_t shift, sinv, t, one;
-    bls12381_ntt_coset_shift(&shift, log_n);
-    bls12381_fr_inv(&sinv, &shift);
-    uint64_t ne[1] = { n };
-    bls12381_fr_pow(&t, &shift, ne, 1);
-    bls12381_fr_set_one(&one);
-    bls12381_fr_sub(&t, &t, &one);
-    bls12381_fr_inv(&t, &t);
-    if ((rc = gpu_bp_monomial(x, x, n, &t, &sinv, e)) < 0 || (rc = gpu_sync(e)) < 0)
-        goto out;
-    *hd = x;
-    x = NULL;
-out:
-    gpu_ntt_free(d);
-    gpu_mem_free(x);
-    gpu_mem_free(y);
-    gpu_mem_free(z);
-    return rc;
+    bls12381_fr_t scale, shift_inv;
+    bp_device_coset_constants(log_n, &scale, &shift_inv);
+    return gpu_bp_quotient(log_n, a, b, c, bp_row_map_factor(log_n), &scale, &shift_inv, hd, e);
 }
 
 int cuda_bp_quotient(unsigned log_n, const bls12381_fr_t *a, const bls12381_fr_t *b,

@@ -33,8 +33,8 @@
  *       within the budget (message names budget and need); -ENOMEM, -EIO.
  *   cuda_bp_free(eng)   frees a key's engines.
  *   cuda_bp_quotient(log_n, a, b, c, h, e)
- *       the quotient alone, h ← n standard-form coefficients (host), for
- *       gpu_test.
+ *       the quotient alone (gpu_bp_quotient), h ← n standard-form
+ *       coefficients in host memory.
  */
 #ifndef SLOTPROVE_CUDA_BELLPERSON_H
 #define SLOTPROVE_CUDA_BELLPERSON_H

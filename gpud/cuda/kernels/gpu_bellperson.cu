@@ -5,6 +5,9 @@
 
 #include "fields.cuh"
 #include "gpu_bellperson.h"
+#include "gpu_mem.h"
+#include "gpu_ntt.h"
+#include "gpu_prove.h"
 #include "gpu_util.cuh"
 
 typedef bls12381_fr_d fr_d;
@@ -69,4 +72,38 @@ extern "C" int gpu_bp_monomial(void *out, const void *in, size_t n, const void *
     bp_monomial<<<blocks(n), 256>>>((fr_d *)out, (const fr_d *)in, n, cd, bd);
     CU_TRY(cudaGetLastError(), e, "bellperson monomial kernel");
     return 0;
+}
+
+extern "C" int gpu_bp_quotient(unsigned log_n, const void *a, const void *b, const void *c,
+                               uint64_t u, const void *scale, const void *shift_inv, void **h,
+                               struct sp_err *e)
+{
+    size_t n = (size_t)1 << log_n, vb = n * 32;
+    void *x = NULL, *y = NULL, *z = NULL;
+    struct gpu_ntt *d = NULL;
+    int rc;
+    if ((rc = gpu_mem_alloc(&x, vb, GPU_MEM_VECTORS, "vectors", e)) < 0 ||
+        (rc = gpu_mem_alloc(&y, vb, GPU_MEM_VECTORS, "vectors", e)) < 0 ||
+        (rc = gpu_mem_alloc(&z, vb, GPU_MEM_VECTORS, "vectors", e)) < 0 ||
+        (rc = gpu_ntt_create(&d, GPU_BLS12381, log_n, e)) < 0)
+        goto out;
+    /* A on the coset in y; B in x, y <- A*B; C in x, y <- A*B - C; x <- iNTT(y) */
+    if ((rc = gpu_upload(z, a, vb, e)) < 0 || (rc = gpu_bp_scatter(x, z, n, u, e)) < 0 ||
+        (rc = gpu_ntt_coset_lde(d, y, x, e)) < 0 || (rc = gpu_sync(e)) < 0 ||
+        (rc = gpu_upload(x, b, vb, e)) < 0 || (rc = gpu_bp_scatter(z, x, n, u, e)) < 0 ||
+        (rc = gpu_ntt_coset_lde(d, x, z, e)) < 0 ||
+        (rc = gpu_fr_mul(GPU_BLS12381, y, y, x, n, e)) < 0 || (rc = gpu_sync(e)) < 0 ||
+        (rc = gpu_upload(x, c, vb, e)) < 0 || (rc = gpu_bp_scatter(z, x, n, u, e)) < 0 ||
+        (rc = gpu_ntt_coset_lde(d, x, z, e)) < 0 || (rc = gpu_bp_sub(y, y, x, n, e)) < 0 ||
+        (rc = gpu_ntt_inverse(d, x, y, e)) < 0 ||
+        (rc = gpu_bp_monomial(x, x, n, scale, shift_inv, e)) < 0 || (rc = gpu_sync(e)) < 0)
+        goto out;
+    *h = x;
+    x = NULL;
+out:
+    gpu_ntt_free(d);
+    gpu_mem_free(x);
+    gpu_mem_free(y);
+    gpu_mem_free(z);
+    return rc;
 }

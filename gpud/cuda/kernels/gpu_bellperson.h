@@ -34,6 +34,17 @@ int gpu_bp_sub(void *out, const void *a, const void *b, size_t n, struct sp_err 
 int gpu_bp_monomial(void *out, const void *in, size_t n, const void *c, const void *base,
                     struct sp_err *e);
 
+/* bellperson's quotient h (gpud/cuda/cuda_bellperson.h) on the device: a,
+ * b, c host vectors of n = 2^log_n Fr (Montgomery form, evaluations at
+ * bellperson's ω_b^i; kept); u = bp_row_map_factor(log_n); scale and
+ * shift_inv from bp_device_coset_constants (host, 32 B each). *h ← a device
+ * vector of n standard-form coefficients (the MSM's scalars; h[n−1] = 0 for
+ * a satisfied witness), charged to the ledger's vectors part: free it with
+ * gpu_mem_free. Holds three vectors and the NTT's tables while it runs.
+ * 0, -ENOMEM (the budget), -EIO. */
+int gpu_bp_quotient(unsigned log_n, const void *a, const void *b, const void *c, uint64_t u,
+                    const void *scale, const void *shift_inv, void **h, struct sp_err *e);
+
 #ifdef __cplusplus
 }
 #endif
