@@ -1,13 +1,10 @@
 /* bellperson_synth.c — see bellperson_synth.h. */
 #include "bellperson_synth.h"
 
-#include <errno.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "bellperson_pce.h"
 #include "bls12381.h"
-#include "payload.h"
 #include "pce_synth.h"
 
 int bellperson_synth_slot(const struct child_key *k, const uint8_t *witness, uint8_t *a,
@@ -17,16 +14,8 @@ int bellperson_synth_slot(const struct child_key *k, const uint8_t *witness, uin
     static const uint8_t one[32] = { 1 };
     if (memcmp(witness, one, 32) != 0)
         return sp_fail(e, SP_ERANGE, "%s: wire 0 is not 1 (bellperson's \"one\" input)", wname);
-    size_t nw = (size_t)k->pce.num_inputs + k->pce.num_aux;
-    bls12381_fr_t *wm = malloc(nw * sizeof *wm);
-    if (!wm)
-        return sp_fail(e, -ENOMEM, "%s: out of memory for %zu witness values", wname, nw);
-    for (size_t i = 0; i < nw; i++) {
-        memcpy(wm[i].l, witness + PAYLOAD_FR_BYTES * i, 32);
-        bls12381_fr_to_mont(&wm[i], &wm[i]);
-    }
-    bp_pce_synth_abc(&k->pce, wm, (bls12381_fr_t *)a, (bls12381_fr_t *)b, (bls12381_fr_t *)c,
-                     k->zk.domain_size, nthreads);
-    free(wm);
+    /* the slot's witness is read in place (standard form; pce_synth.h) */
+    bp_pce_synth_abc(&k->pce, (const bls12381_fr_t *)witness, (bls12381_fr_t *)a,
+                     (bls12381_fr_t *)b, (bls12381_fr_t *)c, k->zk.domain_size, nthreads);
     return 0;
 }

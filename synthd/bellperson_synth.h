@@ -16,8 +16,7 @@
  * read), wire 0 first; a, b, c: the slot's domain_size × 32 bytes each,
  * written in Montgomery form (a = A·w, b = B·w over the PCE's rows, c =
  * a∘b, zero past num_constraints). wname names the witness in messages.
- * 0, or -SP_ERANGE "W: wire 0 is X, not 1" (bellperson's "one" wire),
- * -ENOMEM. */
+ * 0, or -SP_ERANGE "W: wire 0 is not 1" (bellperson's "one" wire). */
 int bellperson_synth_slot(const struct child_key *k, const uint8_t *witness, uint8_t *a,
                           uint8_t *b, uint8_t *c, const char *wname, unsigned nthreads,
                           struct sp_err *e);

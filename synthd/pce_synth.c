@@ -21,9 +21,9 @@ static void row_dot(bls12381_fr_t *out, const struct bp_csr *m, uint64_t row,
     for (uint32_t k = s; k < t; k++) {
         memcpy(&v, m->vals + 32 * (uint64_t)k, 32);
         bls12381_fr_mul(&prod, &v, &w[bp_pce_u32(m->cols, k)]);
-        bls12381_fr_add(&acc, &acc, &prod);
+        bls12381_fr_add(&acc, &acc, &prod); /* v·R · w / R: standard form */
     }
-    *out = acc;
+    bls12381_fr_to_mont(out, &acc);
 }
 
 static void syn_range(void *arg, size_t b, size_t end)
