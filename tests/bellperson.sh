@@ -122,6 +122,15 @@ done
     || bad "daemon: snarkjs verified $nok of 3 JSON proofs"
 cmp -s "$d/jb0.bin" "$d/jb1.bin" && bad "daemon: two partitions gave the same proof (r, s not fresh)" \
     || ok "daemon: the partitions' proofs differ (fresh r, s)"
+# a gpud and a synthd that die: their successors load the key again (no second point check)
+kill -9 $(pgrep -P "$SERVE_PID" -x gpud) $(pgrep -P "$SERVE_PID" -x synthd) 2>/dev/null
+sleep 1
+rm -f "$d/after.bin"
+if $BIN submit --socket "$SOCK" --key bp --witness "$d/circuit.wtns" --wait --bellperson "$d/after.bin" \
+    >/dev/null 2>"$TMP/err" && $BIN verify --bellperson -q "$d/circuit.vk" "$d/public.json" "$d/after.bin" \
+    2>>"$TMP/err" && [ "$(grep -c 'points on their curves' "$TMP/serve.log")" -eq 1 ]; then
+    ok "daemon: after gpud and synthd were killed, their successors prove the key (points not checked again)"
+else bad "daemon: proving after the children were killed"; fi
 # a bad witness fails only its job, with its reason; the other jobs are proved
 j_bad=$($BIN submit --socket "$SOCK" --key bp --witness "$d/circuit.wtns" --witness "$d/unsat.wtns" 2>"$TMP/err")
 j_w0=$($BIN submit --socket "$SOCK" --key bp --witness "$d/wire0.wtns" 2>>"$TMP/err")
