@@ -222,7 +222,7 @@ bench-sha256: deps all
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
-                -fno-sanitize-recover=undefined -Wall -Wextra -Icommon -Irun/lib
+                -fno-sanitize-recover=undefined -Wall -Wextra -Icommon -Irun/lib -Isynthd
 FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c common/err.c common/escape.c common/limb_x86.c \
                 run/lib/request.c common/groth16.c common/groth16_json.c \
                 common/bn254_groth16.c common/bls12381_groth16.c \
@@ -231,14 +231,14 @@ FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c comm
                 common/limb_inv.c common/fp381_ifma.c
 # sources only one target needs (FUZZ_SRC_<target>), so the others build as before
 FUZZ_SRC_bellperson := common/bls12381_zcash.c common/bellperson_params.c common/bellperson_pce.c \
-                common/bellperson_proof.c
+                common/bellperson_proof.c synthd/pce_synth.c
 FUZZ_TARGETS := zkey wtns request verify bellperson
 FUZZ_BINS    := $(patsubst %,$(BUILD)/fuzz/fuzz_%,$(FUZZ_TARGETS))
 
 .PHONY: fuzz fuzz-short fuzz-build
 fuzz-build: $(FUZZ_BINS)
 
-$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(FUZZ_SRC_bellperson) $(wildcard common/*.h run/lib/*.h)
+$(BUILD)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_SRC) $(FUZZ_SRC_bellperson) $(wildcard common/*.h run/lib/*.h synthd/pce_synth.h)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) $< $(FUZZ_SRC) $(FUZZ_SRC_$*) -o $@ -ljansson -lgmp
 

@@ -129,3 +129,15 @@ void bp_quotient(bls12381_fr_t *a, bls12381_fr_t *b, bls12381_fr_t *c,
     q.step = &sinv;
     parallel_for(d->n, 4096, nthreads, unshift, &q);
 }
+
+void bp_device_coset_constants(unsigned log_n, bls12381_fr_t *scale, bls12381_fr_t *shift_inv)
+{
+    bls12381_fr_t s, t, one;
+    uint64_t n[1] = { (uint64_t)1 << log_n };
+    bls12381_ntt_coset_shift(&s, log_n);
+    bls12381_fr_inv(shift_inv, &s);
+    bls12381_fr_pow(&t, &s, n, 1);
+    bls12381_fr_set_one(&one);
+    bls12381_fr_sub(&t, &t, &one);
+    bls12381_fr_inv(scale, &t);
+}

@@ -39,4 +39,12 @@ uint64_t bp_row_map_factor(unsigned log_n);
 void bp_quotient(bls12381_fr_t *a, bls12381_fr_t *b, bls12381_fr_t *c,
                  const struct bls12381_ntt_domain *d, unsigned nthreads);
 
+/* For the same quotient computed on snarkjs's roots and coset (the GPU's
+ * NTT, gpud/cuda/cuda_bellperson.h): H's coefficients are the polynomial's
+ * own whichever coset evaluates it, so with s = snarkjs's coset shift for
+ * 2^log_n (bls12381_ntt_coset_shift) the inverse NTT of (a·b − c) on
+ * s·⟨ω⟩, times scale·shift_inv^i, is h. scale = 1/(s^n − 1), shift_inv =
+ * 1/s, Montgomery form. */
+void bp_device_coset_constants(unsigned log_n, bls12381_fr_t *scale, bls12381_fr_t *shift_inv);
+
 #endif

@@ -93,14 +93,6 @@ static inline int bp_density_bit(const struct bp_density *d, uint64_t i)
     return (int)((w >> (i % 64)) & 1);
 }
 
-/* a, b (Montgomery form, domain_size elements each) for the witness w
- * (num_inputs + num_aux values, Montgomery form): rows < num_constraints
- * from A and B, the rest zero; c = a∘b. domain_size >= num_constraints.
- * nthreads 0 = all. */
-void bp_pce_synth_abc(const struct bp_pce *p, const bls12381_fr_t *w, bls12381_fr_t *a,
-                      bls12381_fr_t *b, bls12381_fr_t *c, size_t domain_size,
-                      unsigned nthreads);
-
 /* Smallest power of two >= num_constraints (input rows included:
  * bellperson's EvaluationDomain size), and its log2 in *log_n. */
 size_t bp_pce_domain_size(const struct bp_pce *p, unsigned *log_n);

@@ -43,6 +43,28 @@ void bp_proof_to_groth16(struct groth16_proof *p, const bls12381_g1_affine_t *a,
     memcpy(p->b[1][1], t.c1.l, sizeof t.c1.l);
 }
 
+int bp_proof_from_groth16(uint8_t out[BP_PROOF_BYTES], const struct groth16_proof *p,
+                          const char *name, struct sp_err *e)
+{
+    bls12381_g1_affine_t a, c;
+    bls12381_g2_affine_t b;
+    int rc;
+    _Static_assert(sizeof a == 96 && sizeof b == 192, "zkey layout");
+    if (p->curve != CURVE_BLS12381)
+        return sp_fail(e, SP_EMISMATCH, "%s: not a BLS12-381 proof", name);
+    if (p->a_inf || p->b_inf || p->c_inf)
+        return sp_fail(e, SP_ERANGE, "%s: a proof point at infinity", name);
+    if ((rc = groth16_g1_from_std(CURVE_BLS12381, p->a, (uint8_t *)&a, "pi_a", e)) < 0 ||
+        (rc = groth16_g2_from_std(CURVE_BLS12381, p->b, (uint8_t *)&b, "pi_b", e)) < 0 ||
+        (rc = groth16_g1_from_std(CURVE_BLS12381, p->c, (uint8_t *)&c, "pi_c", e)) < 0) {
+        char why[sizeof e->msg];
+        memcpy(why, e->msg, sizeof why);
+        return sp_fail(e, rc, "%s: %s", name, why);
+    }
+    bp_proof_encode(out, &a, &b, &c);
+    return 0;
+}
+
 int bp_proof_decode(struct groth16_proof *p, const uint8_t in[BP_PROOF_BYTES], const char *name,
                     unsigned index, struct sp_err *e)
 {

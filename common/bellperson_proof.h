@@ -33,6 +33,13 @@ void bp_proof_encode(uint8_t out[BP_PROOF_BYTES], const bls12381_g1_affine_t *a,
 int bp_proof_decode(struct groth16_proof *p, const uint8_t in[BP_PROOF_BYTES], const char *name,
                     unsigned index, struct sp_err *e);
 
+/* struct groth16_proof (a proof.json's, curve bls12381) -> 192 bytes.
+ * The coordinates must be below q and on the curve (checked), none at
+ * infinity (bellperson cannot encode a proof with one: its verifier
+ * refuses them). 0, or -SP_ERANGE / -SP_EMISMATCH "NAME: pi_b: ...". */
+int bp_proof_from_groth16(uint8_t out[BP_PROOF_BYTES], const struct groth16_proof *p,
+                          const char *name, struct sp_err *e);
+
 /* The same conversion from affine points. */
 void bp_proof_to_groth16(struct groth16_proof *p, const bls12381_g1_affine_t *a,
                          const bls12381_g2_affine_t *b, const bls12381_g1_affine_t *c);

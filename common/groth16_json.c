@@ -206,14 +206,11 @@ out:
     return rc;
 }
 
-int groth16_proof_read_json(struct groth16_proof *p, enum curve_id default_curve,
+int groth16_proof_from_json(struct groth16_proof *p, json_t *doc, enum curve_id default_curve,
                             const char *path, struct sp_err *e)
 {
     int rc = 0;
     memset(p, 0, sizeof(*p));
-    json_t *doc = load(path, e, &rc);
-    if (!doc)
-        return rc;
     json_t *proto = json_object_get(doc, "protocol"), *cv = json_object_get(doc, "curve");
     p->curve = default_curve;
     if (json_is_array(doc))
@@ -230,6 +227,18 @@ int groth16_proof_read_json(struct groth16_proof *p, enum curve_id default_curve
     else if ((rc = g1(json_object_get(doc, "pi_a"), p->a, &p->a_inf, path, "pi_a", e)) == 0 &&
              (rc = g2(json_object_get(doc, "pi_b"), p->b, &p->b_inf, path, "pi_b", e)) == 0)
         rc = g1(json_object_get(doc, "pi_c"), p->c, &p->c_inf, path, "pi_c", e);
+    return rc;
+}
+
+int groth16_proof_read_json(struct groth16_proof *p, enum curve_id default_curve,
+                            const char *path, struct sp_err *e)
+{
+    int rc = 0;
+    memset(p, 0, sizeof(*p));
+    json_t *doc = load(path, e, &rc);
+    if (!doc)
+        return rc;
+    rc = groth16_proof_from_json(p, doc, default_curve, path, e);
     json_decref(doc);
     return rc;
 }

@@ -14,6 +14,7 @@
 #ifndef SLOTPROVE_GROTH16_JSON_H
 #define SLOTPROVE_GROTH16_JSON_H
 
+#include <jansson.h>
 #include <stdint.h>
 
 #include "err.h"
@@ -36,6 +37,10 @@ int groth16_vk_read_json(struct groth16_vk *vk, const char *path, struct sp_err 
  * holds an array (a multi-partition job's proofs, as `submit` writes them)
  * is -SP_EFORMAT with a message saying so. */
 int groth16_proof_read_json(struct groth16_proof *p, enum curve_id default_curve,
+                            const char *path, struct sp_err *e);
+
+/* The same from a parsed proof object (doc); path names it in messages. */
+int groth16_proof_from_json(struct groth16_proof *p, json_t *doc, enum curve_id default_curve,
                             const char *path, struct sp_err *e);
 
 /* Reads public.json: an array of decimal strings, each below 2^256 (the

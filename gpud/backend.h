@@ -17,6 +17,7 @@
 
 #include <stdint.h>
 
+#include "bellperson_prove.h"
 #include "err.h"
 #include "proof.h"
 #include "stages.h"
@@ -63,6 +64,17 @@ struct backend_ops {
     /* optional: the memory prove_input views will point into (the slot
      * pool's payload mapping), for the backend to register for fast copies */
     void (*host_memory)(struct backend *be, void *p, size_t len);
+    /* optional: one bellperson partition on the device (gpud/bellperson_work.h):
+     * *engine is what the backend keeps for key k (NULL before its first
+     * proof; freed by bp_key_drop); a, b, c the slot's vectors (Montgomery
+     * form, left as they are), w the witness; A, B, C the proof. Without
+     * it, or when it fails with -E2BIG (the key does not fit the budget),
+     * the partition is proved on the CPU (gpud/cpu/bellperson_prove.h). */
+    int (*bp_prove)(struct backend *be, void **engine, const struct bp_key *k,
+                    const struct bp_pce *p, const uint8_t *w, const bls12381_fr_t *a,
+                    const bls12381_fr_t *b, const bls12381_fr_t *c, bls12381_g1_affine_t *A,
+                    bls12381_g2_affine_t *B, bls12381_g1_affine_t *C, struct sp_err *e);
+    void (*bp_key_drop)(struct backend *be, void *engine);
     /* optional: one line for `slotprove status` (device memory, resident keys) */
     int (*status)(struct backend *be, char *buf, size_t len);
     /* optional: device memory in bytes: the budget the backend keeps within

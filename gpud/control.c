@@ -24,8 +24,8 @@ int control_handle(void)
         if (rc <= 0)
             return 1; /* EOF: the supervisor is gone or closed us */
         int quit = 0;
-        if (m.type == CTL_KEY_LOAD && nfds == 1)
-            key_table_load(&m, fds[0]);
+        if (m.type == CTL_KEY_LOAD && nfds == (m.key_kind == CTL_KEY_BELLPERSON ? 2 : 1))
+            key_table_load(&m, fds, nfds);
         else if (m.type == CTL_KEY_DROP)
             key_table_drop(m.key_id);
         else if (m.type == CTL_SHUTDOWN)

@@ -3,6 +3,7 @@
 
 #include <pthread.h>
 
+#include "bellperson_key.h"
 #include "send.h"
 #include "state.h"
 
@@ -36,19 +37,24 @@ void key_table_unlock(void)
 static void drop_locked(uint32_t id)
 {
     const struct child_key *k = child_key_get(keys, id);
-    if (k && gpud_backend.ops->key_drop)
+    if (k && k->kind == CTL_KEY_ZKEY && gpud_backend.ops->key_drop)
         gpud_backend.ops->key_drop(&gpud_backend, &k->zk);
+    if (k && k->kind == CTL_KEY_BELLPERSON)
+        bellperson_key_free(&keys[id]);
     child_key_drop(keys, id);
 }
 
-void key_table_load(const struct ctl_msg *req, int fd)
+void key_table_load(const struct ctl_msg *req, const int *fds, int nfds)
 {
     struct sp_err e = { "" };
     pthread_rwlock_wrlock(&keys_lock);
     if (req->key_id < CTL_MAX_KEYS)
         drop_locked(req->key_id); /* a reload replaces it */
-    int rc = child_key_load(keys, req, fd, &e);
-    if (rc == 0 && gpud_backend.ops->key_check) {
+    int rc = child_key_load(keys, req, fds, nfds, gpud_backend.nthreads, &e);
+    if (rc == 0 && req->key_kind == CTL_KEY_BELLPERSON &&
+        (rc = bellperson_key_load(&keys[req->key_id], fds[0], &e)) < 0)
+        drop_locked(req->key_id);
+    else if (rc == 0 && req->key_kind == CTL_KEY_ZKEY && gpud_backend.ops->key_check) {
         const struct child_key *k = child_key_get(keys, req->key_id);
         if (k && (rc = gpud_backend.ops->key_check(&gpud_backend, &k->zk, &e)) < 0)
             drop_locked(req->key_id); /* too large for the device budget */

@@ -8,9 +8,12 @@
  *   key_table_init()        the lock; once, before the workers start.
  *   key_table_get(id)       the key loaded as id (any id), or NULL.
  *   key_table_rdlock/unlock a worker's side, around one proof.
- *   key_table_load(req, fd) KEY_LOAD: takes the write side, replaces key
- *                           req->key_id (the backend forgets the old one)
- *                           and answers KEY_OK or KEY_ERR with the reason.
+ *   key_table_load(req, fds, nfds)
+ *                           KEY_LOAD: takes the write side, replaces key
+ *                           req->key_id (the backend forgets the old one),
+ *                           decodes a bellperson key's points
+ *                           (bellperson_work.h) and answers KEY_OK or
+ *                           KEY_ERR with the reason.
  *   key_table_drop(id)      KEY_DROP: takes the write side; the backend
  *                           forgets the key, then it is unmapped.
  */
@@ -26,7 +29,7 @@ void key_table_init(void);
 const struct child_key *key_table_get(uint32_t id);
 void key_table_rdlock(void);
 void key_table_unlock(void);
-void key_table_load(const struct ctl_msg *req, int fd);
+void key_table_load(const struct ctl_msg *req, const int *fds, int nfds);
 void key_table_drop(uint32_t id);
 
 #endif

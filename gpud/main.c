@@ -16,7 +16,6 @@
 #include <sys/mman.h>
 
 #include "key_table.h"
-#include "bellperson_main.h"
 #include "parallel.h"
 #include "prove_work.h"
 #include "ring.h"
@@ -32,8 +31,6 @@ int main(int argc, char **argv)
     struct sp_err e = { "" };
     struct backend *be = &gpud_backend;
 
-    if (argc > 1 && strcmp(argv[1], "--bellperson-prove") == 0) /* gpud/cpu/bellperson_main.c */
-        return bellperson_prove_main(argc - 1, argv + 1);
     if (child_start(&gpud_args, argc, argv, "gpud", &gpud_pool, PROT_READ) != 0)
         return 2;
     /* the supervisor's --no-verify and --trace-buffers reach gpud as arguments */

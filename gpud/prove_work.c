@@ -31,6 +31,40 @@ static int device_status(int rc)
     return gpud_backend.ops->device_errors ? -SP_EDEVICE : rc;
 }
 
+int prove_work_self_verify(void)
+{
+    return self_verify;
+}
+
+void prove_work_send(const struct slot_header *hp, const struct stage_times *tp,
+                     const uint8_t *pub, uint32_t n_public, const struct groth16_proof *proof)
+{
+    struct slot_header h = *hp;
+    struct stage_times t = *tp;
+    /* the proof travels in binary; the supervisor formats it, once */
+    static __thread struct ctl_msg m;
+    /* first the public signals it was checked against, in order on this
+     * socket: a witness computed by synthd (an input job) has no
+     * public.json until now */
+    for (uint32_t first = 0; pub && first < n_public; first += CTL_TEXT_MAX / 32) {
+        uint32_t n = n_public - first < CTL_TEXT_MAX / 32 ? n_public - first : CTL_TEXT_MAX / 32;
+        ctl_init(&m, CTL_PUBLIC);
+        m.job_id = h.job_id;
+        m.partition = h.partition;
+        m.key_id = h.key_id;
+        m.slot = first;
+        ctl_bytes(&m, pub + (size_t)first * 32, n * 32);
+        send_ctl(&m);
+    }
+    ctl_init(&m, CTL_PROVED);
+    m.job_id = h.job_id;
+    m.partition = h.partition;
+    m.key_id = h.key_id;
+    m.times = t;
+    ctl_bytes(&m, proof, sizeof(*proof));
+    send_ctl(&m);
+}
+
 void prove_work(const struct work *w)
 {
     struct backend *be = &gpud_backend;
@@ -99,32 +133,7 @@ void prove_work(const struct work *w)
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
         return;
     }
-    /* the proof travels in binary; the supervisor formats it, once */
-    static __thread struct ctl_msg m;
-    ctl_init(&m, CTL_PROVED);
-    m.job_id = h.job_id;
-    m.partition = h.partition;
-    m.key_id = h.key_id;
-    m.times = t;
-    /* first the public signals it was checked against, in order on this
-     * socket: a witness computed by synthd (an input job) has no
-     * public.json until now */
-    for (uint32_t first = 0; pub && first < zk->n_public; first += CTL_TEXT_MAX / 32) {
-        uint32_t n = zk->n_public - first < CTL_TEXT_MAX / 32 ? zk->n_public - first : CTL_TEXT_MAX / 32;
-        ctl_init(&m, CTL_PUBLIC);
-        m.job_id = h.job_id;
-        m.partition = h.partition;
-        m.key_id = h.key_id;
-        m.slot = first;
-        ctl_bytes(&m, pub + (size_t)first * 32, n * 32);
-        send_ctl(&m);
-    }
+    prove_work_send(&h, &t, pub, zk->n_public, &proof);
     free(pub);
-    ctl_init(&m, CTL_PROVED);
-    m.job_id = h.job_id;
-    m.partition = h.partition;
-    m.key_id = h.key_id;
-    m.times = t;
-    ctl_bytes(&m, &proof, sizeof(proof));
-    send_ctl(&m);
 }
+

@@ -18,7 +18,9 @@
 
 #include <stdint.h>
 
+#include "proof.h"
 #include "slot.h"
+#include "stages.h"
 
 /* A taken slot, handed from the main thread to a worker. */
 struct work {
@@ -27,6 +29,15 @@ struct work {
 };
 
 void prove_work(const struct work *w);
+
+/* 1 unless the supervisor said --no-verify (prove_work_verify). */
+int prove_work_self_verify(void);
+
+/* A checked proof to the supervisor: the public signals it was checked
+ * against (n_public × 32 bytes, CTL_PUBLIC messages; pub may be NULL),
+ * then PROVED with the proof in binary and the stage times. */
+void prove_work_send(const struct slot_header *h, const struct stage_times *t,
+                     const uint8_t *pub, uint32_t n_public, const struct groth16_proof *proof);
 void prove_work_verify(int on);
 
 #endif

@@ -1,13 +1,18 @@
 /*
  * child_keys.h — the key table every child (synthd, gpud) keeps: the keys
  * the supervisor sent with KEY_LOAD, by key id (< CTL_MAX_KEYS, defined once
- * in ctl.h), each a read-only mapping of the .zkey (zkey_open).
+ * in ctl.h). A snarkjs key is a read-only mapping of the .zkey (zkey_open);
+ * a bellperson key (kind CTL_KEY_BELLPERSON) is its .params' layout
+ * (bp_params_open, no point decoded here) and its cuzk PCE (bp_pce_open,
+ * validated whole), with zk holding the key's shape only (bellperson_shape.h).
  */
 #ifndef SLOTPROVE_CHILD_KEYS_H
 #define SLOTPROVE_CHILD_KEYS_H
 
 #include <stdint.h>
 
+#include "bellperson_params.h"
+#include "bellperson_pce.h"
 #include "ctl.h"
 #include "err.h"
 #include "zkey.h"
@@ -15,16 +20,24 @@
 struct child_key {
     int loaded;
     char name[256];            /* the name the supervisor gave it, for messages */
-    struct zkey zk;
+    uint32_t kind;             /* enum ctl_key_kind */
+    struct zkey zk;            /* a zkey's mapping; a bellperson key's shape */
+    char params_name[256], pce_name[256]; /* bellperson: the two files, for messages */
+    struct bp_params params;   /* bellperson: the .params (layout, mapped) */
+    struct bp_pce pce;         /* bellperson: the constraint file (mapped, checked) */
+    void *prover_key;          /* bellperson: what gpud decoded (its own type; owned by gpud) */
 };
 
-/* KEY_LOAD: maps the key on fd (the caller closes fd afterwards) as key
- * req->key_id, named req->text, replacing a key loaded under that id.
- * 0, or -EINVAL (id out of range) / zkey_open's code, with the reason in e. */
-int child_key_load(struct child_key tab[CTL_MAX_KEYS], const struct ctl_msg *req, int fd,
-                   struct sp_err *e);
+/* KEY_LOAD: maps the key as key req->key_id, named req->text, replacing a
+ * key loaded under that id: a zkey from fds[0]; a bellperson key
+ * (req->key_kind) from fds[0] (.params) and fds[1] (PCE), checked to
+ * describe one circuit. nthreads for the PCE's checks (0 = all). The caller
+ * closes the fds afterwards. 0, or -EINVAL (id out of range, fds missing) /
+ * the reader's code, with the reason in e. */
+int child_key_load(struct child_key tab[CTL_MAX_KEYS], const struct ctl_msg *req,
+                   const int *fds, int nfds, unsigned nthreads, struct sp_err *e);
 
-/* KEY_DROP: unmaps key id if loaded. */
+/* KEY_DROP: unmaps key id if loaded (the caller freed prover_key). */
 void child_key_drop(struct child_key tab[CTL_MAX_KEYS], uint32_t id);
 
 /* Key id if loaded, else NULL. */

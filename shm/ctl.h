@@ -26,7 +26,9 @@ enum ctl_type {
     CTL_HELLO = 1,   /* child → sup: started, attached to the pool */
     CTL_KEY_LOAD,    /* sup → child: fd[0] = .zkey, text = its name; key_id; job_id = a
                         load sequence; to a synthd, fd[1] = the key's shared synthesis
-                        index once one exists (synthd/synth_index_share.h) */
+                        index once one exists (synthd/synth_index_share.h); key_kind
+                        CTL_KEY_BELLPERSON: fd[0] = bellperson .params, fd[1] = its cuzk
+                        PCE, to every child */
     CTL_KEY_OK,      /* child → sup; job_id echoed; a synthd that built the index may
                         send its sealed memfd as fd[0] */
     CTL_KEY_ERR,     /* child → sup: text = reason */
@@ -52,6 +54,12 @@ enum ctl_type {
                         job's public.json: run/witness_job.h) */
 };
 
+/* What a KEY_LOAD carries. */
+enum ctl_key_kind {
+    CTL_KEY_ZKEY = 0,       /* a snarkjs .zkey */
+    CTL_KEY_BELLPERSON = 1, /* a bellperson .params and cuzk's PCE (common/README-bellperson.md) */
+};
+
 struct ctl_msg {
     uint32_t type;       /* enum ctl_type */
     uint32_t key_id;
@@ -61,6 +69,7 @@ struct ctl_msg {
     uint32_t gen;
     uint32_t gpud;       /* SYNTH: the gpud whose ring and doorbell get the ticket */
     uint32_t stage;      /* PROGRESS: the enum stage that finished */
+    uint32_t key_kind;   /* KEY_LOAD: enum ctl_key_kind */
     int32_t status;      /* 0 or a negative error code */
     struct stage_times times;
     uint64_t slot_wait_ns; /* SYNTH_DONE: time synthd waited for a FREE slot */

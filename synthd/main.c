@@ -8,6 +8,9 @@
  * none is free — the pool is the backpressure), preads the witness straight
  * into the slot, computes a = A·w, b = B·w, c = a∘b into the slot, writes the
  * slot header, publishes the slot (READY + ticket) and rings gpud's doorbell.
+ * A bellperson key (KEY_LOAD of kind CTL_KEY_BELLPERSON) brings cuzk's
+ * constraint file instead of a zkey: a, b, c come from its CSR rows
+ * (bellperson_synth.h), into the same slot layout.
  * It never talks to the GPU. It may be SIGKILLed at any moment: the
  * supervisor reclaims a FILLING slot after reaping it.
  */
@@ -19,6 +22,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "bellperson_synth.h"
 #include "child.h"
 #include "child_keys.h"
 #include "ctl.h"
@@ -59,7 +63,8 @@ static void reply(const struct ctl_msg *req, uint32_t type, int status, const ch
 
 static void key_drop(uint32_t id)
 {
-    if (child_key_get(keys, id))
+    const struct child_key *k = child_key_get(keys, id);
+    if (k && k->kind == CTL_KEY_ZKEY)
         synth_index_free(&index_of[id]);
     child_key_drop(keys, id);
 }
@@ -88,8 +93,9 @@ static void key_load(const struct ctl_msg *req, const int *fds, int nfds)
     struct sp_err e = { "" };
     int index_fd = -1;
     key_drop(req->key_id);
-    int rc = child_key_load(keys, req, fds[0], &e);
-    if (rc == 0) {
+    int bellperson = req->key_kind == CTL_KEY_BELLPERSON;
+    int rc = child_key_load(keys, req, fds, bellperson ? nfds : 1, nthreads, &e);
+    if (rc == 0 && !bellperson) {
         const struct zkey *zk = &keys[req->key_id].zk;
         /* a shared index that does not check out is not this key's fault:
          * build a private one instead (the key's own entries decide) */
@@ -204,7 +210,13 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;
     }
-    if (zk->curve == CURVE_BN254)
+    if (k->kind == CTL_KEY_BELLPERSON) {
+        if ((rc = bellperson_synth_slot(k, wit, a, b, c, wname, nthreads, &e)) < 0) {
+            slot_abandon(&pool, slot, gen, args.incarnation);
+            reply(req, CTL_SYNTH_ERR, rc, e.msg);
+            return;
+        }
+    } else if (zk->curve == CURVE_BN254)
         bn254_synth_abc(ix, zk, wit, a, b, c, nthreads);
     else
         bls12381_synth_abc(ix, zk, wit, a, b, c, nthreads);

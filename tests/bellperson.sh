@@ -16,7 +16,9 @@ cd "$(dirname "$0")/.."
 BIN=build/slotprove
 SNARKJS=tests/node_modules/.bin/snarkjs
 TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
+chmod 700 "$TMP"
+SERVE_PID=
+trap '[ -n "$SERVE_PID" ] && kill "$SERVE_PID" 2>/dev/null; wait 2>/dev/null; rm -rf "$TMP"' EXIT
 pass=0
 fail=0
 
@@ -80,6 +82,78 @@ cmp -s "$d/p0" "$d/p1" && bad "bellperson: two proofs of one witness are equal (
 $BIN verify --bellperson -q "$d/circuit.vk" "$d/public.json" "$d/proof2.bin" 2>"$TMP/err" \
     && bad "bellperson: 2 proofs with 1 public file verified" || ok "bellperson: 2 proofs, 1 public file: refused"
 
+mkdir -p "$TMP/o"   # another circuit, for the mismatches
+$BIN keygen -q --curve bls12381 --constraints 1000 --public 3 --seed 5 --format bellperson --out "$TMP/o" 2>/dev/null
+
+# ---- the daemon: serve --key NAME=P.params:C.pce, submit --key NAME --witness ...
+SOCK=$TMP/s.sock
+cp "$d/circuit.wtns" "$d/unsat.wtns"; xorbyte "$d/unsat.wtns" $(( $(wc -c < "$d/unsat.wtns") - 32 )) 1
+cp "$d/circuit.wtns" "$d/wire0.wtns"; xorbyte "$d/wire0.wtns" 76 2   # wire 0 = 3 (values from byte 76)
+$BIN serve --socket "$SOCK" --threads 2 --synth 1 --slots 2 --backend cpu \
+    --key bp="$d/circuit.params:$d/circuit.pce" --key again="$d/circuit.params:$d/circuit.pce" \
+    2>"$TMP/serve.log" &
+SERVE_PID=$!
+i=0
+while [ ! -S "$SOCK" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+if [ -S "$SOCK" ] && grep -q 'circuit.params: [0-9]* points on their curves and in their subgroups' "$TMP/serve.log"; then
+    ok "serve: the bellperson key preloaded, its points checked ($(grep -o '[0-9]* points.*' "$TMP/serve.log" | head -1))"
+else cp "$TMP/serve.log" "$TMP/err"; bad "serve --key NAME=P.params:C.pce did not come up"; fi
+[ "$(grep -c 'points on their curves and in their subgroups' "$TMP/serve.log")" -eq 1 ] \
+    && grep -q 'the same files as a key already checked' "$TMP/serve.log" \
+    && ok "serve: the same pair under a second name is not checked again (cached by SHA-256)" \
+    || { cp "$TMP/serve.log" "$TMP/err"; bad "serve: the checked-params cache"; }
+rm -f "$d/job.bin"
+if $BIN submit --socket "$SOCK" --key bp --witness "$d/circuit.wtns" --witness "$d/circuit.wtns" \
+    --witness "$d/circuit.wtns" --wait --proof "$d/job.json" --public "$d/job-pub.json" \
+    --bellperson "$d/job.bin" >"$TMP/out" 2>"$TMP/err" && [ "$(wc -c < "$d/job.bin")" -eq 576 ]; then
+    ok "daemon: a 3-partition job gives 576 bytes of bellperson proofs"
+else bad "daemon: submit --key bp with 3 witnesses"; fi
+$BIN verify --bellperson -q "$d/circuit.vk" "$d/public.json,$d/public.json,$d/public.json" "$d/job.bin" \
+    2>"$TMP/err" && ok "daemon: each of the 3 proofs verifies with verify --bellperson and the .vk" \
+    || bad "daemon: verify --bellperson of the job's proofs"
+nok=0
+for k in 0 1 2; do
+    jq ".[$k]" "$d/job.json" > "$d/jp$k.json"; jq ".[$k]" "$d/job-pub.json" > "$d/jq$k.json"
+    snarkjs_ok "$d/vk.json" "$d/jq$k.json" "$d/jp$k.json" && nok=$((nok + 1))
+    # the JSON and the bytes are the same proof: its bytes verify alone too
+    dd if="$d/job.bin" of="$d/jb$k.bin" bs=192 skip=$k count=1 2>/dev/null
+done
+[ $nok -eq 3 ] && ok "daemon: the job's snarkjs JSON proofs pass snarkjs groth16 verify with the zkey's vk.json" \
+    || bad "daemon: snarkjs verified $nok of 3 JSON proofs"
+cmp -s "$d/jb0.bin" "$d/jb1.bin" && bad "daemon: two partitions gave the same proof (r, s not fresh)" \
+    || ok "daemon: the partitions' proofs differ (fresh r, s)"
+# a gpud and a synthd that die: their successors load the key again (no second point check)
+kill -9 $(pgrep -P "$SERVE_PID" -x gpud) $(pgrep -P "$SERVE_PID" -x synthd) 2>/dev/null
+sleep 1
+rm -f "$d/after.bin"
+if $BIN submit --socket "$SOCK" --key bp --witness "$d/circuit.wtns" --wait --bellperson "$d/after.bin" \
+    >/dev/null 2>"$TMP/err" && $BIN verify --bellperson -q "$d/circuit.vk" "$d/public.json" "$d/after.bin" \
+    2>>"$TMP/err" && [ "$(grep -c 'points on their curves' "$TMP/serve.log")" -eq 1 ]; then
+    ok "daemon: after gpud and synthd were killed, their successors prove the key (points not checked again)"
+else bad "daemon: proving after the children were killed"; fi
+# a bad witness fails only its job, with its reason; the other jobs are proved
+j_bad=$($BIN submit --socket "$SOCK" --key bp --witness "$d/circuit.wtns" --witness "$d/unsat.wtns" 2>"$TMP/err")
+j_w0=$($BIN submit --socket "$SOCK" --key bp --witness "$d/wire0.wtns" 2>>"$TMP/err")
+j_good=$($BIN submit --socket "$SOCK" --key again --witness "$d/circuit.wtns" 2>>"$TMP/err")
+rm -f "$d/bad.bin" "$d/good.bin"
+$BIN wait --socket "$SOCK" --bellperson "$d/bad.bin" "$j_bad" 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q 'unsat.wtns.*does not satisfy the circuit' "$TMP/err" && [ ! -e "$d/bad.bin" ] \
+    && ok "daemon: an unsatisfied witness fails its job, named, nothing written" || bad "daemon: unsatisfied witness"
+$BIN wait --socket "$SOCK" --bellperson "$d/w0.bin" "$j_w0" 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q 'wire0.wtns: wire 0 is not 1' "$TMP/err" \
+    && ok "daemon: a witness whose wire 0 is not 1 fails its job: $(head -c 80 "$TMP/err")" || bad "daemon: wire 0"
+$BIN wait --socket "$SOCK" --bellperson "$d/good.bin" "$j_good" 2>"$TMP/err" \
+    && $BIN verify --bellperson -q "$d/circuit.vk" "$d/public.json" "$d/good.bin" 2>>"$TMP/err" \
+    && ok "daemon: the job submitted after them is proved and verifies (wait --bellperson)" \
+    || bad "daemon: the good job after the bad ones"
+$BIN submit --socket "$SOCK" --key bp --witness "$TMP/o/circuit.wtns" --wait --bellperson "$d/x.bin" >/dev/null 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q 'nWitness 1004 != zkey nVars 2048' "$TMP/err" && ok "daemon: a witness of another size is refused" \
+    || bad "daemon: witness size"
+kill "$SERVE_PID"; wait "$SERVE_PID" 2>/dev/null; SERVE_PID=
+$BIN serve --socket "$SOCK" --backend cpu --key bp="$d/circuit.params:$TMP/o/circuit.pce" 2>"$TMP/err"
+[ $? -ne 0 ] && grep -q 'aux wires, but .* has l of' "$TMP/err" && ok "serve: a PCE of another circuit is refused at start" \
+    || bad "serve: PCE mismatch"
+
 # ---- failures
 cp "$d/proof.bin" "$d/t.bin"; xorbyte "$d/t.bin" 100 1
 $BIN verify --bellperson "$d/circuit.vk" "$d/public.json" "$d/t.bin" 2>"$TMP/err" \
@@ -112,13 +186,11 @@ $BIN prove -q --params "$d/bad.params" --pce "$d/circuit.pce" "$d/circuit.wtns" 
 grep -q 'section h: count 2047 needs' "$TMP/err" && ok "bellperson: a truncated .params is named" || bad "bellperson: truncated params"
 
 # another circuit's PCE, a witness of another size, an unsatisfied witness
-mkdir -p "$TMP/o"
-$BIN keygen -q --curve bls12381 --constraints 1000 --public 3 --seed 5 --format bellperson --out "$TMP/o" 2>/dev/null
 $BIN prove -q --params "$d/circuit.params" --pce "$TMP/o/circuit.pce" "$d/circuit.wtns" "$d/out.bin" 2>"$TMP/err"
 grep -q 'aux wires, but .* has l of' "$TMP/err" && ok "bellperson: a PCE of another circuit: mismatch named" \
     || bad "bellperson: PCE mismatch"
 $BIN prove -q --params "$d/circuit.params" --pce "$d/circuit.pce" "$TMP/o/circuit.wtns" "$d/out.bin" 2>"$TMP/err"
-grep -q 'nWitness 1004 != 4 inputs + 2044 aux' "$TMP/err" && ok "bellperson: a witness of another size" \
+grep -q 'nWitness 1004 != zkey nVars 2048' "$TMP/err" && ok "bellperson: a witness of another size" \
     || bad "bellperson: witness size"
 cp "$d/circuit.wtns" "$d/bad.wtns"; xorbyte "$d/bad.wtns" $(( $(wc -c < "$d/bad.wtns") - 32 )) 1
 $BIN prove -q --params "$d/circuit.params" --pce "$d/circuit.pce" "$d/bad.wtns" "$d/out.bin" 2>"$TMP/err"

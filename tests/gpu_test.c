@@ -28,6 +28,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include "bellperson_ntt.h"
+#include "gpu_bellperson.h"
 #include "gpu_device.h"
 #include "gpu_field.h"
 #include "gpu_fixed_base.h"
@@ -533,6 +535,54 @@ FB_CASE(bn254_g2, GPU_BN254_G2, GPU_BN254)
 FB_CASE(bls12381_g1, GPU_BLS12381_G1, GPU_BLS12381)
 FB_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
 
+/* bellperson's quotient (gpud/cuda/cuda_bellperson.h): the device's h, made
+ * on snarkjs's roots and coset, against the CPU's bp_quotient, made with
+ * bellperson's own steps (roots 7^((r-1)/n), coset 7), coefficient by
+ * coefficient, for random a, b and c = a*b (a satisfied witness: H exists). */
+static void bellperson_quotient_check(unsigned log_n, uint64_t *rng)
+{
+    size_t n = (size_t)1 << log_n, bytes = n * 32;
+    struct sp_err e = { "" };
+    struct bls12381_ntt_domain dom;
+    bls12381_fr_t *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);
+    bls12381_fr_t *ca = malloc(bytes), *cb = malloc(bytes), *cc = malloc(bytes);
+    uint8_t *got = malloc(bytes);
+    void *hd = NULL;
+    if (!a || !b || !c || !ca || !cb || !cc || !got || bp_domain_init(&dom, log_n, 0)) {
+        check(0, "bls12381 bellperson quotient setup", log_n, 0);
+        return;
+    }
+    gpu_data_fr(a, GPU_BLS12381, n, rng);
+    gpu_data_fr(b, GPU_BLS12381, n, rng);
+    for (size_t i = 0; i < n; i++)
+        bls12381_fr_mul(&c[i], &a[i], &b[i]);
+    memcpy(ca, a, bytes), memcpy(cb, b, bytes), memcpy(cc, c, bytes);
+    bp_quotient(ca, cb, cc, &dom, 0);
+    for (size_t i = 0; i < n; i++)
+        bls12381_fr_from_mont(&ca[i], &ca[i]);
+    bls12381_fr_t scale, shift_inv;
+    bp_device_coset_constants(log_n, &scale, &shift_inv);
+    double t0 = now_ms();
+    int rc = gpu_bp_quotient(log_n, a, b, c, bp_row_map_factor(log_n), &scale, &shift_inv, &hd, &e);
+    double t1 = now_ms();
+    if (rc == 0)
+        rc = gpu_download(got, hd, bytes, &e);
+    if (rc)
+        printf("%s\n", e.msg);
+    static const uint8_t zero[32];
+    int ok = rc == 0 && memcmp(got, ca, bytes) == 0 && memcmp(got + bytes - 32, zero, 32) == 0;
+    if (rc == 0 && !ok)
+        for (size_t i = 0; i < n; i++)
+            if (memcmp(got + 32 * i, &ca[i], 32) != 0) {
+                printf("  first difference at coefficient %zu of %zu\n", i, n);
+                break;
+            }
+    check(ok, "bls12381 bellperson quotient (monomial h) = CPU bp_quotient", log_n, t1 - t0);
+    gpu_mem_free(hd);
+    bls12381_ntt_domain_free(&dom);
+    free(a), free(b), free(c), free(ca), free(cb), free(cc), free(got);
+}
+
 int main(int argc, char **argv)
 {
     unsigned max_log = argc > 1 ? (unsigned)atoi(argv[1]) : 22;
@@ -562,6 +612,10 @@ int main(int argc, char **argv)
             bn254_ntt_check(ntt_sizes[i], &rng);
             bls12381_ntt_check(ntt_sizes[i], &rng);
         }
+    static const unsigned bp_sizes[] = { 1, 4, 10, 16, 20 };
+    for (size_t i = 0; i < sizeof(bp_sizes) / sizeof(bp_sizes[0]); i++)
+        if ((!*only || strstr(only, "bellperson")) && bp_sizes[i] <= max_log)
+            bellperson_quotient_check(bp_sizes[i], &rng);
     static const unsigned sizes[] = { 10, 16, 20, 22 };
     for (size_t i = 0; i < 4; i++) {
         unsigned lg = sizes[i];

@@ -120,3 +120,55 @@ Test(bellperson_ntt, quotient_at_a_random_point)
     bls12381_ntt_domain_free(&d);
     free(a), free(b), free(c), free(a0), free(b0);
 }
+
+/* The GPU's route to h (gpud/cuda/cuda_bellperson.h) taken on the CPU's
+ * snarkjs-root NTT: rows moved by the row map, coset LDEs on snarkjs's
+ * shift, a·b − c, inverse NTT, ×scale·shift_inv^i (bp_device_coset_constants)
+ * must give bp_quotient's coefficients, made with bellperson's own roots and
+ * coset, exactly. */
+Test(bellperson_ntt, device_route_equals_bellperson_steps)
+{
+    for (unsigned log_n = 1; log_n <= 9; log_n += 4) {
+        size_t n = (size_t)1 << log_n;
+        bls12381_fr_t *a = calloc(n, 32), *b = calloc(n, 32), *c = calloc(n, 32);
+        bls12381_fr_t *x = calloc(n, 32), *y = calloc(n, 32), *z = calloc(n, 32);
+        struct bls12381_ntt_domain bd, sd;
+        cr_assert(a && b && c && x && y && z);
+        cr_assert_eq(bp_domain_init(&bd, log_n, 1), 0);
+        cr_assert_eq(bls12381_ntt_domain_init(&sd, log_n, 1), 0);
+        for (size_t i = 0; i < n; i++) {
+            rand_fr(&a[i]);
+            rand_fr(&b[i]);
+            bls12381_fr_mul(&c[i], &a[i], &b[i]);
+        }
+        uint64_t u = bp_row_map_factor(log_n);
+        for (size_t i = 0; i < n; i++) {
+            size_t p = (size_t)((u * i) & (n - 1));
+            x[p] = a[i], y[p] = b[i], z[p] = c[i];
+        }
+        bls12381_ntt_coset_lde(x, &sd, 1);
+        bls12381_ntt_coset_lde(y, &sd, 1);
+        bls12381_ntt_coset_lde(z, &sd, 1);
+        for (size_t i = 0; i < n; i++) {
+            bls12381_fr_mul(&x[i], &x[i], &y[i]);
+            bls12381_fr_sub(&x[i], &x[i], &z[i]);
+        }
+        bls12381_ntt_inverse(x, &sd, 1);
+        bls12381_fr_t scale, sinv, pw;
+        bp_device_coset_constants(log_n, &scale, &sinv);
+        pw = scale;
+        for (size_t i = 0; i < n; i++) {
+            bls12381_fr_mul(&x[i], &x[i], &pw);
+            bls12381_fr_mul(&pw, &pw, &sinv);
+        }
+        bp_quotient(a, b, c, &bd, 1);
+        for (size_t i = 0; i < n; i++)
+            cr_assert(memcmp(&x[i], &a[i], 32) == 0, "2^%u: coefficient %zu differs", log_n, i);
+        bls12381_fr_t zero;
+        bls12381_fr_set_zero(&zero);
+        cr_assert(memcmp(&a[n - 1], &zero, 32) == 0, "2^%u: h[n-1] != 0", log_n);
+        bls12381_ntt_domain_free(&bd);
+        bls12381_ntt_domain_free(&sd);
+        free(a), free(b), free(c), free(x), free(y), free(z);
+    }
+}

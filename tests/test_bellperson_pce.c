@@ -19,6 +19,7 @@
 
 #include "bellperson_pce.h"
 #include "bellperson_pce_write.h"
+#include "pce_synth.h"
 
 /* 2 inputs (w0 = 1, w1), 3 aux (w2, w3, w4), 3 constraints and the two
  * input rows cuzk appends (5 rows in all):
@@ -119,7 +120,10 @@ Test(bellperson_pce, reads_back_and_synthesizes)
         if (i > 1) /* a full-size value */
             bls12381_fr_mul(&w[i], &w[i], &w[i - 1]);
     }
-    bp_pce_synth_abc(&p, w, a, bb, c, n, 2);
+    bls12381_fr_t ws_std[5]; /* synthesis reads the witness in standard form */
+    for (int i = 0; i < 5; i++)
+        bls12381_fr_from_mont(&ws_std[i], &w[i]);
+    bp_pce_synth_abc(&p, ws_std, a, bb, c, n, 2);
 
     mpz_t r, acc, t, ws[5], got;
     mpz_inits(r, acc, t, got, NULL);

@@ -29,7 +29,7 @@ static int load(uint32_t id, const char *path, struct sp_err *e)
     ctl_text(&m, "%s", path);
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     cr_assert_geq(fd, 0, "%s", path);
-    int rc = child_key_load(tab, &m, fd, e);
+    int rc = child_key_load(tab, &m, &fd, 1, 1, e);
     close(fd);
     return rc;
 }

@@ -15,6 +15,7 @@
 
 #include "err.h"
 #include "keys.h"
+#include "keys_preload.h"
 #include "log.h"
 #include "payload.h"
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bellperson_ntt.h"
+#include "bellperson_shape.h"
 #include "msm.h"
 #include "random.h"
 
@@ -65,36 +66,13 @@ int bp_key_load(struct bp_key *k, int fd, const char *path, int subgroup, unsign
 
 int bp_key_match_pce(const struct bp_key *k, const struct bp_pce *p, struct sp_err *e)
 {
-    const uint32_t *c = k->params.count;
-    const char *kp = k->params.path;
-    size_t n = bp_pce_domain_size(p, NULL);
-    if (c[BP_IC] != p->num_inputs)
-        return sp_fail(e, SP_EMISMATCH, "%s: %u inputs, but %s has ic of %u points", p->path,
-                       p->num_inputs, kp, c[BP_IC]);
-    if (c[BP_L] != p->num_aux)
-        return sp_fail(e, SP_EMISMATCH, "%s: %u aux wires, but %s has l of %u points", p->path,
-                       p->num_aux, kp, c[BP_L]);
-    if ((uint64_t)c[BP_H] + 1 != n)
-        return sp_fail(e, SP_EMISMATCH,
-                       "%s: %u constraints (the input rows included) need a domain of %zu, but "
-                       "%s has h of %u points (domain %llu)",
-                       p->path, p->num_constraints, n, kp, c[BP_H],
-                       (unsigned long long)c[BP_H] + 1);
-    if ((uint64_t)c[BP_A] != p->num_inputs + p->a_aux.popcount)
-        return sp_fail(e, SP_EMISMATCH, "%s: %u inputs + %llu aux wires in A, but %s has a of %u "
-                       "points", p->path, p->num_inputs, (unsigned long long)p->a_aux.popcount,
-                       kp, c[BP_A]);
-    if ((uint64_t)c[BP_B_G1] != p->b_input.popcount + p->b_aux.popcount)
-        return sp_fail(e, SP_EMISMATCH, "%s: %llu inputs + %llu aux wires in B, but %s has b_g1 "
-                       "of %u points", p->path, (unsigned long long)p->b_input.popcount,
-                       (unsigned long long)p->b_aux.popcount, kp, c[BP_B_G1]);
-    return 0;
+    return bp_params_match_pce(&k->params, p, e);
 }
 
 /* Scalars of the wires whose bit is set, inputs (bitmap in, or all when
  * in == NULL) then aux (bitmap aux), 32 bytes each. Returns the count. */
-static size_t gather(uint8_t *out, const uint8_t *w, uint32_t n_in, uint32_t n_aux,
-                     const struct bp_density *in, const struct bp_density *aux)
+size_t bp_gather(uint8_t *out, const uint8_t *w, uint32_t n_in, uint32_t n_aux,
+                 const struct bp_density *in, const struct bp_density *aux)
 {
     size_t k = 0;
     for (uint32_t i = 0; i < n_in; i++)
@@ -104,29 +82,6 @@ static size_t gather(uint8_t *out, const uint8_t *w, uint32_t n_in, uint32_t n_a
         if (bp_density_bit(aux, j))
             memcpy(out + 32 * k++, w + 32 * ((size_t)n_in + j), 32);
     return k;
-}
-
-int bp_prove(const struct bp_key *k, const struct bp_pce *p, const uint8_t *w,
-             bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,
-             unsigned nthreads, struct sp_err *e)
-{
-    size_t n = bp_pce_domain_size(p, NULL);
-    size_t nw = (size_t)p->num_inputs + p->num_aux;
-    bls12381_fr_t *wm = malloc(nw * sizeof *wm), *a = malloc(n * sizeof *a),
-                  *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
-    int rc;
-    if (!wm || !a || !b || !c) {
-        rc = sp_fail(e, -ENOMEM, "out of memory for a bellperson proof of %zu rows", n);
-    } else {
-        for (size_t i = 0; i < nw; i++) {
-            memcpy(wm[i].l, w + 32 * i, 32);
-            bls12381_fr_to_mont(&wm[i], &wm[i]);
-        }
-        bp_pce_synth_abc(p, wm, a, b, c, n, nthreads);
-        rc = bp_prove_abc(k, p, w, a, b, c, A, B, C, nthreads, e);
-    }
-    free(wm), free(a), free(b), free(c);
-    return rc;
 }
 
 int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *w,
@@ -157,20 +112,38 @@ int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *
     if ((rc = bls12381_g1_msm(&h, k->h, sc, n - 1, nthreads)) < 0 ||
         (rc = bls12381_g1_msm(&l, k->l, w + 32 * (size_t)p->num_inputs, p->num_aux, nthreads)) < 0)
         goto msm_fail;
-    na = gather(sc, w, p->num_inputs, p->num_aux, NULL, &p->a_aux);
+    na = bp_gather(sc, w, p->num_inputs, p->num_aux, NULL, &p->a_aux);
     if ((rc = bls12381_g1_msm(&ma, k->a, sc, na, nthreads)) < 0)
         goto msm_fail;
-    nb = gather(sc, w, p->num_inputs, p->num_aux, &p->b_input, &p->b_aux);
+    nb = bp_gather(sc, w, p->num_inputs, p->num_aux, &p->b_input, &p->b_aux);
     if ((rc = bls12381_g1_msm(&mb1, k->b_g1, sc, nb, nthreads)) < 0 ||
         (rc = bls12381_g2_msm(&mb2, k->b_g2, sc, nb, nthreads)) < 0)
         goto msm_fail;
 
+    if ((rc = bp_assemble(k, &h, &l, &ma, &mb1, &mb2, A, B, C, e)) < 0)
+        goto out;
+    rc = 0;
+    goto out;
+msm_fail:
+    rc = sp_fail(e, rc, "MSM: %s", strerror(-rc));
+out:
+    bls12381_ntt_domain_free(&d);
+    free(sc);
+    return rc;
+}
+
+int bp_assemble(const struct bp_key *k, const bls12381_g1_jac_t *h, const bls12381_g1_jac_t *l,
+                const bls12381_g1_jac_t *ma, const bls12381_g1_jac_t *mb1,
+                const bls12381_g2_jac_t *mb2, bls12381_g1_affine_t *A, bls12381_g2_affine_t *B,
+                bls12381_g1_affine_t *C, struct sp_err *e)
+{
+    int rc;
     /* r, s uniform in Fr */
     uint64_t r[4], s[4], rs[4];
     if ((rc = random_below(r, bls12381_fr_modulus.l)) < 0 ||
         (rc = random_below(s, bls12381_fr_modulus.l)) < 0) {
         rc = sp_fail(e, rc, "getrandom: %s", strerror(-rc));
-        goto out;
+        return rc;
     }
     {
         bls12381_fr_t fr, fs, frs;
@@ -185,15 +158,15 @@ int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *
     bls12381_g2_jac_t jb, t2;
     /* A = α1 + Σa + r·δ1 */
     bls12381_g1_mul_scalar_affine(&t1, &k->delta1, r, 4);
-    bls12381_g1_add(&ja, &ma, &t1);
+    bls12381_g1_add(&ja, ma, &t1);
     bls12381_g1_add_affine(&ja, &ja, &k->alpha1);
     /* B = β2 + Σb_g2 + s·δ2 */
     bls12381_g2_mul_scalar_affine(&t2, &k->delta2, s, 4);
-    bls12381_g2_add(&jb, &mb2, &t2);
+    bls12381_g2_add(&jb, mb2, &t2);
     bls12381_g2_add_affine(&jb, &jb, &k->beta2);
     /* B1 = β1 + Σb_g1 + s·δ1 */
     bls12381_g1_mul_scalar_affine(&t1, &k->delta1, s, 4);
-    bls12381_g1_add(&jb1, &mb1, &t1);
+    bls12381_g1_add(&jb1, mb1, &t1);
     bls12381_g1_add_affine(&jb1, &jb1, &k->beta1);
     /* C = s·A + r·B1 − r·s·δ1 + Σh + Σl */
     bls12381_g1_mul_scalar(&jc, &ja, s, 4);
@@ -201,20 +174,13 @@ int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *
     bls12381_g1_add(&jc, &jc, &t1);
     bls12381_g1_mul_scalar_affine(&t1, &k->delta1, rs, 4);
     bls12381_g1_sub(&jc, &jc, &t1);
-    bls12381_g1_add(&jc, &jc, &h);
-    bls12381_g1_add(&jc, &jc, &l);
+    bls12381_g1_add(&jc, &jc, h);
+    bls12381_g1_add(&jc, &jc, l);
     bls12381_g1_to_affine(A, &ja);
     bls12381_g2_to_affine(B, &jb);
     bls12381_g1_to_affine(C, &jc);
     explicit_bzero(r, sizeof r);
     explicit_bzero(s, sizeof s);
     explicit_bzero(rs, sizeof rs);
-    rc = 0;
-    goto out;
-msm_fail:
-    rc = sp_fail(e, rc, "MSM: %s", strerror(-rc));
-out:
-    bls12381_ntt_domain_free(&d);
-    free(sc);
-    return rc;
+    return 0;
 }

@@ -2,8 +2,8 @@
  * bellperson_prove.h - Groth16 proving with bellperson's conventions on the
  * CPU (bellperson src/groth16/prover/native.rs; SupraSeal groth16_srs.cuh /
  * groth16_ntt_h.cu take the same steps on the GPU):
- *   a, b, c   from the PCE (common/bellperson_pce.h: A·w, B·w, a∘b; its
- *             last rows are bellperson's input constraints, a = input_i)
+ *   a, b, c   from the PCE, by synthd (synthd/pce_synth.h: A·w, B·w, a∘b;
+ *             its last rows are bellperson's input constraints)
  *   h         the quotient in the monomial basis (common/bellperson_ntt.h:
  *             iNTT, coset NTT with generator 7, /(7^n − 1), coset iNTT),
  *             n − 1 coefficients against the .params h section
@@ -49,18 +49,28 @@ void bp_key_free(struct bp_key *k);
  * popcount, b = b_input + b_aux popcounts. -SP_EMISMATCH naming both. */
 int bp_key_match_pce(const struct bp_key *k, const struct bp_pce *p, struct sp_err *e);
 
-/* One proof for the witness w (num_inputs + num_aux values, standard form,
- * < r; w[0] = 1): A, B, C affine. 0, -ENOMEM, or the getrandom error. */
-int bp_prove(const struct bp_key *k, const struct bp_pce *p, const uint8_t *w,
-             bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,
-             unsigned nthreads, struct sp_err *e);
-
-/* The same from a, b, c already synthesized (Montgomery form, domain size
- * each, as in a slot's payload, shm/payload.h; overwritten): the step
- * after synthd, for the pipeline and the GPU path. */
+/* One proof from a, b, c as synthd computed them (Montgomery form, domain
+ * size each, as in a slot's payload, shm/payload.h; overwritten) and the
+ * witness w (num_inputs + num_aux values, standard form, < r; w[0] = 1):
+ * A, B, C affine. 0, -ENOMEM, or the getrandom error. */
 int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *w,
                  bls12381_fr_t *a, bls12381_fr_t *b, bls12381_fr_t *c,
                  bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,
                  unsigned nthreads, struct sp_err *e);
+
+/* Scalars of the wires whose bit is set, inputs (bitmap in, or every
+ * input when in == NULL) then aux (bitmap aux), 32 bytes each, from the
+ * witness w (standard form): the a, b_g1, b_g2 MSMs' scalars in the order
+ * of their points. Returns the count. */
+size_t bp_gather(uint8_t *out, const uint8_t *w, uint32_t n_in, uint32_t n_aux,
+                 const struct bp_density *in, const struct bp_density *aux);
+
+/* The proof from the five MSMs (h, l, a, b_g1 in G1, b_g2 in G2) with
+ * fresh r, s (getrandom), as in the header comment; shared by the CPU and
+ * CUDA paths. 0, or the getrandom error. */
+int bp_assemble(const struct bp_key *k, const bls12381_g1_jac_t *h, const bls12381_g1_jac_t *l,
+                const bls12381_g1_jac_t *ma, const bls12381_g1_jac_t *mb1,
+                const bls12381_g2_jac_t *mb2, bls12381_g1_affine_t *A, bls12381_g2_affine_t *B,
+                bls12381_g1_affine_t *C, struct sp_err *e);
 
 #endif

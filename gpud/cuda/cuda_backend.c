@@ -46,6 +46,7 @@
 #include "child.h"
 #include "fault_point.h"
 #include "cuda_backend.h"
+#include "cuda_bellperson.h"
 #include "cuda_budget.h"
 #include "cuda_fallback.h"
 #include "cuda_keys.h"
@@ -501,6 +502,23 @@ static void cuda_close(struct backend *be)
     be->priv = NULL;
 }
 
+/* bellperson keys: gpud/cuda/cuda_bellperson.h */
+static int cuda_bp_prove_op(struct backend *be, void **engine, const struct bp_key *k,
+                            const struct bp_pce *p, const uint8_t *w, const bls12381_fr_t *a,
+                            const bls12381_fr_t *b, const bls12381_fr_t *c,
+                            bls12381_g1_affine_t *A, bls12381_g2_affine_t *B,
+                            bls12381_g1_affine_t *C, struct sp_err *e)
+{
+    return cuda_bp_prove((struct cuda_bp_engine **)engine, k, p, w, a, b, c, A, B, C,
+                         be->nthreads, e);
+}
+
+static void cuda_bp_key_drop(struct backend *be, void *engine)
+{
+    (void)be;
+    cuda_bp_free(engine);
+}
+
 const struct backend_ops cuda_backend_ops = {
     .name = "cuda",
     .workers = 2,
@@ -513,6 +531,8 @@ const struct backend_ops cuda_backend_ops = {
     .lost = cuda_lost,
     .key_check = cuda_key_check,
     .key_drop = cuda_key_drop,
+    .bp_prove = cuda_bp_prove_op,
+    .bp_key_drop = cuda_bp_key_drop,
     .status = cuda_status,
     .device_memory = cuda_device_memory,
     .host_memory = cuda_host_memory,

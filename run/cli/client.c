@@ -106,7 +106,8 @@ static void submit_usage(FILE *f)
             "usage: slotprove submit [--socket PATH] (--key NAME | --zkey CIRCUIT.zkey)\n"
             "                        (--witness W.wtns [--witness W.wtns ...] |\n"
             "                         --input IN.json [--input IN.json ...])\n"
-            "                        [--wait --proof PROOF.json --public PUBLIC.json]\n"
+            "                        [--wait [--proof PROOF.json --public PUBLIC.json]\n"
+            "                                [--bellperson PROOFS.bin]]\n"
             "\n"
             "Submits a job to a running `slotprove serve`: one Groth16 proof per witness\n"
             "(each witness is a partition of the job, at most %d). The key and witness\n"
@@ -123,12 +124,15 @@ static void submit_usage(FILE *f)
             "                   computes its witness with the key's witness program\n"
             "                   (serve --witness-program); not mixed with --witness\n"
             "  --wait           stay connected until the job ends and write its outputs;\n"
-            "                   needs --proof and --public\n"
+            "                   needs --proof and --public, or --bellperson, or all three\n"
             "  --proof PATH     where --wait writes the proof: with one witness snarkjs's\n"
             "                   proof.json; with several a JSON array of proofs in\n"
             "                   witness order\n"
             "  --public PATH    where --wait writes the public signals: with one witness\n"
             "                   snarkjs's public.json; with several a JSON array of arrays\n"
+            "  --bellperson PATH  where --wait writes the proofs as bellperson returns them\n"
+            "                   (a BLS12-381 key, e.g. serve --key NAME=P.params:C.pce):\n"
+            "                   192 bytes per witness, concatenated in witness order\n"
             "  -h, --help       this text\n"
             "\n"
             "PROOF and PUBLIC may be regular files (replaced atomically; a symlink stays a\n"
@@ -151,10 +155,11 @@ int cmd_submit(int argc, char **argv)
         { "proof", required_argument, NULL, 'p' },
         { "public", required_argument, NULL, 'P' },
         { "wait", no_argument, NULL, 'W' },
+        { "bellperson", required_argument, NULL, 'B' },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
-    const char *sock = NULL, *key = NULL, *zkey = NULL, *proof = NULL, *pub = NULL;
+    const char *sock = NULL, *key = NULL, *zkey = NULL, *proof = NULL, *pub = NULL, *bp = NULL;
     const char *wit[REQUEST_MAX_WITNESSES];
     unsigned nwit = 0, too_many = 0, ninputs = 0;
     int wait = 0, c;
@@ -178,6 +183,7 @@ int cmd_submit(int argc, char **argv)
         case 'p': proof = optarg; break;
         case 'P': pub = optarg; break;
         case 'W': wait = 1; break;
+        case 'B': bp = optarg; break;
         case 'h': submit_usage(stdout); return 0;
         default: return usage_error(submit_usage, NULL);
         }
@@ -193,12 +199,17 @@ int cmd_submit(int argc, char **argv)
     if (too_many)
         return usage_error(submit_usage, "at most %d witnesses per job",
                            REQUEST_MAX_WITNESSES);
-    if (wait && (!proof || !pub))
-        return usage_error(submit_usage, "--wait needs --proof and --public");
-    if (!wait && (proof || pub))
-        return usage_error(submit_usage, "--proof and --public are written by --wait; add "
-                                         "--wait, or fetch them later with `slotprove wait`");
-    int orc = wait ? output_check_args("submit", proof, pub) : 0;
+    if (wait && !proof != !pub)
+        return usage_error(submit_usage, "give both --proof and --public, or neither");
+    if (wait && !proof && !bp)
+        return usage_error(submit_usage, "--wait needs --proof and --public, or --bellperson");
+    if (!wait && (proof || pub || bp))
+        return usage_error(submit_usage, "--proof, --public and --bellperson are written by "
+                                         "--wait; add --wait, or fetch them later with "
+                                         "`slotprove wait`");
+    if (bp && proof && (strcmp(bp, proof) == 0 || strcmp(bp, pub) == 0))
+        return usage_error(submit_usage, "--bellperson %s is also --proof or --public", bp);
+    int orc = wait && proof ? output_check_args("submit", proof, pub) : 0;
     if (orc != 0)
         return orc;
     json_t *keyname = NULL;
@@ -262,7 +273,7 @@ int cmd_submit(int argc, char **argv)
         sp_fail(&e, -EIO, "stdout: %s", strerror(errno));
         goto out;
     }
-    if (wait && client_wait_job(&conn, job, nwit, proof, pub, &e) < 0)
+    if (wait && client_wait_job(&conn, job, nwit, proof, pub, bp, &e) < 0)
         goto out;
     rc = 0;
 out:
@@ -283,7 +294,8 @@ out:
 static void wait_usage(FILE *f)
 {
     fprintf(f,
-            "usage: slotprove wait [--socket PATH] [--proof PROOF.json --public PUBLIC.json] JOB\n"
+            "usage: slotprove wait [--socket PATH] [--proof PROOF.json --public PUBLIC.json]\n"
+            "                      [--bellperson PROOFS.bin] JOB\n"
             "\n"
             "Waits until job JOB (the id `slotprove submit` printed) ends. With --proof\n"
             "and --public, writes its outputs: for a job of one witness snarkjs's\n"
@@ -295,6 +307,8 @@ static void wait_usage(FILE *f)
             "                   %s)\n"
             "  --proof PATH     where to write the proof(s)\n"
             "  --public PATH    where to write the public signals\n"
+            "  --bellperson PATH  where to write the proofs as bellperson returns them (a\n"
+            "                   BLS12-381 key): 192 bytes per witness, in witness order\n"
             "  -h, --help       this text\n"
             "\n"
             "PROOF and PUBLIC may be regular files (replaced atomically; a symlink stays a\n"
@@ -311,10 +325,11 @@ int cmd_wait(int argc, char **argv)
         { "socket", required_argument, NULL, 's' },
         { "proof", required_argument, NULL, 'p' },
         { "public", required_argument, NULL, 'P' },
+        { "bellperson", required_argument, NULL, 'B' },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
-    const char *sock = NULL, *proof = NULL, *pub = NULL;
+    const char *sock = NULL, *proof = NULL, *pub = NULL, *bp = NULL;
     char job[JOB_ID_HEX + 1];
     int c;
 
@@ -326,6 +341,7 @@ int cmd_wait(int argc, char **argv)
         case 's': sock = optarg; break;
         case 'p': proof = optarg; break;
         case 'P': pub = optarg; break;
+        case 'B': bp = optarg; break;
         case 'h': wait_usage(stdout); return 0;
         default: return usage_error(wait_usage, NULL);
         }
@@ -336,6 +352,8 @@ int cmd_wait(int argc, char **argv)
         return usage_error(wait_usage, "\"%s\" is not a job id (32 hex digits)", argv[optind]);
     if (!proof != !pub)
         return usage_error(wait_usage, "give both --proof and --public, or neither");
+    if (bp && proof && (strcmp(bp, proof) == 0 || strcmp(bp, pub) == 0))
+        return usage_error(wait_usage, "--bellperson %s is also --proof or --public", bp);
     int orc = proof ? output_check_args("wait", proof, pub) : 0;
     if (orc != 0)
         return orc;
@@ -345,7 +363,7 @@ int cmd_wait(int argc, char **argv)
     struct sp_err e = { "" };
     struct client_conn conn = { .fd = -1 };
     int rc = 1;
-    if (client_open(&conn, sock, &e) == 0 && client_wait_job(&conn, job, 0, proof, pub, &e) == 0)
+    if (client_open(&conn, sock, &e) == 0 && client_wait_job(&conn, job, 0, proof, pub, bp, &e) == 0)
         rc = 0;
     if (rc != 0)
         fprintf(stderr, "slotprove: %s\n", e.msg[0] ? e.msg : "wait failed");

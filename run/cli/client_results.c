@@ -9,7 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bellperson_proof.h"
 #include "client_results.h"
+#include "groth16_json.h"
 #include "output.h"
 #include "request.h"
 
@@ -36,6 +38,35 @@ static char *dump_public(json_t *v)
 int write_results(json_t *resp, size_t want, const char *proof_path,
                          const char *public_path, struct sp_err *e)
 {
+    return write_results_bp(resp, want, proof_path, public_path, NULL, e);
+}
+
+/* Each partition's proof object as bellperson's 192 bytes, concatenated in
+ * partition order (common/bellperson_proof.h). NULL with e on a proof that
+ * is not a BLS12-381 Groth16 proof (a zkey job on bn128, say). */
+static char *bellperson_bytes(json_t *proofs, size_t n, struct sp_err *e)
+{
+    char *out = malloc(n * BP_PROOF_BYTES + 1);
+    if (!out) {
+        sp_fail(e, -ENOMEM, "out of memory");
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        struct groth16_proof p;
+        char name[64];
+        snprintf(name, sizeof name, "the daemon's proof %zu", i);
+        if (groth16_proof_from_json(&p, json_array_get(proofs, i), CURVE_BLS12381, name, e) < 0 ||
+            bp_proof_from_groth16((uint8_t *)out + i * BP_PROOF_BYTES, &p, name, e) < 0) {
+            free(out);
+            return NULL;
+        }
+    }
+    return out;
+}
+
+int write_results_bp(json_t *resp, size_t want, const char *proof_path, const char *public_path,
+                     const char *bp_path, struct sp_err *e)
+{
     json_t *proofs = json_object_get(resp, "proofs"), *pub = json_object_get(resp, "public");
     if (!json_is_array(proofs) || !json_is_array(pub) || json_array_size(proofs) == 0 ||
         json_array_size(proofs) != json_array_size(pub))
@@ -48,7 +79,9 @@ int write_results(json_t *resp, size_t want, const char *proof_path,
         if (!json_is_object(json_array_get(proofs, i)) || !json_is_array(json_array_get(pub, i)))
             return sp_fail(e, -EPROTO, "malformed response from the daemon: proof %zu is not "
                                        "an object with an array of public signals", i);
-    char *ptext, *qtext;
+    char *ptext, *qtext, *btext = NULL;
+    if (bp_path && !(btext = bellperson_bytes(proofs, n, e)))
+        return -EPROTO;
     if (n == 1) {
         ptext = dump_proof(json_array_get(proofs, 0));
         qtext = dump_public(json_array_get(pub, 0));
@@ -60,12 +93,20 @@ int write_results(json_t *resp, size_t want, const char *proof_path,
     if (!ptext || !qtext) {
         rc = sp_fail(e, -ENOMEM, "out of memory");
     } else {
-        const char *paths[2] = { proof_path, public_path };
-        const char *texts[2] = { ptext, qtext };
-        rc = write_outputs(2, paths, texts, e);
+        const char *paths[3], *texts[3];
+        size_t lens[3];
+        unsigned k = 0;
+        if (proof_path) {
+            paths[k] = proof_path, texts[k] = ptext, lens[k++] = strlen(ptext);
+            paths[k] = public_path, texts[k] = qtext, lens[k++] = strlen(qtext);
+        }
+        if (bp_path)
+            paths[k] = bp_path, texts[k] = btext, lens[k++] = n * BP_PROOF_BYTES;
+        rc = write_outputs_len(k, paths, texts, lens, e);
     }
     free(ptext);
     free(qtext);
+    free(btext);
     return rc;
 }
 
@@ -110,7 +151,8 @@ static int read_partitions(struct client_conn *c, json_t *resp, struct sp_err *e
  * both paths are given, else prints the final state.
  */
 int client_wait_job(struct client_conn *c, const char *job, size_t want,
-                    const char *proof_path, const char *public_path, struct sp_err *e)
+                    const char *proof_path, const char *public_path, const char *bp_path,
+                    struct sp_err *e)
 {
     json_t *req = json_object(), *resp = NULL;
     json_object_set_new(req, "op", json_string("wait"));
@@ -125,8 +167,8 @@ int client_wait_job(struct client_conn *c, const char *job, size_t want,
         client_sanitize(e->msg);
         goto out;
     }
-    if (proof_path && (rc = read_partitions(c, resp, e)) == 0)
-        rc = write_results(resp, want, proof_path, public_path, e);
+    if ((proof_path || bp_path) && (rc = read_partitions(c, resp, e)) == 0)
+        rc = write_results_bp(resp, want, proof_path, public_path, bp_path, e);
     else if (printf("done\n") < 0 || fflush(stdout) != 0)
         rc = sp_fail(e, -EIO, "stdout: %s", strerror(errno));
 out:

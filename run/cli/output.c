@@ -208,12 +208,13 @@ static int open_direct(const struct output_target *t)
     return fd;
 }
 
-static int write_direct(const struct output_target *t, const char *text, struct sp_err *e)
+static int write_direct(const struct output_target *t, const char *text, size_t len,
+                        struct sp_err *e)
 {
     int fd = open_direct(t);
     if (fd < 0)
         return sp_fail(e, fd, "%s: %s", t->name, strerror(-fd));
-    int rc = write_all(fd, text, strlen(text));
+    int rc = write_all(fd, text, len);
     if (close(fd) < 0 && rc == 0 && errno != EINTR)
         rc = -errno;
     return rc < 0 ? sp_fail(e, rc, "%s: %s", t->name, strerror(-rc)) : 0;
@@ -221,7 +222,7 @@ static int write_direct(const struct output_target *t, const char *text, struct 
 
 /* Writes text into tmp (real path + .tmp.PID, beside the real file, so the
  * rename stays on one filesystem) and syncs it; removes it on failure. */
-static int write_tmp(const struct output_target *t, char *tmp, const char *text,
+static int write_tmp(const struct output_target *t, char *tmp, const char *text, size_t len,
                      struct sp_err *e)
 {
     if ((size_t)snprintf(tmp, PATH_MAX, "%s.tmp.%d", t->path, (int)getpid()) >= PATH_MAX)
@@ -231,7 +232,7 @@ static int write_tmp(const struct output_target *t, char *tmp, const char *text,
         int err = errno;
         return sp_fail(e, -err, "%s: %s", t->name, strerror(err));
     }
-    int rc = write_all(fd, text, strlen(text));
+    int rc = write_all(fd, text, len);
     if (rc == 0 && fsync(fd) < 0)
         rc = -errno;
     if (close(fd) < 0 && rc == 0)
@@ -246,17 +247,23 @@ static int write_tmp(const struct output_target *t, char *tmp, const char *text,
 int write_outputs(unsigned n, const char *const *paths, const char *const *texts,
                   struct sp_err *e)
 {
+    return write_outputs_len(n, paths, texts, NULL, e);
+}
+
+int write_outputs_len(unsigned n, const char *const *paths, const char *const *texts,
+                      const size_t *lens, struct sp_err *e)
+{
     struct output_target t[OUTPUT_MAX_FILES];
     char tmp[OUTPUT_MAX_FILES][PATH_MAX];
     int made[OUTPUT_MAX_FILES] = { 0 };
     int rc = output_check(n, paths, t, e);
 
     for (unsigned i = 0; rc == 0 && i < n; i++)
-        if (t[i].kind == OUTPUT_REPLACE && (rc = write_tmp(&t[i], tmp[i], texts[i], e)) == 0)
+        if (t[i].kind == OUTPUT_REPLACE && (rc = write_tmp(&t[i], tmp[i], texts[i], lens ? lens[i] : strlen(texts[i]), e)) == 0)
             made[i] = 1;
     for (unsigned i = 0; rc == 0 && i < n; i++)
         if (t[i].kind == OUTPUT_DIRECT)
-            rc = write_direct(&t[i], texts[i], e);
+            rc = write_direct(&t[i], texts[i], lens ? lens[i] : strlen(texts[i]), e);
     for (unsigned i = 0; i < n; i++) {
         if (!made[i])
             continue;

@@ -71,4 +71,9 @@ int write_output(const char *path, const char *text, struct sp_err *e);
 int write_outputs(unsigned n, const char *const *paths, const char *const *texts,
                   struct sp_err *e);
 
+/* The same with lens[i] bytes of texts[i] (binary outputs: bellperson's
+ * proofs); lens NULL: each text up to its NUL. */
+int write_outputs_len(unsigned n, const char *const *paths, const char *const *texts,
+                      const size_t *lens, struct sp_err *e);
+
 #endif

@@ -1,24 +1,36 @@
 /*
  * prove_bellperson.c - `slotprove prove --params P.params --pce C.pce
- * [--threads N] [-q] [--no-subgroup-check] [--json PROOF.json PUBLIC.json]
- * WITNESS... OUT`: proves one job of bellperson partitions (one witness
- * each, in order) and writes their 192-byte proofs concatenated to OUT.
+ * [options] WITNESS... OUT`: proves one job of bellperson partitions (one
+ * witness each, in order) and writes their 192-byte proofs concatenated to
+ * OUT.
  *
- * The supervisor side checks the arguments and execs the prover's own
- * process, gpud, in its one-shot mode (gpud/cpu/bellperson_main.c): the
- * proving (CPU backend) happens where the points live, and this process
- * never touches them. Serving these keys through the slot pipeline (serve
- * --key NAME=P.params:C.pce) is not built yet.
+ * As `prove` does for a zkey (prove_cmd.c), this is the daemon's core with
+ * one job and no socket: the key goes into the core's key cache (every
+ * point checked, run/sup/keys_bellperson.c), one synthd computes each
+ * partition's a, b, c from the PCE (synthd/bellperson_synth.h), one gpud
+ * proves it on its backend (CPU, or CUDA with --backend cuda/auto and a
+ * GPU) and checks it against the file's vk; the same crash recovery. This
+ * process never touches the points or the slots.
  */
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "args.h"
-#include "sibling.h"
+#include "bellperson_proof.h"
+#include "core.h"
+#include "groth16_json.h"
+#include "keys_bellperson.h"
+#include "log.h"
+#include "loop.h"
+#include "output.h"
+#include "payload.h"
+#include "proc.h"
 #include "prove_bellperson.h"
+#include "submit.h"
 
 int bellperson_wanted(int argc, char **argv, const char *flag)
 {
@@ -40,15 +52,19 @@ static void usage(FILE *f)
             "Proves bellperson partitions (Filecoin's Groth16 over BLS12-381): P.params is\n"
             "bellperson's parameter file, C.pce cuzk's pre-compiled constraint file for the\n"
             "same circuit, each WITNESS a .wtns of one partition (BLS12-381's r, nWitness =\n"
-            "inputs + aux, wire 0 = 1, the inputs then the aux wires). OUT receives one\n"
-            "192-byte proof per witness, in order (compressed A || B || C, as bellperson's\n"
-            "Proof::write). Every point of P.params is checked (on the curve, in the\n"
-            "subgroup) when it is loaded, and every proof against P.params's own vk before\n"
-            "OUT is written.\n"
+            "inputs + aux, wire 0 = 1, the inputs then the aux wires; at most %d). OUT\n"
+            "receives one 192-byte proof per witness, in order (compressed A || B || C, as\n"
+            "bellperson's Proof::write). Every point of P.params is checked (on the curve,\n"
+            "in the subgroup) when it is loaded, and every proof against P.params's own vk\n"
+            "before OUT is written. It runs the daemon's process group (one synthd, one\n"
+            "gpud) for one job.\n"
             "\n"
             "options:\n"
-            "  --threads N             worker threads, 0..1024 (default 0: all CPUs)\n"
-            "  --backend auto|cpu      the CPU backend (the only one for these keys so far)\n"
+            "  --backend auto|cpu|cuda  gpud's backend (default auto: CUDA on the first\n"
+            "                          visible GPU where this build has it, else the CPU)\n"
+            "  --gpu-mem SIZE          device memory gpud may use (e.g. 24G; default: the\n"
+            "                          GPU's free memory less a margin)\n"
+            "  --threads N             worker threads per process, 0..1024 (default 0: all CPUs)\n"
             "  --json PROOF PUBLIC     also write snarkjs's proof.json and public.json (one\n"
             "                          witness): `snarkjs groth16 verify` accepts them with\n"
             "                          the same key's vk.json\n"
@@ -57,13 +73,61 @@ static void usage(FILE *f)
             "  -q, --quiet             no progress on stderr\n"
             "  -h, --help              this text\n"
             "\n"
-            "The CPU backend proves (gpud's one-shot mode). Exit status: 0 proofs written,\n"
-            "1 bad input or a failed proof (nothing written), 2 usage error.\n");
+            "Exit status: 0 proofs written, 1 bad input or a failed proof (nothing written),\n"
+            "2 usage error.\n",
+            JOB_MAX_PARTS);
+}
+
+struct bp_run {
+    int quiet, ended;
+    uint64_t t0;
+};
+
+static void on_hello(void *ctx, const struct kid *k, const char *text)
+{
+    struct bp_run *r = ctx;
+    if (!r->quiet && k->role == ROLE_GPUD)
+        fprintf(stderr, "slotprove prove: gpud pid %d, backend %s\n", (int)k->p.pid, text);
+}
+
+static void on_progress(void *ctx, const struct job *j, uint32_t part, enum stage s, uint64_t ns)
+{
+    struct bp_run *r = ctx;
+    if (!r->quiet && s == STAGE_VERIFY)
+        fprintf(stderr, "slotprove prove: partition %u (%s): proved and checked (check %.3f ms), "
+                "%.3f s since start\n", part, j->parts[part].wname, ns / 1e6,
+                (now_ns() - r->t0) / 1e9);
+}
+
+static void on_job_ended(void *ctx, struct job *j)
+{
+    (void)j;
+    ((struct bp_run *)ctx)->ended = 1;
+}
+
+/* The job's proofs (proof.json text per partition) as 192 bytes each. */
+static int proofs_bytes(const struct job *j, uint32_t n, uint8_t *out, struct sp_err *e)
+{
+    for (uint32_t i = 0; i < n; i++) {
+        json_error_t je;
+        json_t *doc = json_loads(j->parts[i].proof_json, 0, &je);
+        struct groth16_proof p;
+        int rc = doc ? groth16_proof_from_json(&p, doc, CURVE_BLS12381, j->parts[i].wname, e)
+                     : sp_fail(e, -EPROTO, "%s: unreadable proof", j->parts[i].wname);
+        json_decref(doc);
+        if (rc == 0)
+            rc = bp_proof_from_groth16(out + (size_t)i * BP_PROOF_BYTES, &p, j->parts[i].wname, e);
+        if (rc < 0)
+            return rc;
+    }
+    return 0;
 }
 
 int cmd_prove_bellperson(int argc, char **argv)
 {
-    const char *params = NULL, *pce = NULL, *threads = NULL, *jp = NULL, *jq = NULL;
+    const char *params = NULL, *pce = NULL, *jp = NULL, *jq = NULL, *backend = "auto";
+    unsigned threads = 0;
+    uint64_t gpu_mem = 0;
     int quiet = 0, nosub = 0, i;
     for (i = 1; i < argc && strcmp(argv[i], "--") != 0; i++)
         if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
@@ -77,26 +141,36 @@ int cmd_prove_bellperson(int argc, char **argv)
             params = argv[++i];
         else if (strcmp(a, "--pce") == 0 && more)
             pce = argv[++i];
-        else if (strcmp(a, "--threads") == 0 && more)
-            threads = argv[++i];
-        else if (strcmp(a, "--backend") == 0 && more) {
-            const char *b = argv[++i];
-            if (strcmp(b, "cpu") != 0 && strcmp(b, "auto") != 0) {
-                fprintf(stderr, "slotprove prove: --backend %s: bellperson keys are proved on "
-                                "the CPU backend only so far (auto or cpu)\n", b);
+        else if (strcmp(a, "--threads") == 0 && more) {
+            if (parse_count(argv[++i], 0, 1024, &threads) < 0) {
+                fprintf(stderr, "slotprove prove: --threads \"%s\": want 0..1024\n", argv[i]);
                 return 2;
             }
-        }
-        else if (strcmp(a, "--json") == 0 && i + 2 < argc)
+        } else if (strcmp(a, "--gpu-mem") == 0 && more) {
+            if (!(gpu_mem = parse_size(argv[++i]))) {
+                fprintf(stderr, "slotprove prove: --gpu-mem %s: want SIZE (e.g. 24G)\n", argv[i]);
+                return 2;
+            }
+        } else if (strcmp(a, "--backend") == 0 && more) {
+            backend = argv[++i];
+#ifndef SLOTPROVE_CUDA_BUILT
+            if (strcmp(backend, "cuda") == 0) {
+                fprintf(stderr, "slotprove prove: --backend cuda: this build has no CUDA backend "
+                                "(nvcc was not found when it was built)\n");
+                return 2;
+            }
+#endif
+            if (!backend_name_ok(backend)) {
+                fprintf(stderr, "slotprove prove: --backend must be auto, cpu or cuda\n");
+                return 2;
+            }
+        } else if (strcmp(a, "--json") == 0 && i + 2 < argc)
             jp = argv[i + 1], jq = argv[i + 2], i += 2;
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)
             quiet = 1;
         else if (strcmp(a, "--no-subgroup-check") == 0)
             nosub = 1;
-        else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            usage(stdout);
-            return 0;
-        } else if (strcmp(a, "--") == 0) {
+        else if (strcmp(a, "--") == 0) {
             i++;
             break;
         } else {
@@ -110,55 +184,99 @@ int cmd_prove_bellperson(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    unsigned t = 0;
-    if (threads && parse_count(threads, 0, 1024, &t) < 0) {
-        fprintf(stderr, "slotprove prove: --threads \"%s\": want 0..1024\n", threads);
+    uint32_t nwit = (uint32_t)(argc - i - 1);
+    if (nwit > JOB_MAX_PARTS) {
+        fprintf(stderr, "slotprove prove: %u witnesses: at most %d in one run\n", nwit,
+                JOB_MAX_PARTS);
         return 2;
     }
-    if (jp && argc - i != 2) {
+    if (jp && nwit != 1) {
         fprintf(stderr, "slotprove prove: --json takes one witness\n");
         return 2;
     }
     const char *out = argv[argc - 1];
     for (int k = i; k < argc - 1; k++)
-        if (strcmp(argv[k], out) == 0 || strcmp(argv[k], params) == 0 || strcmp(out, params) == 0 ||
-            strcmp(out, pce) == 0) {
+        if (strcmp(argv[k], out) == 0 || strcmp(out, params) == 0 || strcmp(out, pce) == 0) {
             fprintf(stderr, "slotprove prove: OUT %s is also an input\n", out);
             return 2;
         }
 
-    char exe[4096], tb[16];
-    int rc = sibling_path(exe, sizeof exe, "gpud");
-    if (rc < 0) {
-        fprintf(stderr, "slotprove prove: cannot locate gpud: %s\n", strerror(-rc));
-        return 1;
+    static struct core core;
+    struct bp_run r = { .quiet = quiet, .t0 = now_ns() };
+    struct sp_err e = { "" };
+    int wfds[JOB_MAX_PARTS], rc = 1;
+    uint32_t nopen = 0, key_id;
+    uint8_t *bytes = NULL;
+    core_init(&core);
+    log_setup("slotprove", 0, LOG_WARN, quiet);
+    for (; nopen < nwit; nopen++)
+        if ((wfds[nopen] = open_input(argv[i + (int)nopen], &e)) < 0)
+            goto out;
+    int pfd = open_input(params, &e), cfd = pfd >= 0 ? open_input(pce, &e) : -1;
+    if (pfd < 0 || cfd < 0) {
+        if (pfd >= 0)
+            close(pfd);
+        goto out;
     }
-    snprintf(tb, sizeof tb, "%u", t);
-    char **av = calloc((size_t)argc + 16, sizeof(char *));
-    if (!av)
-        return 1;
-    int n = 0;
-    av[n++] = "gpud";
-    av[n++] = "--bellperson-prove";
-    av[n++] = "--threads";
-    av[n++] = tb;
-    if (quiet)
-        av[n++] = "--quiet";
-    if (nosub)
-        av[n++] = "--no-subgroup-check";
-    if (jp) {
-        av[n++] = "--json";
-        av[n++] = (char *)jp;
-        av[n++] = (char *)jq;
+    uint64_t t_key = now_ns();
+    if (keys_add_bellperson(&core.keys, pfd, cfd, params, pce, "prove", threads, !nosub, &key_id,
+                            &e) < 0)
+        goto out;
+    const struct zkey *zk = &core.keys.keys[key_id].zk;
+    if (!quiet)
+        fprintf(stderr, "slotprove prove: bellperson key %s: %u public inputs, %u wires, domain "
+                "2^%u; %llu points checked%s in %.3f s\n", params, zk->n_public, zk->n_vars,
+                zk->log_domain, (unsigned long long)core.keys.keys[key_id].check_points,
+                nosub ? " (on the curve only)" : " (curve and subgroup)",
+                (now_ns() - t_key) / 1e9);
+    core.o = (struct core_opts){
+        .synthds = 1, .gpuds = 1, .slots = nwit > 1 ? 2 : 1,
+        .slot_bytes = payload_layout(zk->domain_size, zk->n_vars).total, .backend = backend,
+        .gpu_mem = gpu_mem, .threads = threads, .max_attempts = 3, .result_ttl_s = 3600,
+        .file_timeout_s = 3600, .max_queued = nwit,
+    };
+    core.hooks = (struct core_hooks){ .ctx = &r, .hello = on_hello, .progress = on_progress,
+                                      .job_ended = on_job_ended };
+    if (core_start(&core, &e) < 0)
+        goto out;
+    struct submission sub = { .key = "prove", .zkey = "", .n_witnesses = nwit };
+    for (uint32_t k = 0; k < nwit; k++)
+        sub.witnesses[k] = argv[i + (int)k];
+    struct job *j;
+    if (core_submit(&core, getuid(), &sub, wfds, (int)nwit, &j, &e) < 0)
+        goto out;
+    nopen = 0; /* the job owns them */
+    core_loop_until(&core, &r.ended);
+    if (j->state != JOB_DONE) {
+        sp_fail(&e, SP_EINTERNAL, "%s", j->error[0] ? j->error : "proving failed");
+        goto out;
     }
-    av[n++] = (char *)params;
-    av[n++] = (char *)pce;
-    av[n++] = (char *)out;
-    for (int k = i; k < argc - 1; k++)
-        av[n++] = argv[k];
-    av[n] = NULL;
-    execv(exe, av);
-    fprintf(stderr, "slotprove prove: exec %s: %s\n", exe, strerror(errno));
-    free(av);
-    return 1;
+    if (!(bytes = malloc((size_t)nwit * BP_PROOF_BYTES + 1))) {
+        sp_fail(&e, -ENOMEM, "out of memory");
+        goto out;
+    }
+    if (proofs_bytes(j, nwit, bytes, &e) < 0)
+        goto out;
+    {
+        const char *paths[3] = { out, jp, jq };
+        const char *texts[3] = { (const char *)bytes, j->parts[0].proof_json,
+                                 j->parts[0].public_json };
+        size_t lens[3] = { (size_t)nwit * BP_PROOF_BYTES, 0, 0 };
+        if (jp)
+            lens[1] = strlen(texts[1]), lens[2] = strlen(texts[2]);
+        if (write_outputs_len(jp ? 3 : 1, paths, texts, lens, &e) < 0)
+            goto out;
+    }
+    if (!quiet)
+        fprintf(stderr, "slotprove prove: wrote %s (%u x %d bytes) in %.3f s\n", out, nwit,
+                BP_PROOF_BYTES, (now_ns() - r.t0) / 1e9);
+    rc = 0;
+out:
+    core_shutdown(&core);
+    if (rc != 0)
+        fprintf(stderr, "slotprove prove: %s\n", e.msg[0] ? e.msg : "proving failed");
+    for (uint32_t k = 0; k < nopen; k++)
+        close(wfds[k]);
+    free(bytes);
+    return rc;
 }

@@ -49,6 +49,8 @@ uint32_t keys_evict_idle(struct key_cache *kc, uint64_t busy_keys, const char *w
     sup_log(LOG_NOTE, "event=key_dropped|%s: dropped %s", why, k->name);
     zkey_close(&k->zk);
     close(k->fd);
+    if (k->kind == CTL_KEY_BELLPERSON)
+        close(k->pce_fd);
     if (k->has_synth_index)
         close(k->synth_index_fd);
     memset(k, 0, sizeof(*k));
@@ -74,6 +76,23 @@ uint64_t keys_client_bytes(const struct key_cache *kc)
     return held;
 }
 
+/* Gives up a prepared key: its mapping and descriptors. */
+static void prep_close(struct key_prep *p)
+{
+    zkey_close(&p->zk);
+    close(p->fd);
+    if (p->kind == CTL_KEY_BELLPERSON)
+        close(p->pce_fd);
+}
+
+int keys_find_hash(const struct key_cache *kc, const uint8_t hash[32])
+{
+    for (uint32_t i = 0; i < CTL_MAX_KEYS && kc->hash_keys; i++)
+        if (kc->keys[i].used && memcmp(kc->keys[i].hash, hash, 32) == 0)
+            return (int)i;
+    return -ENOENT;
+}
+
 /* The cache part of adding a key: dedupe by hash, check the slot size,
  * make room, insert. Consumes p (its memfd and mapping) on every path. */
 static int insert_key(struct key_cache *kc, struct key_prep *p, const char *name, int preloaded,
@@ -82,8 +101,7 @@ static int insert_key(struct key_cache *kc, struct key_prep *p, const char *name
     *evicted = CTL_MAX_KEYS;
     for (uint32_t i = 0; i < CTL_MAX_KEYS && kc->hash_keys; i++)
         if (kc->keys[i].used && memcmp(kc->keys[i].hash, p->hash, 32) == 0) {
-            zkey_close(&p->zk);
-            close(p->fd);
+            prep_close(p);
             kc->keys[i].last_used_ns = now_ns();
             if (preloaded) {
                 kc->keys[i].preloaded = 1;
@@ -97,8 +115,7 @@ static int insert_key(struct key_cache *kc, struct key_prep *p, const char *name
         sp_fail(e, -SP_ERANGE, "%s: needs %llu-byte slots but the pool's are %llu bytes "
                  "(start serve with a larger --slot-bytes)", name, (unsigned long long)need,
                  (unsigned long long)kc->slot_bytes);
-        zkey_close(&p->zk);
-        close(p->fd);
+        prep_close(p);
         return -SP_ERANGE;
     }
     if (!preloaded)
@@ -112,6 +129,8 @@ static int insert_key(struct key_cache *kc, struct key_prep *p, const char *name
         k->used = 1;
         k->load_seq = ++load_seq;
         k->fd = p->fd;
+        k->kind = p->kind;
+        k->pce_fd = p->kind == CTL_KEY_BELLPERSON ? p->pce_fd : -1;
         k->zk = p->zk;
         k->preloaded = preloaded;
         k->last_used_ns = now_ns();
@@ -123,8 +142,7 @@ static int insert_key(struct key_cache *kc, struct key_prep *p, const char *name
         *key_id = i;
         return 0;
     }
-    zkey_close(&p->zk);
-    close(p->fd);
+    prep_close(p);
     return sp_fail(e, -ENOSPC, "%s: the daemon holds %d distinct keys, all in use by running "
                    "jobs or preloaded", name, CTL_MAX_KEYS);
 }
@@ -147,59 +165,50 @@ static int open_key(int fd, const char *name, int hash, struct key_prep *out, st
             "checked in %.3f ms", (unsigned long long)npts, out->check_ns / 1e6, name,
             (unsigned long long)npts, out->check_ns / 1e6);
     out->fd = fd;
+    out->kind = CTL_KEY_ZKEY;
+    out->pce_fd = -1;
     memset(out->hash, 0, sizeof(out->hash));
     if (hash)
         hash_map(&out->zk, out->hash);
     return 0;
 }
 
-/* Opens, hashes and inserts the key on fd (consumed on every path). */
-static int add_key(struct key_cache *kc, int fd, const char *name, int preloaded,
-                   uint64_t busy_keys, uint32_t *key_id, uint32_t *evicted, struct sp_err *e)
+int keys_insert_alias(struct key_cache *kc, struct key_prep *p, const char *name,
+                      const char *alias, uint32_t *key_id, struct sp_err *e)
 {
-    struct key_prep p;
-    *evicted = CTL_MAX_KEYS;
-    int rc = open_key(fd, name, kc->hash_keys, &p, e);
-    if (rc < 0) {
-        close(fd);
+    uint32_t id, evicted;
+    int rc = insert_key(kc, p, name, 1, 0, &id, &evicted, e);
+    if (rc < 0)
         return rc;
+    /* found by alias; messages name the file */
+    snprintf(kc->keys[id].name, sizeof(kc->keys[id].name), "%s", name);
+    uint32_t other;
+    if (keys_lookup(kc, alias, &other) == 0)
+        return sp_fail(e, -EINVAL, "--key %s: name used twice", alias);
+    if (!kc->keys[id].alias[0]) {
+        snprintf(kc->keys[id].alias, sizeof(kc->keys[id].alias), "%s", alias);
+    } else { /* the same files under another name */
+        if (kc->n_more_aliases >= CTL_MAX_KEYS)
+            return sp_fail(e, -ENOSPC, "--key %s: more than %d names for loaded keys", alias,
+                           CTL_MAX_KEYS);
+        struct key_alias *a = &kc->more_aliases[kc->n_more_aliases++];
+        a->id = id;
+        snprintf(a->name, sizeof a->name, "%s", alias);
     }
-    return insert_key(kc, &p, name, preloaded, busy_keys, key_id, evicted, e);
+    *key_id = id;
+    return 0;
 }
 
 int keys_add_fd(struct key_cache *kc, int fd, const char *name, const char *alias,
                 uint32_t *key_id, struct sp_err *e)
 {
-    uint32_t id, evicted;
-    int rc = add_key(kc, fd, name, 1, 0, &id, &evicted, e);
-    if (rc < 0)
+    struct key_prep p;
+    int rc = open_key(fd, name, kc->hash_keys, &p, e);
+    if (rc < 0) {
+        close(fd);
         return rc;
-    /* found by alias; messages name the file */
-    snprintf(kc->keys[id].name, sizeof(kc->keys[id].name), "%s", name);
-    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
-        if (kc->keys[i].used && i != id && strcmp(kc->keys[i].alias, alias) == 0) {
-            return sp_fail(e, -EINVAL, "--key %s: name used twice", alias);
-        }
-    snprintf(kc->keys[id].alias, sizeof(kc->keys[id].alias), "%s", alias);
-    *key_id = id;
-    return 0;
-}
-
-int keys_preload(struct key_cache *kc, const char *arg, struct sp_err *e)
-{
-    const char *eq = strchr(arg, '=');
-    char name[JOB_NAME_MAX + 1];
-    uint32_t id;
-    if (!eq || eq == arg || (size_t)(eq - arg) > JOB_NAME_MAX || !eq[1]) {
-        return sp_fail(e, -EINVAL, "--key %s: expected NAME=PATH.zkey", arg);
     }
-    memcpy(name, arg, (size_t)(eq - arg));
-    name[eq - arg] = 0;
-    int fd = open(eq + 1, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        return sp_fail(e, -errno, "%s: %s", eq + 1, strerror(errno));
-    }
-    return keys_add_fd(kc, fd, eq + 1, name, &id, e);
+    return keys_insert_alias(kc, &p, name, alias, key_id, e);
 }
 
 /*
@@ -264,6 +273,11 @@ int keys_insert(struct key_cache *kc, struct key_prep *p, const char *name, uint
 
 int keys_lookup(const struct key_cache *kc, const char *name, uint32_t *key_id)
 {
+    for (unsigned i = 0; i < kc->n_more_aliases; i++)
+        if (strcmp(kc->more_aliases[i].name, name) == 0) {
+            *key_id = kc->more_aliases[i].id;
+            return 0;
+        }
     for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
         if (kc->keys[i].used && kc->keys[i].preloaded && strcmp(kc->keys[i].alias, name) == 0) {
             *key_id = i;

@@ -22,6 +22,8 @@
 
 struct key_entry {
     int used;
+    uint32_t kind;             /* enum ctl_key_kind: a .zkey, or bellperson .params + PCE */
+    int pce_fd;                /* bellperson: the PCE, sent with fd to every child */
     char name[JOB_NAME_MAX + 1];
     char alias[JOB_NAME_MAX + 1]; /* --key NAME of a preloaded key */
     uint8_t hash[32];          /* SHA-256 of the file: the cache key */
@@ -30,7 +32,8 @@ struct key_entry {
     int synth_index_fd;        /* index (synthd/synth_index_share.h), sent to synthds */
     uint64_t load_seq;         /* KEY_LOAD's job_id, echoed by KEY_OK: a late KEY_OK
                                   for an evicted key under the same id is told apart */
-    struct zkey zk;            /* header view, for validation and sizes */
+    struct zkey zk;            /* header view, for validation and sizes (bellperson: the
+                                  shape only, common/bellperson_shape.h) */
     int preloaded;
     int failed;                /* a child could not load it */
     uint64_t last_used_ns;     /* for eviction when the table is full */
@@ -47,6 +50,13 @@ struct key_cache {
     uint64_t slot_bytes;       /* the pool's slot size (0 before the pool exists) */
     uint64_t max_job_key;      /* bytes: largest key a client may attach */
     int hash_keys;             /* 0: no SHA-256, no sharing (`prove`'s one key) */
+    /* further --key NAMEs of a preloaded key that an earlier NAME loaded
+     * already (the same SHA-256): found by keys_lookup too */
+    struct key_alias {
+        uint32_t id;
+        char name[JOB_NAME_MAX + 1];
+    } more_aliases[CTL_MAX_KEYS];
+    unsigned n_more_aliases;
 };
 
 /* KEY_OK from a synthd brought fd, the key's synthesis index in a sealed
@@ -54,19 +64,29 @@ struct key_cache {
  * none yet and the seals are there, else closed. run/synth_share.c */
 void keys_adopt_synth_index(struct key_entry *k, int fd);
 
-/* --key NAME=PATH: opens, validates and hashes PATH. 0, or a negative code
- * (common/err.h) with the reason, naming the file, in e. */
-int keys_preload(struct key_cache *kc, const char *name_eq_path, struct sp_err *e);
-
 /* A preloaded key from an open descriptor (consumed, also on failure):
  * found by alias, messages name `name`. 0 with *key_id, or a negative code
  * with e. */
 int keys_add_fd(struct key_cache *kc, int fd, const char *name, const char *alias,
                 uint32_t *key_id, struct sp_err *e);
 
-/* A key a client attached, opened but not yet in the cache. */
+struct key_prep;
+
+/* The id of the cached key whose SHA-256 is hash, or -ENOENT (always
+ * without hashing). */
+int keys_find_hash(const struct key_cache *kc, const uint8_t hash[32]);
+
+/* Inserts a prepared preloaded key (consumed on every path) found by alias,
+ * its messages naming name. 0 with *key_id, or a negative code with e. */
+int keys_insert_alias(struct key_cache *kc, struct key_prep *p, const char *name,
+                      const char *alias, uint32_t *key_id, struct sp_err *e);
+
+/* A key a client attached (or a preloaded one), opened but not yet in the
+ * cache. */
 struct key_prep {
-    int fd;                    /* sealed memfd copy */
+    uint32_t kind;             /* enum ctl_key_kind */
+    int fd;                    /* sealed memfd copy; a preloaded key's file */
+    int pce_fd;                /* bellperson: the PCE (-1 otherwise) */
     struct zkey zk;            /* mapped view of it */
     uint8_t hash[32];          /* SHA-256, or zeros without hashing */
     uint64_t check_ns, check_points; /* zkey_check_points: ns, points checked */

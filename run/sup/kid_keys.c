@@ -13,11 +13,17 @@ int core_send_key(struct core *c, struct kid *k, uint32_t key_id)
     const struct key_entry *ke = &c->keys.keys[key_id];
     /* synthds also get the key's shared synthesis index, once one exists */
     int fds[2] = { ke->fd, ke->synth_index_fd };
+    int nfds = k->role == ROLE_SYNTHD && ke->has_synth_index ? 2 : 1;
     ctl_init(&m, CTL_KEY_LOAD);
     m.key_id = key_id;
     m.job_id = ke->load_seq;
+    m.key_kind = ke->kind;
+    if (ke->kind == CTL_KEY_BELLPERSON) { /* .params and PCE, to every child */
+        fds[1] = ke->pce_fd;
+        nfds = 2;
+    }
     ctl_text(&m, "%s", ke->name);
-    int rc = ctl_send(k->p.ctl, &m, fds, k->role == ROLE_SYNTHD && ke->has_synth_index ? 2 : 1);
+    int rc = ctl_send(k->p.ctl, &m, fds, nfds);
     if (rc == 0)
         k->keys_sent |= 1ull << key_id;
     return rc;

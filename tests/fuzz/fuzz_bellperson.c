@@ -19,6 +19,7 @@
 #include "bellperson_params.h"
 #include "bellperson_pce.h"
 #include "bellperson_proof.h"
+#include "pce_synth.h"
 
 #define NAME "fuzz.bin"
 

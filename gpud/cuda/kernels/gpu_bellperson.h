@@ -1,0 +1,52 @@
+/*
+ * gpu_bellperson.h — the small kernels of gpu_bellperson.cu that bellperson's
+ * quotient needs on top of gpu_ntt.h (gpud/cuda/cuda_bellperson.c), over
+ * BLS12-381's Fr, device vectors of n = 2^k elements (32 B each, the CPU
+ * code's layout, gpu_types.h). Each call queues on the calling thread's
+ * stream; 0 or -EIO (a launch error, named in e).
+ */
+#ifndef SLOTPROVE_CUDA_GPU_BELLPERSON_H
+#define SLOTPROVE_CUDA_GPU_BELLPERSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#include "err.h"
+
+/* out[(u·i) mod n] = in[i] for i < n (u odd, n a power of two: a
+ * permutation): bellperson's row i, evaluated at ω_b^i, moved to where
+ * snarkjs's root puts the same point (ω_b^i = ω_s^(u·i), common/
+ * bellperson_ntt.h bp_row_map_factor). out ≠ in. */
+int gpu_bp_scatter(void *out, const void *in, size_t n, uint64_t u, struct sp_err *e);
+
+/* out[i] = a[i] − b[i] (Montgomery form; out may be a or b). */
+int gpu_bp_sub(void *out, const void *a, const void *b, size_t n, struct sp_err *e);
+
+/* out[i] = in[i]·c·base^i, out of Montgomery form (standard-form scalars
+ * for an MSM); c and base are Montgomery-form Fr (32 B each, host memory).
+ * With base = shift^−1 and c = 1/(shift^n − 1) this turns the inverse NTT
+ * of (a·b − c) on the coset shift·⟨ω⟩ into h's monomial coefficients.
+ * out may be in. */
+int gpu_bp_monomial(void *out, const void *in, size_t n, const void *c, const void *base,
+                    struct sp_err *e);
+
+/* bellperson's quotient h (gpud/cuda/cuda_bellperson.h) on the device: a,
+ * b, c host vectors of n = 2^log_n Fr (Montgomery form, evaluations at
+ * bellperson's ω_b^i; kept); u = bp_row_map_factor(log_n); scale and
+ * shift_inv from bp_device_coset_constants (host, 32 B each). *h ← a device
+ * vector of n standard-form coefficients (the MSM's scalars; h[n−1] = 0 for
+ * a satisfied witness), charged to the ledger's vectors part: free it with
+ * gpu_mem_free. Holds three vectors and the NTT's tables while it runs.
+ * 0, -ENOMEM (the budget), -EIO. */
+int gpu_bp_quotient(unsigned log_n, const void *a, const void *b, const void *c, uint64_t u,
+                    const void *scale, const void *shift_inv, void **h, struct sp_err *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
