@@ -35,6 +35,9 @@
 #ifndef SYNTH_BATCH_ROWS
 #define SYNTH_BATCH_ROWS 16 /* 0: no prefetch */
 #endif
+#ifndef SYNTH_PREFETCH_LOCALITY
+#define SYNTH_PREFETCH_LOCALITY 0
+#endif
 #ifndef SYNTH_HIGH_TABLE
 #define SYNTH_HIGH_TABLE 64 /* sums of ±1 terms pass 2^256 by a few: h < this */
 #endif
@@ -211,7 +214,7 @@ static inline const uint32_t *S_(prefetch_rows)(const struct S_(synth_ctx) *x, c
         const uint32_t *q = p + wa + wb;
         while (p < q) {
             uint32_t tag = *p;
-            __builtin_prefetch(&x->w[tag & SYNTH_SIGNAL_MASK], 0, 0);
+            __builtin_prefetch(&x->w[tag & SYNTH_SIGNAL_MASK], 0, SYNTH_PREFETCH_LOCALITY);
             p += words[tag >> SYNTH_SIGNAL_BITS];
         }
     }
@@ -227,7 +230,10 @@ static inline void S_(synth_row)(const struct S_(synth_ctx) *x, const uint32_t *
     S_(row_sum)(x, p, p + wa, &av);
     S_(row_sum)(x, p + wa, p + wa + wb, &bv);
     *pp = p + wa + wb;
-    S_(fr_mul)(&cv, &av, &bv);
+    if (wa && wb) /* an empty A or B (circom's linear rows): a or b is 0, so is c */
+        S_(fr_mul)(&cv, &av, &bv);
+    else
+        S_(fr_set_zero)(&cv);
     S_(store)(&x->a[r], &av);
     S_(store)(&x->b[r], &bv);
     S_(store)(&x->c[r], &cv);
