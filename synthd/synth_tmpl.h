@@ -19,9 +19,9 @@
  * same field element as the old path's, fully reduced, so the bytes are the
  * same (tests/test_synth.c checks both against a naive loop).
  *
- * Rows go in batches of SYNTH_BATCH_ROWS: the witness values of batch k+1
- * are prefetched before batch k is summed, so the random loads of the
- * witness (512 MiB at 2^24) overlap the arithmetic. Threads take the index's
+ * The witness values of row k + SYNTH_BATCH_ROWS are prefetched as row k is
+ * summed, so the random loads of the witness (512 MiB at 2^24) overlap the
+ * arithmetic. Threads take the index's
  * chunks (equal numbers of stream words) one at a time.
  */
 #include <string.h>
@@ -33,7 +33,10 @@
 #define S_(name) SC_CAT(SC, name)
 
 #ifndef SYNTH_BATCH_ROWS
-#define SYNTH_BATCH_ROWS 16 /* 0: no prefetch */
+#define SYNTH_BATCH_ROWS 16 /* prefetch distance in rows; 0: no prefetch */
+#endif
+#ifndef SYNTH_PREFETCH_LOCALITY
+#define SYNTH_PREFETCH_LOCALITY 0
 #endif
 #ifndef SYNTH_HIGH_TABLE
 #define SYNTH_HIGH_TABLE 64 /* sums of ±1 terms pass 2^256 by a few: h < this */
@@ -211,7 +214,7 @@ static inline const uint32_t *S_(prefetch_rows)(const struct S_(synth_ctx) *x, c
         const uint32_t *q = p + wa + wb;
         while (p < q) {
             uint32_t tag = *p;
-            __builtin_prefetch(&x->w[tag & SYNTH_SIGNAL_MASK], 0, 0);
+            __builtin_prefetch(&x->w[tag & SYNTH_SIGNAL_MASK], 0, SYNTH_PREFETCH_LOCALITY);
             p += words[tag >> SYNTH_SIGNAL_BITS];
         }
     }
@@ -227,7 +230,10 @@ static inline void S_(synth_row)(const struct S_(synth_ctx) *x, const uint32_t *
     S_(row_sum)(x, p, p + wa, &av);
     S_(row_sum)(x, p + wa, p + wa + wb, &bv);
     *pp = p + wa + wb;
-    S_(fr_mul)(&cv, &av, &bv);
+    if (wa && wb) /* an empty A or B (circom's linear rows): a or b is 0, so is c */
+        S_(fr_mul)(&cv, &av, &bv);
+    else
+        S_(fr_set_zero)(&cv);
     S_(store)(&x->a[r], &av);
     S_(store)(&x->b[r], &bv);
     S_(store)(&x->c[r], &cv);
@@ -240,14 +246,18 @@ static void S_(synth_chunks)(void *arg, size_t kb, size_t ke)
         uint32_t r = x->ix->chunks[k].row, r_end = x->ix->chunks[k + 1].row;
         const uint32_t *p = x->ix->stream + x->ix->chunks[k].word;
 #if SYNTH_BATCH_ROWS > 0
-        uint32_t nb = r + SYNTH_BATCH_ROWS < r_end ? r + SYNTH_BATCH_ROWS : r_end;
-        const uint32_t *pf = S_(prefetch_rows)(x, p, r, nb);
-        while (r < r_end) {
-            uint32_t n2 = nb + SYNTH_BATCH_ROWS < r_end ? nb + SYNTH_BATCH_ROWS : r_end;
-            pf = S_(prefetch_rows)(x, pf, nb, n2);
-            for (; r < nb; r++)
-                S_(synth_row)(x, &p, r);
-            nb = n2;
+        /* the rows' first SYNTH_BATCH_ROWS prefetched, then one more row's
+         * witness values with each row summed: a steady few loads in flight
+         * (a burst of a whole batch's prefetches stalled on the full miss
+         * buffers, about 5% slower on the 2-core box at 2^18 and 2^20) */
+        uint32_t rp = r + SYNTH_BATCH_ROWS < r_end ? r + SYNTH_BATCH_ROWS : r_end;
+        const uint32_t *pf = S_(prefetch_rows)(x, p, r, rp);
+        for (; r < r_end; r++) {
+            if (rp < r_end) {
+                pf = S_(prefetch_rows)(x, pf, rp, rp + 1);
+                rp++;
+            }
+            S_(synth_row)(x, &p, r);
         }
 #else
         for (; r < r_end; r++)

@@ -3,11 +3,13 @@
  * a = A·w, b = B·w, c = a∘b, timed in CPU seconds of all threads, as
  * synthd's own figure (bench-pipeline's Mcons/s/core) counts them.
  *
- *   bench_synth KEY.zkey WITNESS.wtns [REPS [THREADS]]
+ *   bench_synth KEY.zkey WITNESS.wtns [REPS [THREADS [PAYLOAD]]]
  *
  * REPS (default 5) partitions are synthesized one after the other into one
  * set of buffers (a slot's payload: a, b, c and the witness); THREADS
- * defaults to parallel_threads(). Prints one line of NAME=VALUE fields:
+ * defaults to parallel_threads(); PAYLOAD (shm, anon or anon-huge, default
+ * shm) is how those buffers are mapped (payload() below). Prints one line
+ * of NAME=VALUE fields:
  *   index_ms        wall time to build the key's synthesis index (once)
  *   index_cpu_ms    its CPU time, all threads
  *   read_cpu_ms     witness read (pread + range check), CPU, median
@@ -61,12 +63,33 @@ static double median_ms(uint64_t *v, int n)
     return (n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2) / 1e6;
 }
 
-/* A page-aligned anonymous mapping, touched once, as a slot's payload is
- * prefaulted by the supervisor before any synthd writes it. */
-static void *payload(size_t bytes)
+/* The buffers a, b, c and the witness, prefaulted before any synthesis:
+ *   shm        (default) a sealed-size memfd, fallocated and mapped shared,
+ *              as shm/pool.c makes the slot pool: the pages synthd really
+ *              writes and reads (shmem: huge pages only where
+ *              /sys/kernel/mm/transparent_hugepage/shmem_enabled allows);
+ *   anon       private anonymous memory;
+ *   anon-huge  the same with MADV_HUGEPAGE (transparent huge pages where
+ *              .../transparent_hugepage/enabled is madvise or always): how
+ *              much the witness's random reads lose to 4 KiB pages. */
+static void *payload(size_t bytes, const char *kind)
 {
-    void *p = mmap(NULL, bytes ? bytes : 1, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-                   -1, 0);
+    void *p;
+    if (bytes == 0)
+        bytes = 1;
+    if (strcmp(kind, "shm") == 0) {
+        int fd = memfd_create("bench-synth-slot", MFD_CLOEXEC);
+        if (fd < 0 || ftruncate(fd, (off_t)bytes) < 0 || fallocate(fd, 0, 0, (off_t)bytes) < 0)
+            return NULL;
+        p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        close(fd);
+    } else if (strcmp(kind, "anon") == 0 || strcmp(kind, "anon-huge") == 0) {
+        p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (p != MAP_FAILED && strcmp(kind, "anon-huge") == 0)
+            madvise(p, bytes, MADV_HUGEPAGE);
+    } else {
+        return NULL;
+    }
     if (p == MAP_FAILED)
         return NULL;
     memset(p, 0, bytes);
@@ -75,8 +98,8 @@ static void *payload(size_t bytes)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || argc > 5) {
-        fprintf(stderr, "usage: bench_synth KEY.zkey WITNESS.wtns [REPS [THREADS]]\n");
+    if (argc < 3 || argc > 6) {
+        fprintf(stderr, "usage: bench_synth KEY.zkey WITNESS.wtns [REPS [THREADS [shm|anon|anon-huge]]]\n");
         return 2;
     }
     int reps = argc > 3 ? atoi(argv[3]) : 5;
@@ -108,9 +131,11 @@ int main(int argc, char **argv)
     double index_cpu_ms = (double)(clock_ns(CLOCK_PROCESS_CPUTIME_ID) - i0) / 1e6;
 
     size_t vec = (size_t)zk.domain_size * 32, wit = (size_t)zk.n_vars * 32;
-    uint8_t *a = payload(3 * vec + wit);
+    const char *kind = argc > 5 ? argv[5] : "shm";
+    uint8_t *a = payload(3 * vec + wit, kind);
     if (!a) {
-        fprintf(stderr, "bench_synth: cannot map %zu bytes\n", 3 * vec + wit);
+        fprintf(stderr, "bench_synth: cannot map %zu bytes as %s: %s\n", 3 * vec + wit, kind,
+                strerror(errno));
         return 1;
     }
     uint8_t *b = a + vec, *c = b + vec, *wv = c + vec;
@@ -141,10 +166,10 @@ int main(int argc, char **argv)
     SHA256Update(&h, a, 3 * vec);
     SHA256End(&h, hex);
     double cpu = median_ms(t_cpu, reps);
-    printf("curve=%s log_domain=%u n_vars=%u coefs=%llu threads=%u reps=%d index_ms=%.1f index_cpu_ms=%.1f "
+    printf("curve=%s log_domain=%u n_vars=%u coefs=%llu threads=%u reps=%d payload=%s index_ms=%.1f index_cpu_ms=%.1f "
            "read_cpu_ms=%.2f abc_cpu_ms=%.2f wall_ms=%.2f cpu_ms=%.2f mcons_core=%.3f sha256=%s\n",
            zk.curve == CURVE_BN254 ? "bn128" : "bls12381", zk.log_domain, zk.n_vars,
-           (unsigned long long)zk.n_coefs, nthreads, reps, index_ms, index_cpu_ms, median_ms(t_read, reps),
+           (unsigned long long)zk.n_coefs, nthreads, reps, kind, index_ms, index_cpu_ms, median_ms(t_read, reps),
            median_ms(t_abc, reps), median_ms(t_wall, reps), cpu,
            (double)zk.domain_size / (cpu / 1e3) / 1e6, hex);
 #ifdef SYNTH_INDEX_MAGIC /* the stream index (synth_index.h): its size and term classes */

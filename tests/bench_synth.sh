@@ -15,6 +15,9 @@
 #                    folder holding bench_synth, or a bench_synth binary
 #      BENCH_RUNS    alternations (default 3); BENCH_REPS partitions per run
 #                    (default 3, the median kept); BENCH_THREADS (default all)
+#      SYNTH_PAYLOAD how a, b, c and the witness are mapped: shm (default: a
+#                    memfd, as the slot pool), anon, anon-huge (MADV_HUGEPAGE:
+#                    what 4 KiB pages cost the witness's random reads)
 #      SYNTH_KEYS    key cache (default build/pipe-keys, shared with
 #                    bench-pipeline); BIN (default build), OUT (default build)
 set -u
@@ -28,6 +31,7 @@ OLD=${SLOTPROVE_OLD:-}
 RUNS=${BENCH_RUNS:-3}
 REPS=${BENCH_REPS:-3}
 TH=${BENCH_THREADS:-0}
+PAYLOAD=${SYNTH_PAYLOAD:-shm}
 PUBLIC=4
 KEYS=${SYNTH_KEYS:-$OUTDIR/pipe-keys}
 NEW=$BIN_DIR/bench_synth
@@ -94,7 +98,7 @@ TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 rc=0
 {
-    echo "slotprove bench-synth, $(date -u '+%F %H:%M') UTC, $(nproc) CPUs ($(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ *//')), threads ${TH/#0/all}, commit $(git rev-parse --short HEAD 2>/dev/null)${OLD:+, old = $OLD}"
+    echo "slotprove bench-synth, $(date -u '+%F %H:%M') UTC, $(nproc) CPUs ($(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ *//')), threads ${TH/#0/all}, payload $PAYLOAD (THP $(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null), shmem $(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/shmem_enabled 2>/dev/null)), commit $(git rev-parse --short HEAD 2>/dev/null)${OLD:+, old = $OLD}"
     printf '%-9s %-16s %8s %9s %13s %9s %9s %9s %10s' curve size coefs index_MiB "index ms/cpu" read_cpu abc_cpu wall_ms Mcons/s/c
     [ -n "$OLDBIN" ] && printf ' %10s %8s %6s' "old Mc/s/c" "old abc" ratio
     printf '\n'
@@ -104,8 +108,8 @@ for curve in $CURVES; do
         dir=$(make_key "$curve" "$spec") || { echo "$curve $spec: keygen failed" | tee -a "$TXT"; rc=1; continue; }
         : > "$TMP/new"; : > "$TMP/old"
         for i in $(seq "$RUNS"); do
-            "$NEW" "$dir/circuit.zkey" "$dir/circuit.wtns" "$REPS" "$TH" >> "$TMP/new" || rc=1
-            [ -z "$OLDBIN" ] || "$OLDBIN" "$dir/circuit.zkey" "$dir/circuit.wtns" "$REPS" "$TH" >> "$TMP/old" || rc=1
+            "$NEW" "$dir/circuit.zkey" "$dir/circuit.wtns" "$REPS" "$TH" "$PAYLOAD" >> "$TMP/new" || rc=1
+            [ -z "$OLDBIN" ] || "$OLDBIN" "$dir/circuit.zkey" "$dir/circuit.wtns" "$REPS" "$TH" "$PAYLOAD" >> "$TMP/old" || rc=1
         done
         [ -s "$TMP/new" ] || { echo "$curve $spec: FAILED" | tee -a "$TXT"; rc=1; continue; }
         classes=$(sed -n 's/^index_bytes=[0-9]* //p' "$TMP/new" | head -1)

@@ -19,7 +19,8 @@
 #             binary or its build folder, built elsewhere: SLOTPROVE_OLD=REV
 #             make bench-synth leaves one in build/bench-old/REV/build) →
 #             synth.log, synth/bench_synth.txt; needs $GPU_BIN/bench_synth
-#             (make BUILD=build-cuda build-cuda/bench_synth); keys as for pipe
+#             (make BUILD=build-cuda build-cuda/bench_synth); keys as for pipe;
+#             SYNTH_PAYLOAD=anon-huge measures what 4 KiB pages cost there
 #   budget    the device memory budget (--gpu-mem, issue 20) → budget.log:
 #             gpu_test's streamed-MSM, ledger and injected-allocation checks
 #             (2^16; GPU_BUDGET_TEST_LOG=20 adds 2^20); then keygen keys of both curves at

@@ -71,3 +71,24 @@ Test(synth_plan, keys_and_overrides)
     cr_assert_eq(p.threads, 0);
     cr_assert(strstr(p.why, "all CPUs"), "%s", p.why);
 }
+
+Test(synth_plan, gpu_from_backend_and_detected_gpus)
+{
+    /* auto with a GPU seen (visible, or --gpus), in a CUDA build: GPU gpuds,
+     * also when --gpuds gave their count (bench-pipeline's --gpuds 1) */
+    cr_assert_eq(synth_plan_gpu("auto", 1, 1), 1);
+    cr_assert_eq(synth_plan_gpu("auto", 1, 8), 1);
+    /* auto without a GPU, or in a build without CUDA: the CPU backend */
+    cr_assert_eq(synth_plan_gpu("auto", 1, 0), 0);
+    cr_assert_eq(synth_plan_gpu("auto", 0, 1), 0);
+    /* --backend cuda: GPUs (gpud fails rather than fall back); cpu: never */
+    cr_assert_eq(synth_plan_gpu("cuda", 1, 0), 1);
+    cr_assert_eq(synth_plan_gpu("cpu", 1, 4), 0);
+    /* the H200 host as bench-pipeline starts serve (--gpuds 1, GPU visible):
+     * planned as a GPU host, 2 cores kept, not "1 CPU gpud" */
+    struct synth_plan p = pick((struct synth_plan_in){
+        .cpus = 16, .gpuds = 1, .gpu = synth_plan_gpu("auto", 1, 1), .slots = 4 });
+    cr_assert(strstr(p.why, "1 GPU gpud"), "%s", p.why);
+    cr_assert_eq(p.synthds, 2);
+    cr_assert_eq(p.threads, 7);
+}

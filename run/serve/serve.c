@@ -358,11 +358,14 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         return 2;
     }
 #ifdef SLOTPROVE_CUDA_BUILT
-    if (!gpus_given && !gpuds_given && strcmp(o->backend, "cpu") != 0) {
+    if (!gpus_given && strcmp(o->backend, "cpu") != 0) {
         gpus_visible(&d->gpus);
-        gpus_given = d->gpus.n > 0;
+        d->gpus_seen = d->gpus.n; /* the synthesis plan's GPU count, --gpuds or not */
+        gpus_given = !gpuds_given && d->gpus.n > 0;
     }
 #endif
+    if (gpus_given)
+        d->gpus_seen = d->gpus.n;
     d->sizing.gpuds_from = gpus_given ? (d->gpus_listed ? "--gpus" : "visible GPUs")
                            : gpuds_given ? "--gpuds" : "one CPU gpud (no GPU used)";
     if (gpus_given) {
@@ -546,11 +549,18 @@ static int loop(struct server *d, int sfd)
 }
 
 /* synthds and their threads, unless --synth and --threads said (synth_plan.h) */
-static void plan_synthesis(struct core *core)
+static void plan_synthesis(struct server *d)
 {
+    struct core *core = &d->core;
     struct core_opts *o = &core->o;
+#ifdef SLOTPROVE_CUDA_BUILT
+    int cuda_built = 1;
+#else
+    int cuda_built = 0;
+#endif
     struct synth_plan_in in = {
-        .cpus = parallel_threads(), .gpuds = o->gpuds, .gpu = o->gpus != NULL,
+        .cpus = parallel_threads(), .gpuds = o->gpuds,
+        .gpu = synth_plan_gpu(o->backend, cuda_built, d->gpus_seen),
         .slots = o->slots, .synthds = o->synthds_given ? o->synthds : 0,
         .threads_given = o->threads_given, .threads = o->threads, .max_synthds = MAX_SYNTHDS,
     };
@@ -613,7 +623,7 @@ int cmd_serve(int argc, char **argv)
     }
     if (!core->o.slot_bytes) /* auto: the largest --key, else from memory (sizing.h) */
         core->o.slot_bytes = keys_max_slot_bytes(&core->keys);
-    plan_synthesis(core); /* synthds first: the default slot count follows them */
+    plan_synthesis(&d); /* synthds first: the default slot count follows them */
     sizing_pick(&d.sizing, core->o.synthds, core->o.gpuds, d.slots_given, d.slot_bytes_given,
                 keys_max_slot_bytes(&core->keys), &core->o.slots, &core->o.slot_bytes);
     if (keys_max_slot_bytes(&core->keys) > core->o.slot_bytes) {

@@ -63,6 +63,7 @@ struct server {
     struct core core;
     struct gpu_list gpus;      /* --gpus, or the visible GPUs */
     int gpus_listed;           /* --gpus was given */
+    unsigned gpus_seen;        /* GPUs listed by --gpus or visible (also under --gpuds) */
     int slots_given, slot_bytes_given; /* --slots, --slot-bytes SIZE were given */
     struct sizing sizing;      /* where the defaults came from (sizing.h) */
     const char *metrics_addr;  /* --metrics ADDR:PORT, or NULL */

@@ -2,6 +2,7 @@
 #include "synth_plan.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define CORES_PER_GPUD 2
 #define ENTRIES_PER_THREAD (1u << 17)
@@ -52,4 +53,11 @@ void synth_plan_pick(const struct synth_plan_in *in, struct synth_plan *out)
             snprintf(out->why + n, sizeof(out->why) - (size_t)n, ": %u synthd%s x all CPUs%s",
                      out->synthds, out->synthds > 1 ? "s" : "", in->synthds ? " (--synth)" : "");
     }
+}
+
+int synth_plan_gpu(const char *backend, int cuda_built, unsigned gpus_seen)
+{
+    if (strcmp(backend, "cuda") == 0)
+        return 1;
+    return strcmp(backend, "auto") == 0 && cuda_built && gpus_seen > 0;
 }

@@ -40,4 +40,11 @@ struct synth_plan {
 
 void synth_plan_pick(const struct synth_plan_in *in, struct synth_plan *out);
 
+/* Whether serve's gpuds prove on GPUs (synth_plan_in.gpu), as gpud's
+ * backend_open decides (gpud/select.c): backend "cpu": no; "cuda": yes;
+ * "auto": when this build has CUDA (cuda_built) and at least one GPU is
+ * listed by --gpus or visible (gpus_seen, gpus.h: CUDA_VISIBLE_DEVICES, else
+ * /proc/driver/nvidia/gpus), whether or not --gpuds gave the gpud count. */
+int synth_plan_gpu(const char *backend, int cuda_built, unsigned gpus_seen);
+
 #endif
