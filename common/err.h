@@ -4,7 +4,7 @@
  * Functions return 0 on success or a negative code: -errno for system
  * failures, or one of the SP_E* codes below for bad input. Alongside, they
  * write a human message into a caller-provided `struct sp_err` that names the
- * file and the reason ("witness.wtns: nWitness 4139 != zkey nVars 4140").
+ * file and the reason ("witness.wtns: nWitness 4139 != the key's nVars 4140").
  * Nothing below main() exits or asserts on user input.
  */
 #ifndef SLOTPROVE_ERR_H

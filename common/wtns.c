@@ -72,7 +72,7 @@ int wtns_check_key(const struct wtns *w, const struct zkey *zk, struct sp_err *e
         return sp_fail(e, SP_EMISMATCH, "%s: witness is for %s but %s is a %s key", w->path,
                        curve_get(w->curve)->name, zk->path, zk->ci->name);
     if (w->n_witness != zk->n_vars)
-        return sp_fail(e, SP_EMISMATCH, "%s: nWitness %u != zkey nVars %u (%s)", w->path,
+        return sp_fail(e, SP_EMISMATCH, "%s: nWitness %u != the key's nVars %u (%s)", w->path,
                        w->n_witness, zk->n_vars, zk->path);
     return 0;
 }

@@ -35,7 +35,7 @@ int wtns_read(const struct wtns *w, int fd, void *dst, uint64_t first,
 
 /* Checks that the witness fits the key: same curve, nWitness = nVars.
  * -SP_EMISMATCH naming both files ("w.wtns: witness is for bls12381 but
- * k.zkey is a bn128 key", "w.wtns: nWitness 310 != zkey nVars 2981 (k.zkey)"). */
+ * k.zkey is a bn128 key", "w.wtns: nWitness 310 != the key's nVars 2981 (k.zkey)"). */
 int wtns_check_key(const struct wtns *w, const struct zkey *zk, struct sp_err *e);
 
 #endif

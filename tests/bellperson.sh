@@ -147,7 +147,7 @@ $BIN wait --socket "$SOCK" --bellperson "$d/good.bin" "$j_good" 2>"$TMP/err" \
     && ok "daemon: the job submitted after them is proved and verifies (wait --bellperson)" \
     || bad "daemon: the good job after the bad ones"
 $BIN submit --socket "$SOCK" --key bp --witness "$TMP/o/circuit.wtns" --wait --bellperson "$d/x.bin" >/dev/null 2>"$TMP/err"
-[ $? -eq 1 ] && grep -q 'nWitness 1004 != zkey nVars 2048' "$TMP/err" && ok "daemon: a witness of another size is refused" \
+[ $? -eq 1 ] && grep -q 'nWitness 1004 != the key.s nVars 2048' "$TMP/err" && ok "daemon: a witness of another size is refused" \
     || bad "daemon: witness size"
 kill "$SERVE_PID"; wait "$SERVE_PID" 2>/dev/null; SERVE_PID=
 $BIN serve --socket "$SOCK" --backend cpu --key bp="$d/circuit.params:$TMP/o/circuit.pce" 2>"$TMP/err"
@@ -190,7 +190,7 @@ $BIN prove -q --params "$d/circuit.params" --pce "$TMP/o/circuit.pce" "$d/circui
 grep -q 'aux wires, but .* has l of' "$TMP/err" && ok "bellperson: a PCE of another circuit: mismatch named" \
     || bad "bellperson: PCE mismatch"
 $BIN prove -q --params "$d/circuit.params" --pce "$d/circuit.pce" "$TMP/o/circuit.wtns" "$d/out.bin" 2>"$TMP/err"
-grep -q 'nWitness 1004 != zkey nVars 2048' "$TMP/err" && ok "bellperson: a witness of another size" \
+grep -q 'nWitness 1004 != the key.s nVars 2048' "$TMP/err" && ok "bellperson: a witness of another size" \
     || bad "bellperson: witness size"
 cp "$d/circuit.wtns" "$d/bad.wtns"; xorbyte "$d/bad.wtns" $(( $(wc -c < "$d/bad.wtns") - 32 )) 1
 $BIN prove -q --params "$d/circuit.params" --pce "$d/circuit.pce" "$d/bad.wtns" "$d/out.bin" 2>"$TMP/err"

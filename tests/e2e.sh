@@ -63,7 +63,7 @@ expect_error "truncated zkey" "trunc.zkey: truncated" "$TMP/trunc.zkey" "$FIX/bn
 expect_error "wrong magic" "magic.zkey: wrong magic" "$TMP/magic.zkey" "$FIX/bn128/nopub.wtns"
 expect_error "PLONK key" "plonk.zkey: protocol 2 (PLONK)" "$FIX/bn128/plonk.zkey" "$FIX/bn128/nopub.wtns"
 expect_error "witness for another curve" "is for bls12381 but" "$FIX/bn128/nopub.zkey" "$FIX/bls12381/nopub.wtns"
-expect_error "witness of another circuit" "nWitness .* != zkey nVars" "$FIX/bn128/chain.zkey" "$FIX/bn128/nopub.wtns"
+expect_error "witness of another circuit" "nWitness .* != the key's nVars" "$FIX/bn128/chain.zkey" "$FIX/bn128/nopub.wtns"
 expect_error "zkey given as witness" "wrong magic" "$FIX/bn128/nopub.zkey" "$FIX/bn128/nopub.zkey"
 
 # prove is the daemon's core with one job: a synthd SIGKILLed mid-fill (from

@@ -680,7 +680,7 @@ s8() {
     else
         note "s8: SKIP bls12381 witness case: tests/fixtures/bls12381/nopub.wtns not generated yet"
     fi
-    bad_job "witness of another circuit" "allpub.wtns: nWitness [0-9]* != zkey nVars" \
+    bad_job "witness of another circuit" "allpub.wtns: nWitness [0-9]* != the key.s nVars" \
         --key nopub --witness "$FIX/allpub.wtns"
     bad_job "witness value >= r" "big.wtns: witness value 0 is not below r" --key nopub --witness "$D/big.wtns"
     bad_job "directory as witness" "dir.wtns: not a regular file" --key nopub --witness "$D/dir.wtns"

@@ -47,7 +47,7 @@
 #             the CPU's bp_quotient, up to 2^$GPU_TEST_LOG, default 22); a
 #             keygen --format bellperson key at 2^$GPU_BP_LOG (default 16)
 #             proved by `prove --params --backend cuda`, with no budget and
-#             under --gpu-mem $GPU_BP_SMALL_MEM (default 1G), and by --backend cpu, every proof checked with `verify
+#             under --gpu-mem $GPU_BP_SMALL_MEM (default 2G: above the 1.2 GiB context floor, below the points resident + buffers), and by --backend cpu, every proof checked with `verify
 #             --bellperson`; then serve --backend cuda with the key, a
 #             3-partition submit --bellperson, verified, and an unsatisfied
 #             witness failing only its job
@@ -257,7 +257,7 @@ for stage in $STAGES; do
             off=$(($(stat -c %s "$d/unsat.wtns") - 32)) # the last aux wire's low byte, xor 1
             byte=$(od -An -tu1 -j $off -N1 "$d/unsat.wtns" | tr -d ' ')
             printf "\\$(printf %03o $((byte ^ 1)))" | dd of="$d/unsat.wtns" bs=1 seek=$off conv=notrunc 2>/dev/null
-            for run in "cuda:" "cuda:${GPU_BP_SMALL_MEM:-1G}" "cpu:"; do
+            for run in "cuda:" "cuda:${GPU_BP_SMALL_MEM:-2G}" "cpu:"; do
                 be=${run%%:*} mem=${run#*:}
                 opt=(--backend "$be")
                 [ -n "$mem" ] && opt+=(--gpu-mem "$mem")
