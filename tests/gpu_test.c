@@ -377,45 +377,54 @@ static size_t group_point_bytes(enum gpu_group g)
             return;                                                                               \
         }                                                                                         \
         for (size_t ci = 0; ci < 2; ci++) {                                                       \
+            /* the resident engine grows its buffers for runs over more points \
+             * than its arrays (and host scalars): counted apart */               \
             size_t chunk = chunks[ci], before = gpu_mem_used(GPU_MEM_NPARTS);                     \
-            char what[64];                                                                        \
+            size_t res0 = gpu_msm_device_bytes(res);                                              \
+            char what[160];                                                                       \
             if (gpu_msm_create_chunked(&st, GG, arr, cnt, 3, chunk, 1, &e)) {                     \
                 printf("# %s\n", e.msg);                                                          \
                 check(0, #GROUP " streamed msm: create", log_n, 0);                               \
                 continue;                                                                         \
             }                                                                                     \
             snprintf(what, sizeof(what), "chunks of %zu", chunk);                                 \
-            GROUP##_stream_one(pts, st, res, 0, n, SK_RANDOM, 0, what, log_n, rng);               \
-            GROUP##_stream_one(pts, st, res, cnt[0] + 5, cnt[1] - 9, SK_RANDOM, 1, what, log_n, rng); \
-            GROUP##_stream_one(pts, st, res, cnt[0] - 700, 1500, SK_RANDOM, 1, what, log_n, rng); \
-            GROUP##_stream_one(pts, st, res, n - 77, 77, SK_RANDOM, 1, what, log_n, rng);         \
-            GROUP##_stream_one(pts, st, res, cnt[0], 3 * n / 4, SK_MOSTLY_ZERO, 1, what, log_n, rng); \
-            /* the plan is what the engine took (device scalars, one size) */                     \
-            if (log_n == 16) {                                                                    \
-                gpu_msm_free(st);                                                                 \
-                st = NULL;                                                                        \
-                size_t sizes[1] = { n / 2 }, plan = gpu_msm_plan(GG, sizes, 1, chunk, 1, &e);     \
-                int ok = gpu_msm_create_chunked(&st, GG, arr, cnt, 3, chunk, 1, &e) == 0;         \
-                if (ok)                                                                           \
-                    GROUP##_stream_one(pts, st, res, cnt[0], n / 2, SK_RANDOM, 1, what, log_n, rng); \
+            {                                                                                     \
+                /* the plan is what create took, from the same layout */                       \
+                size_t plan = gpu_msm_plan(GG, cnt, 3, chunk, 1, &e);                             \
                 size_t took = gpu_mem_used(GPU_MEM_NPARTS) - before;                              \
-                char nm[160];                                                                     \
-                snprintf(nm, sizeof(nm), #GROUP " ledger: plan %zu B = engine %zu B (%s)", plan,  \
-                         took, what);                                                             \
-                check(ok && plan == took, nm, log_n, 0);                                          \
+                char nm[400];                                                                     \
+                snprintf(nm, sizeof(nm), #GROUP " ledger: plan %zu B = create took %zu B = engine holds %zu B (%s)", \
+                         plan, took, gpu_msm_device_bytes(st), what);                            \
+                check(plan && plan == took && took == gpu_msm_device_bytes(st), nm, log_n, 0);     \
             }                                                                                     \
+            /* runs within one array, device scalars: no growth */                               \
+            size_t planned = gpu_msm_device_bytes(st);                                            \
+            GROUP##_stream_one(pts, st, res, cnt[0] + 5, cnt[1] - 9, SK_RANDOM, 1, what, log_n, rng); \
+            GROUP##_stream_one(pts, st, res, n - 77, 77, SK_RANDOM, 1, what, log_n, rng);         \
+            snprintf(what, sizeof(what), #GROUP " ledger: runs within the plan (chunks of %zu)", chunk); \
+            check(gpu_msm_device_bytes(st) == planned, what, log_n, 0);                           \
+            snprintf(what, sizeof(what), "chunks of %zu", chunk);                                 \
+            /* across arrays, host scalars: the engine grows, and says so */                     \
+            GROUP##_stream_one(pts, st, res, 0, n, SK_RANDOM, 0, what, log_n, rng);               \
+            GROUP##_stream_one(pts, st, res, cnt[0] - 700, 1500, SK_RANDOM, 1, what, log_n, rng); \
+            GROUP##_stream_one(pts, st, res, cnt[0], 3 * n / 4, SK_MOSTLY_ZERO, 1, what, log_n, rng); \
+            snprintf(what, sizeof(what), #GROUP " ledger: the engine's bytes are the ledger's (chunks of %zu)", chunk); \
+            check(gpu_mem_used(GPU_MEM_NPARTS) - before ==                                        \
+                      gpu_msm_device_bytes(st) + gpu_msm_device_bytes(res) - res0, what, log_n, 0); \
             gpu_msm_free(st);                                                                     \
             st = NULL;                                                                            \
             snprintf(what, sizeof(what), #GROUP " ledger: all given back (chunks of %zu)", chunk); \
-            check(gpu_mem_used(GPU_MEM_NPARTS) == before, what, log_n, 0);                        \
+            check(gpu_mem_used(GPU_MEM_NPARTS) == before + gpu_msm_device_bytes(res) - res0, what, \
+                  log_n, 0);                                                                      \
         }                                                                                         \
         /* a budget that holds the streamed engine but not the resident one */                      \
         if (log_n == 16) {                                                                        \
             size_t before = gpu_mem_used(GPU_MEM_NPARTS), old = gpu_mem_budget();                 \
-            size_t sizes[2] = { cnt[1], n };                                                      \
-            size_t plan = gpu_mem_plan_check(gpu_msm_plan(GG, sizes, 2, 4096, 1, &e));            \
+            /* a run over all three arrays grows the engine to a plan of n points */             \
+            size_t sizes[3] = { cnt[0], cnt[1], n };                                              \
+            size_t plan = gpu_mem_plan_check(gpu_msm_plan(GG, sizes, 3, 4096, 1, &e));            \
             /* the streamed engine and the device scalars fit, resident points do not */          \
-            gpu_mem_set_budget(before + plan + n * 32, &e);                                       \
+            gpu_mem_set_budget(before + plan + gpu_mem_charge(n * 32), &e);                       \
             struct gpu_msm *r2 = NULL;                                                            \
             int rc = gpu_msm_create_arrays(&r2, GG, arr, cnt, 3, &e);                             \
             gpu_msm_free(r2);                                                                     \
@@ -450,7 +459,7 @@ static size_t group_point_bytes(enum gpu_group g)
                     rc = gpu_msm_run(r2, &got, sc, n, 0, &e);                                     \
                 gpu_msm_free(r2);                                                                 \
                 free(sc);                                                                         \
-                char nm[160];                                                                     \
+                char nm[400];                                                                     \
                 snprintf(nm, sizeof(nm), #GROUP " injected allocation failure at \"%s\": -ENOMEM, " \
                          "CUDA's error named, nothing held", sites[i]);                           \
                 check(rc == -ENOMEM && strstr(e.msg, "cudaErrorMemoryAllocation") &&              \

@@ -137,7 +137,7 @@ static int cuda_prove_start(struct backend *be, const struct zkey *zk,
         return 0;
     }
     j->set = cuda_set_get(p);
-    rc = cuda_set_reserve(p, j->set, vec, wit, k, e);
+    rc = cuda_set_reserve(p, j->set, zk, k, e);
     if (rc == 0)
         rc = gpu_upload(j->set->a, in->a, vec, e);
     if (rc == 0)

@@ -3,7 +3,10 @@
 
 #include <errno.h>
 
+#include "cuda_sets.h"
+#include "gpu_mem.h"
 #include "gpu_msm.h"
+#include "gpu_ntt.h"
 #include "payload.h"
 
 #define GIB 1073741824.0
@@ -39,11 +42,13 @@ int cuda_plan_key(const struct zkey *zk, const char *name, size_t budget, struct
                   struct sp_err *e)
 {
     size_t nv = zk->n_vars, nc = nv - zk->n_public - 1, n = zk->domain_size;
-    size_t g1 = zk->curve == CURVE_BN254 ? 64 : 96;
-    size_t pts = (2 * nv + nc + n) * g1 + nv * 2 * g1;
-    struct payload_layout lay = payload_layout(zk->domain_size, zk->n_vars);
-    size_t vec = 6 * (size_t)lay.vec_bytes + (size_t)lay.witness_bytes;
-    size_t ntt = 2 * n * 32 + 32;
+    size_t g1n[4] = { nv, nv, nc, n };
+    enum gpu_group gg1 = zk->curve == CURVE_BN254 ? GPU_BN254_G1 : GPU_BLS12381_G1;
+    enum gpu_group gg2 = zk->curve == CURVE_BN254 ? GPU_BN254_G2 : GPU_BLS12381_G2;
+    /* each figure from the function the allocation is sized by */
+    size_t pts = gpu_msm_plan_points(gg1, g1n, 4) + gpu_msm_plan_points(gg2, &nv, 1);
+    size_t vec = cuda_set_bytes(zk->domain_size, zk->n_vars);
+    size_t ntt = gpu_ntt_plan(zk->log_domain);
     int rc;
     for (unsigned i = 0; i < sizeof(resident_chunks) / sizeof(resident_chunks[0]); i++)
         for (unsigned sets = 2; sets >= 1; sets--)
@@ -72,8 +77,8 @@ size_t cuda_budget_floor(void)
     zk.log_domain = 10;
     zk.n_vars = 1024;
     zk.n_public = 1;
-    if (try_plan(&zk, 0, 1, (size_t)1 << STREAM_CHUNK_MIN, 1, &pl, 0,
-                 6 * 1024 * 32 + 1024 * 32, 2 * 1024 * 32 + 32, &e) < 0)
+    if (try_plan(&zk, 0, 1, (size_t)1 << STREAM_CHUNK_MIN, 1, &pl, 0, cuda_set_bytes(1024, 1024),
+                 gpu_ntt_plan(10), &e) < 0)
         return 0;
     return pl.total;
 }

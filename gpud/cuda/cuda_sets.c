@@ -7,6 +7,7 @@
 #include "fault_point.h"
 #include "cuda_keys.h"
 #include "cuda_lost.h"
+#include "gpu_mem.h"
 #include "gpu_prove.h"
 
 struct cuda_set *cuda_set_get(struct cuda_priv *p)
@@ -54,10 +55,29 @@ void cuda_set_release(struct cuda_set *s)
     s->cap_vec = s->cap_wit = 0;
 }
 
-/* Grows the set to vec bytes per vector and wit bytes of witness. */
-int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, size_t vec, size_t wit,
-                       const struct cuda_key *k, struct sp_err *e)
+void cuda_set_sizes(size_t domain_size, size_t n_vars, size_t sz[CUDA_SET_NBUF])
 {
+    for (int i = 0; i < CUDA_SET_NBUF - 1; i++)
+        sz[i] = domain_size * 32; /* a, b, c, scratch, two LDE outputs */
+    sz[CUDA_SET_NBUF - 1] = n_vars * 32; /* the witness */
+}
+
+size_t cuda_set_bytes(size_t domain_size, size_t n_vars)
+{
+    size_t sz[CUDA_SET_NBUF], b = 0;
+    cuda_set_sizes(domain_size, n_vars, sz);
+    for (int i = 0; i < CUDA_SET_NBUF; i++)
+        b += gpu_mem_charge(sz[i]);
+    return b;
+}
+
+/* Grows the set to zk's vectors (cuda_set_sizes). */
+int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, const struct zkey *zk,
+                     const struct cuda_key *k, struct sp_err *e)
+{
+    size_t sz[CUDA_SET_NBUF];
+    cuda_set_sizes(zk->domain_size, zk->n_vars, sz);
+    size_t vec = sz[0], wit = sz[CUDA_SET_NBUF - 1];
     if (vec <= s->cap_vec && wit <= s->cap_wit)
         return 0;
     if (fault_point("gpu-oom", NULL))
@@ -65,12 +85,10 @@ int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, size_t vec, size_t
                        (6 * vec + wit) >> 20);
     cuda_set_release(s);
     for (;;) {
-        void **v[] = { &s->a, &s->b, &s->c, &s->s, &s->o1, &s->o2 };
+        void **v[CUDA_SET_NBUF] = { &s->a, &s->b, &s->c, &s->s, &s->o1, &s->o2, &s->w };
         int rc = 0;
-        for (size_t i = 0; i < 6 && rc == 0; i++)
-            rc = gpu_alloc(v[i], vec, e);
-        if (rc == 0)
-            rc = gpu_alloc(&s->w, wit, e);
+        for (size_t i = 0; i < CUDA_SET_NBUF && rc == 0; i++)
+            rc = gpu_alloc(v[i], sz[i], e);
         if (rc == 0) {
             s->cap_vec = vec;
             s->cap_wit = wit;

@@ -27,6 +27,11 @@ extern "C" size_t gpu_mem_margin(size_t total_bytes)
     return ((size_t)1 << 30) + total_bytes / 32;
 }
 
+extern "C" size_t gpu_mem_charge(size_t bytes)
+{
+    return (bytes + GPU_MEM_GRANULE - 1) / GPU_MEM_GRANULE * GPU_MEM_GRANULE;
+}
+
 extern "C" size_t gpu_mem_context_reserve(void)
 {
     size_t fr = 0, tot = 0;
@@ -111,19 +116,20 @@ extern "C" int gpu_mem_alloc(void **ret, size_t bytes, enum gpu_mem_part part, c
         return 0;
     if (part < 0 || part >= GPU_MEM_NPARTS)
         part = GPU_MEM_OTHER;
+    size_t charged = gpu_mem_charge(bytes);
     if (fault_point("gpu-alloc", what))
         return sp_fail(e, -ENOMEM, "gpu: %s (%zu MiB): cudaErrorMemoryAllocation: out of memory (injected)",
                        what, bytes >> 20);
     {
         /* charge first, so two threads cannot both pass the budget */
         std::lock_guard<std::mutex> g(mem_lock);
-        if (mem_budget && (mem_total > mem_budget || bytes > mem_budget - mem_total))
+        if (mem_budget && (mem_total > mem_budget || charged > mem_budget - mem_total))
             return sp_fail(e, -ENOMEM,
                            "gpu: %s (%.2f GiB) would pass the --gpu-mem budget of %.2f GiB "
                            "(%.2f GiB in use)",
-                           what, bytes / GiB, mem_budget / GiB, mem_total / GiB);
-        mem_total += bytes;
-        mem_part[part] += bytes;
+                           what, charged / GiB, mem_budget / GiB, mem_total / GiB);
+        mem_total += charged;
+        mem_part[part] += charged;
     }
     cudaError_t err = cudaMalloc(ret, bytes);
     std::lock_guard<std::mutex> g(mem_lock);
@@ -131,15 +137,15 @@ extern "C" int gpu_mem_alloc(void **ret, size_t bytes, enum gpu_mem_part part, c
         mem_table = new (std::nothrow) std::unordered_map<void *, entry>();
     if (err == cudaSuccess && mem_table) {
         try {
-            (*mem_table)[*ret] = entry{ bytes, part };
+            (*mem_table)[*ret] = entry{ charged, part };
         } catch (...) {
             cudaFree(*ret);
             err = cudaErrorMemoryAllocation;
         }
     }
     if (err != cudaSuccess || !mem_table) {
-        mem_total -= bytes;
-        mem_part[part] -= bytes;
+        mem_total -= charged;
+        mem_part[part] -= charged;
         if (err == cudaSuccess) {
             cudaFree(*ret);
             err = cudaErrorMemoryAllocation;

@@ -47,6 +47,14 @@ size_t gpu_mem_margin(size_t total_bytes);
  * memory loaded later. 0 when the device cannot be asked. */
 size_t gpu_mem_context_reserve(void);
 
+/* What the ledger charges for an allocation of bytes: rounded up to the
+ * driver's 2 MiB page (cudaMalloc maps device memory in 2 MiB pages on
+ * sm_70 and later, so N small buffers hold up to N pages, which the device's
+ * own count shows); 0 for 0. Every plan of device bytes (gpu_msm_plan,
+ * gpu_ntt_plan, cuda_budget.c) sums these, buffer by buffer. */
+#define GPU_MEM_GRANULE ((size_t)2 << 20)
+size_t gpu_mem_charge(size_t bytes);
+
 /* Sets the budget in bytes; 0: the device's free memory now less
  * gpu_mem_margin (the default). Returns the budget set, or 0 with e set when
  * the device cannot be asked. */
@@ -63,7 +71,7 @@ const char *gpu_mem_part_name(enum gpu_mem_part part);
 /* One line: "budget 16.00 GiB, 11.20 used (points 0.00, stream 1.00, …), peak 12.00". */
 void gpu_mem_describe(char *buf, size_t len);
 
-/* *ret ← bytes of device memory charged to part; what names it in errors
+/* *ret ← bytes of device memory (gpu_mem_charge(bytes) charged) to part; what names it in errors
  * and for the fault point. 0 bytes: *ret = NULL, 0. */
 int gpu_mem_alloc(void **ret, size_t bytes, enum gpu_mem_part part, const char *what,
                   struct sp_err *e);

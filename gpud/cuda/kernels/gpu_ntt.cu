@@ -22,6 +22,27 @@ struct gpu_ntt {
     void *tw, *cz, *consts; /* consts: [0] = 1/n */
 };
 
+/* The NTT's device buffers for a domain of n points: twiddles, coset
+ * table, constants, and the power tables held while the others are
+ * filled. gpu_ntt_create allocates these; gpu_ntt_plan sums them. */
+enum { NTT_TW, NTT_CZ, NTT_CONSTS, NTT_POWERS, NTT_NBUF };
+static void ntt_sizes(size_t n, size_t sz[NTT_NBUF])
+{
+    sz[NTT_TW] = n * 32;
+    sz[NTT_CZ] = n * 32;
+    sz[NTT_CONSTS] = 32;
+    sz[NTT_POWERS] = 2 * 64 * 32;
+}
+
+extern "C" size_t gpu_ntt_plan(unsigned log_n)
+{
+    size_t sz[NTT_NBUF], b = 0;
+    ntt_sizes((size_t)1 << log_n, sz);
+    for (int i = 0; i < NTT_NBUF; i++)
+        b += gpu_mem_charge(sz[i]);
+    return b;
+}
+
 /* Host side of one curve: the CPU code's Fr type and functions. */
 #define NTT_HOST(CURVE, FR)                                                                \
     static int CURVE##_tables(struct gpu_ntt *d, struct sp_err *e)                         \
@@ -39,7 +60,10 @@ struct gpu_ntt {
         }                                                                                  \
         typedef CURVE##_fr_d F;                                                            \
         F *dpw;                                                                            \
-        int rc_ = gpu_mem_alloc((void **)&dpw, 2 * 64 * sizeof(F), GPU_MEM_NTT,             \
+        size_t sz_[NTT_NBUF];                                                              \
+        ntt_sizes(d->n, sz_);                                                              \
+        static_assert(sizeof(F) == 32, "Fr is 32 bytes");                                  \
+        int rc_ = gpu_mem_alloc((void **)&dpw, sz_[NTT_POWERS], GPU_MEM_NTT,               \
                                 "ntt power tables", e);                                    \
         if (rc_)                                                                           \
             return rc_;                                                                    \
@@ -75,11 +99,13 @@ extern "C" int gpu_ntt_create(struct gpu_ntt **ret, enum gpu_curve curve, unsign
     d->curve = curve;
     d->log_n = log_n;
     d->n = (size_t)1 << log_n;
-    int rc = gpu_mem_alloc(&d->tw, d->n * 32, GPU_MEM_NTT, "ntt twiddles", e);
+    size_t sz[NTT_NBUF];
+    ntt_sizes(d->n, sz);
+    int rc = gpu_mem_alloc(&d->tw, sz[NTT_TW], GPU_MEM_NTT, "ntt twiddles", e);
     if (!rc)
-        rc = gpu_mem_alloc(&d->cz, d->n * 32, GPU_MEM_NTT, "ntt coset table", e);
+        rc = gpu_mem_alloc(&d->cz, sz[NTT_CZ], GPU_MEM_NTT, "ntt coset table", e);
     if (!rc)
-        rc = gpu_mem_alloc(&d->consts, 32, GPU_MEM_NTT, "ntt constants", e);
+        rc = gpu_mem_alloc(&d->consts, sz[NTT_CONSTS], GPU_MEM_NTT, "ntt constants", e);
     if (!rc)
         rc = curve == GPU_BN254 ? bn254_tables(d, e) : bls12381_tables(d, e);
     if (rc) {

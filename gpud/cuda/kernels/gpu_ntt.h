@@ -21,6 +21,10 @@ struct gpu_ntt;
  * device (about 2 · 2^log_n · 32 B); 1 ≤ log_n ≤ 27. */
 int gpu_ntt_create(struct gpu_ntt **ret, enum gpu_curve curve, unsigned log_n, struct sp_err *e);
 void gpu_ntt_free(struct gpu_ntt *d);
+/* Ledger bytes (gpu_mem.h) gpu_ntt_create of 2^log_n takes at its peak:
+ * twiddles and coset table (2^log_n × 32 B each), constants and the power
+ * tables it holds while filling them, each rounded by gpu_mem_charge. */
+size_t gpu_ntt_plan(unsigned log_n);
 /* out ← NTT(in) (common/ntt.h X_forward); device pointers, out ≠ in, in kept. */
 int gpu_ntt_forward(struct gpu_ntt *d, void *out, const void *in, struct sp_err *e);
 /* out ← NTT^−1(in) (X_inverse); out ≠ in, in kept. */
