@@ -3,13 +3,28 @@
 
 #include <errno.h>
 
-#include "cuda_sets.h"
 #include "gpu_mem.h"
 #include "gpu_msm.h"
 #include "gpu_ntt.h"
 #include "payload.h"
 
 #define GIB 1073741824.0
+
+void cuda_set_sizes(size_t domain_size, size_t n_vars, size_t sz[CUDA_SET_NBUF])
+{
+    for (int i = 0; i < CUDA_SET_NBUF - 1; i++)
+        sz[i] = domain_size * 32; /* a, b, c, scratch, two LDE outputs */
+    sz[CUDA_SET_NBUF - 1] = n_vars * 32; /* the witness */
+}
+
+size_t cuda_set_bytes(size_t domain_size, size_t n_vars)
+{
+    size_t sz[CUDA_SET_NBUF], b = 0;
+    cuda_set_sizes(domain_size, n_vars, sz);
+    for (int i = 0; i < CUDA_SET_NBUF; i++)
+        b += gpu_mem_charge(sz[i]);
+    return b;
+}
 
 static const size_t resident_chunks[] = { 0, (size_t)1 << 22, (size_t)1 << 20 };
 #define STREAM_CHUNK_MAX 24

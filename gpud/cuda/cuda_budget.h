@@ -34,6 +34,14 @@ struct cuda_plan {
     size_t total;     /* points + msm + sets·vectors + ntt */
 };
 
+/* A worker's buffer set (cuda_sets.c) for a domain of n points and v
+ * wires, in bytes: a, b, c, scratch, two LDE outputs (n × 32 each), the
+ * witness (v × 32); cuda_set_bytes: their ledger bytes (gpu_mem_charge
+ * each), what cuda_set_reserve takes. */
+#define CUDA_SET_NBUF 7
+void cuda_set_sizes(size_t domain_size, size_t n_vars, size_t sz[CUDA_SET_NBUF]);
+size_t cuda_set_bytes(size_t domain_size, size_t n_vars);
+
 /* The plan for zk within budget bytes. -E2BIG when not even one worker
  * streaming 2^16 points at a time fits, with a message naming the key
  * (name), the budget and the figure needed; -EIO on a CUDA error. */

@@ -5,6 +5,7 @@
 
 #include "child.h"
 #include "fault_point.h"
+#include "cuda_budget.h"
 #include "cuda_keys.h"
 #include "cuda_lost.h"
 #include "gpu_mem.h"
@@ -53,22 +54,6 @@ void cuda_set_release(struct cuda_set *s)
         *v[i] = NULL;
     }
     s->cap_vec = s->cap_wit = 0;
-}
-
-void cuda_set_sizes(size_t domain_size, size_t n_vars, size_t sz[CUDA_SET_NBUF])
-{
-    for (int i = 0; i < CUDA_SET_NBUF - 1; i++)
-        sz[i] = domain_size * 32; /* a, b, c, scratch, two LDE outputs */
-    sz[CUDA_SET_NBUF - 1] = n_vars * 32; /* the witness */
-}
-
-size_t cuda_set_bytes(size_t domain_size, size_t n_vars)
-{
-    size_t sz[CUDA_SET_NBUF], b = 0;
-    cuda_set_sizes(domain_size, n_vars, sz);
-    for (int i = 0; i < CUDA_SET_NBUF; i++)
-        b += gpu_mem_charge(sz[i]);
-    return b;
 }
 
 /* Grows the set to zk's vectors (cuda_set_sizes). */

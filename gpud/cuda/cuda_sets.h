@@ -5,13 +5,9 @@
  *
  *   cuda_set_get(p)            a free set (waits for one).
  *   cuda_set_put(p, s)         gives it back.
- *   cuda_set_sizes(n, v, sz)   the set's buffers for a domain of n points
- *                              and v wires, in bytes: a, b, c, scratch, two
- *                              LDE outputs (n × 32 each), witness (v × 32).
- *   cuda_set_bytes(n, v)       their ledger bytes (gpu_mem_charge each): what
- *                              cuda_set_reserve takes and cuda_budget.c plans.
  *   cuda_set_reserve(p, s, zk, k, e)
- *                              grows s to zk's buffers (cuda_set_sizes),
+ *                              grows s to zk's buffers (cuda_set_sizes of
+ *                              cuda_budget.h),
  *                              evicting idle keys other than k
  *                              while memory is short; -ENOMEM or the CUDA
  *                              error.
@@ -29,9 +25,6 @@
 
 struct cuda_set *cuda_set_get(struct cuda_priv *p);
 void cuda_set_put(struct cuda_priv *p, struct cuda_set *s);
-#define CUDA_SET_NBUF 7
-void cuda_set_sizes(size_t domain_size, size_t n_vars, size_t sz[CUDA_SET_NBUF]);
-size_t cuda_set_bytes(size_t domain_size, size_t n_vars);
 int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, const struct zkey *zk,
                      const struct cuda_key *k, struct sp_err *e);
 void cuda_set_release(struct cuda_set *s);
