@@ -312,6 +312,23 @@ MSM_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
  * everything is given back, a budget too small is refused naming it, and an
  * injected allocation failure at each allocation site of the streaming path
  * names CUDA's error and leaves nothing held. */
+/* What gpu_mem_context_reserve counted outside the ledger when the test
+ * started (the context and eagerly loaded modules, local memory, the
+ * driver's slack): the device's use must stay within it plus the ledger. */
+static size_t dev_reserve;
+
+static void device_within(const char *when, unsigned log_n)
+{
+    size_t fr = 0, tot = 0;
+    struct sp_err e;
+    char nm[200];
+    int ok = gpu_mem_info(&fr, &tot, &e) == 0;
+    size_t used = tot - fr, led = gpu_mem_used(GPU_MEM_NPARTS);
+    snprintf(nm, sizeof(nm), "device use %.1f MiB within the reserve %.1f MiB + the ledger's %.1f MiB (%s)",
+             used / 1048576.0, dev_reserve / 1048576.0, led / 1048576.0, when);
+    check(ok && dev_reserve && used <= dev_reserve + led, nm, log_n, 0);
+}
+
 static size_t gpu_mem_plan_check(size_t plan)
 {
     if (!plan)
@@ -471,6 +488,7 @@ static size_t group_point_bytes(enum gpu_group g)
             unsetenv("SLOTPROVE_FAULT");                                                          \
             unsetenv("SLOTPROVE_FAULT_MATCH");                                                    \
         }                                                                                         \
+        device_within(#GROUP " streamed and resident engines held", log_n);                      \
         gpu_msm_free(res);                                                                        \
         free(pts);                                                                                \
     }
@@ -548,9 +566,18 @@ int main(int argc, char **argv)
     const char *only = argc > 2 ? argv[2] : "";
     char dev[256];
     struct sp_err e;
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0); /* as gpud: modules counted with the context */
     if (gpu_describe(dev, sizeof(dev), &e)) {
         printf("gpu_test: %s\n", e.msg);
         return 2;
+    }
+    {
+        size_t fr, tot;
+        if (gpu_mem_info(&fr, &tot, &e) == 0) /* the context made */
+            dev_reserve = gpu_mem_context_reserve(gpu_msm_local_bytes());
+        printf("# outside the ledger: %.1f MiB reserved (%zu B of local memory a thread at most, "
+               "context %.1f MiB in use)\n",
+               dev_reserve / 1048576.0, gpu_msm_local_bytes(), (tot - fr) / 1048576.0);
     }
     uint64_t seed = (uint64_t)time(NULL), rng = seed;
     printf("gpu_test: %s, seed %llu\n", dev, (unsigned long long)seed);

@@ -402,6 +402,10 @@ static int cuda_open(struct backend *be, struct sp_err *e)
     struct cuda_priv *p = calloc(1, sizeof(*p));
     if (!p)
         return sp_fail(e, -ENOMEM, "cuda backend: out of host memory");
+    /* every kernel module loaded with the context, so the memory in use
+     * when the budget is set counts them (gpu_mem_context_reserve); before
+     * the first CUDA call of the process */
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0);
     int rc = gpu_describe(p->desc, sizeof(p->desc), e);
     if (rc < 0) {
         free(p);
@@ -415,7 +419,7 @@ static int cuda_open(struct backend *be, struct sp_err *e)
     const char *g2 = getenv("SLOTPROVE_G2");
     p->g2_on_cpu = g2 && strcmp(g2, "cpu") == 0;
     /* an explicit --gpu-mem is all this gpud holds: its CUDA context too */
-    size_t reserve = be->device_mem ? gpu_mem_context_reserve() : 0;
+    size_t reserve = be->device_mem ? gpu_mem_context_reserve(gpu_msm_local_bytes()) : 0;
     size_t floor = cuda_budget_floor();
     if (!floor) {
         free(p);
@@ -425,7 +429,7 @@ static int cuda_open(struct backend *be, struct sp_err *e)
         free(p);
         return sp_fail(e, -ENOMEM,
                        "--gpu-mem %.0f MiB is too small: one worker needs at least %.0f MiB of "
-                       "device memory (%.0f MiB for the CUDA context and kernels, %.0f MiB of "
+                       "device memory (%.0f MiB for the CUDA context, kernels and local memory, %.0f MiB of "
                        "buffers for the smallest key, its points streamed)",
                        be->device_mem / 1048576.0, (reserve + floor) / 1048576.0,
                        reserve / 1048576.0, floor / 1048576.0);

@@ -32,13 +32,20 @@ extern "C" size_t gpu_mem_charge(size_t bytes)
     return (bytes + GPU_MEM_GRANULE - 1) / GPU_MEM_GRANULE * GPU_MEM_GRANULE;
 }
 
-extern "C" size_t gpu_mem_context_reserve(void)
+extern "C" size_t gpu_mem_context_reserve(size_t local_per_thread)
 {
     size_t fr = 0, tot = 0;
-    if (cudaMemGetInfo(&fr, &tot) != cudaSuccess)
+    int dev = 0, sms = 0, threads = 0;
+    if (cudaMemGetInfo(&fr, &tot) != cudaSuccess || cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev) != cudaSuccess) {
+        cudaGetLastError();
         return 0;
+    }
     size_t used = tot - fr, cap = (size_t)1 << 30;
-    return (used < cap ? used : cap) + ((size_t)256 << 20);
+    size_t lt = local_per_thread > 1024 ? local_per_thread : 1024;
+    lt = (lt + 15) / 16 * 16;
+    return (used < cap ? used : cap) + lt * (size_t)sms * (size_t)threads + GPU_MEM_DRIVER_SLACK;
 }
 
 extern "C" size_t gpu_mem_set_budget(size_t bytes, struct sp_err *e)

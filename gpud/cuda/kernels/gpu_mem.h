@@ -41,11 +41,20 @@ enum gpu_mem_part {
 size_t gpu_mem_margin(size_t total_bytes);
 
 /* What an explicit budget (--gpu-mem, the whole of what this process may
- * hold on the device) must leave outside the ledger: the device memory in
- * use when called (this process's CUDA context, on an otherwise idle
- * device), at most 1 GiB, plus 256 MiB for the kernels' modules and local
- * memory loaded later. 0 when the device cannot be asked. */
-size_t gpu_mem_context_reserve(void);
+ * hold on the device) must leave outside the ledger, the device memory the
+ * driver takes for this process beside cudaMalloc:
+ *   the memory in use when called (this process's CUDA context and, loaded
+ *     eagerly with it, the kernels' modules: gpud sets
+ *     CUDA_MODULE_LOADING=EAGER), at most 1 GiB;
+ *   local memory: local_per_thread bytes (the most any kernel takes, at
+ *     least the default 1 KiB stack) × the device's resident threads (SMs ×
+ *     threads per SM), which the driver reserves at the first launch of the
+ *     kernel that needs it and keeps (141 MiB a KiB on an H200);
+ *   GPU_MEM_DRIVER_SLACK for the driver's own allocations later (streams'
+ *     and events' resources, CUB's launch state).
+ * 0 when the device cannot be asked. */
+#define GPU_MEM_DRIVER_SLACK ((size_t)64 << 20)
+size_t gpu_mem_context_reserve(size_t local_per_thread);
 
 /* What the ledger charges for an allocation of bytes: rounded up to the
  * driver's 2 MiB page (cudaMalloc maps device memory in 2 MiB pages on

@@ -7,7 +7,8 @@
     msm_engine_base *gpu_msm_new_##GROUP(const void *const *, const size_t *, unsigned, size_t, \
                                          bool, struct sp_err *, int *);                     \
     size_t gpu_msm_plan_##GROUP(const size_t *, unsigned, size_t, bool, struct sp_err *);      \
-    size_t gpu_msm_points_##GROUP(const size_t *, unsigned);
+    size_t gpu_msm_points_##GROUP(const size_t *, unsigned);                                \
+    size_t gpu_msm_local_##GROUP(void);
 MSM_FACTORY(bn254_g1)
 MSM_FACTORY(bn254_g2)
 MSM_FACTORY(bls12381_g1)
@@ -51,6 +52,16 @@ extern "C" size_t gpu_msm_plan_points(enum gpu_group g, const size_t *sizes, uns
     case GPU_BLS12381_G2: return gpu_msm_points_bls12381_g2(sizes, k);
     default: return 0;
     }
+}
+
+extern "C" size_t gpu_msm_local_bytes(void)
+{
+    size_t v[4] = { gpu_msm_local_bn254_g1(), gpu_msm_local_bn254_g2(), gpu_msm_local_bls12381_g1(),
+                    gpu_msm_local_bls12381_g2() },
+           mx = 0;
+    for (int i = 0; i < 4; i++)
+        mx = v[i] > mx ? v[i] : mx;
+    return mx;
 }
 
 extern "C" size_t gpu_msm_device_bytes(const struct gpu_msm *m)

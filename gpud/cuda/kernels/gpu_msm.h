@@ -64,6 +64,10 @@ size_t gpu_msm_plan_points(enum gpu_group g, const size_t *sizes, unsigned k);
  * largest run given host scalars) or growth for a run over more points
  * than its largest array, once such a run has been made. */
 size_t gpu_msm_device_bytes(const struct gpu_msm *m);
+/* The most local memory (bytes a thread) any MSM kernel of any group
+ * takes: what the driver's local memory grows to at their first launch,
+ * times the device's resident threads (gpu_mem_context_reserve). */
+size_t gpu_msm_local_bytes(void);
 /* The window size gpu_msm_run would choose for n points of group g. */
 unsigned gpu_msm_window_bits(enum gpu_group g, size_t n);
 

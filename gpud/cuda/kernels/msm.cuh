@@ -391,6 +391,29 @@ template <class G> struct msm_engine : msm_engine_base {
         return 0;
     }
 
+    /* The most local memory a thread of this engine's kernels takes
+     * (cudaFuncGetAttributes' localSizeBytes: spills and call frames of the
+     * out-of-line field products); 0 when it cannot be read. */
+    static size_t local_bytes()
+    {
+        cudaFuncAttributes a;
+        size_t mx = 0;
+#define MSM_LOCAL(K)                                                                 \
+        if (cudaFuncGetAttributes(&a, K) == cudaSuccess && a.localSizeBytes > mx)    \
+            mx = a.localSizeBytes;                                                   \
+        cudaGetLastError();
+        MSM_LOCAL(msm_chunk_sum<F>)
+        MSM_LOCAL(msm_run_sum<F>)
+        MSM_LOCAL(msm_scatter<F>)
+        MSM_LOCAL(msm_window_segments<F>)
+        MSM_LOCAL(msm_window_shift<F>)
+        MSM_LOCAL(msm_window_combine<F>)
+        MSM_LOCAL(msm_tree_sum<F>)
+        MSM_LOCAL(msm_digits)
+#undef MSM_LOCAL
+        return mx;
+    }
+
     /* The chunk an engine works with: a streamed engine's parts are never
      * larger than its largest array (its staging buffers' size). */
     static size_t clamp_chunk(const size_t *ns, unsigned k, size_t chunk, bool stream)
@@ -751,6 +774,10 @@ template <class G> struct msm_engine : msm_engine_base {
                                 struct sp_err *e)                                      \
     {                                                                                 \
         return msm_engine<GROUP##_group>::plan(ns, k, chunk, stream, e);              \
+    }                                                                                 \
+    size_t gpu_msm_local_##GROUP(void)                                                \
+    {                                                                                 \
+        return msm_engine<GROUP##_group>::local_bytes();                              \
     }                                                                                 \
     size_t gpu_msm_points_##GROUP(const size_t *ns, unsigned k)                       \
     {                                                                                 \
