@@ -28,8 +28,9 @@
 #             "24G 16G 4G 3G": at 2^22 4G and 3G make the points stream), device
 #             memory sampled by nvidia-smi every 50 ms (peak over the idle
 #             baseline, checked ≤ the budget) and gpud's ledger line; a
-#             budget below one worker's buffers refused at start and a key
-#             too large refused at load, both with the figure; an injected
+#             budget below one worker's buffers refused at start with the
+#             figure, and that figure + 64 MiB (gpud starts) refused when
+#             the 2^22 key is loaded, with the key's figure; an injected
 #             allocation failure of the streaming path under --backend auto
 #             proved on the CPU with CUDA's error named
 #   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
@@ -177,25 +178,36 @@ for stage in $STAGES; do
         done
         d=$KEYS/b-bls12381
         {
-            # a budget too small for one worker: gpud refuses at start with the figure
+            # a budget below one worker's buffers (and the CUDA context's
+            # reserve): gpud refuses at start with the figure it needs
+            floor=
             if timeout 120 "$BIN_DIR/slotprove" prove --backend cuda --gpu-mem 1M "$d/circuit.zkey" \
                 "$d/circuit.wtns" "$d/p.json" "$d/q.json" 2>"$d/small.txt"; then
                 bad "--gpu-mem 1M: exit 0"
-            elif grep -q 'too small: one worker needs at least' "$d/small.txt"; then
+            elif floor=$(grep -o 'one worker needs at least [0-9]* MiB' "$d/small.txt" | head -1 |
+                grep -o '[0-9][0-9]*'); [ -n "$floor" ]; then
                 ok "--gpu-mem 1M refused at start ($(grep -o 'too small[^;]*' "$d/small.txt" | head -1))"
             else
-                bad "--gpu-mem 1M: no figure given"
+                bad "--gpu-mem 1M: refused at start without the figure"
                 sed 's/^/#   /' "$d/small.txt" | tail -5
             fi
-            # a key larger than a budget that holds gpud: refused at load with the figure
-            if timeout 120 "$BIN_DIR/slotprove" prove --backend cuda --gpu-mem 200M "$d/circuit.zkey" \
-                "$d/circuit.wtns" "$d/p.json" "$d/q.json" 2>"$d/key.txt"; then
-                bad "2^$lg key under --gpu-mem 200M: exit 0"
-            elif grep -q 'is too small for key' "$d/key.txt"; then
-                ok "2^$lg key under --gpu-mem 200M refused ($(grep -o 'one worker needs [0-9.]* GiB' "$d/key.txt" | head -1))"
-            else
-                bad "2^$lg key under --gpu-mem 200M: no figure given"
-                sed 's/^/#   /' "$d/key.txt" | tail -5
+            # a budget that starts gpud (the floor it named, plus 64 MiB) but
+            # where even one worker streaming the key's points cannot prove
+            # it: refused when the key is loaded, with the figure the key needs
+            if [ -n "$floor" ]; then
+                kb=$((floor + 64))M
+                if timeout 120 "$BIN_DIR/slotprove" prove --backend cuda --gpu-mem $kb "$d/circuit.zkey" \
+                    "$d/circuit.wtns" "$d/p.json" "$d/q.json" 2>"$d/key.txt"; then
+                    bad "2^$lg key under --gpu-mem $kb: exit 0"
+                elif grep -q 'too small: one worker needs at least' "$d/key.txt"; then
+                    bad "2^$lg key under --gpu-mem $kb: refused at start, not at key load"
+                    sed 's/^/#   /' "$d/key.txt" | tail -3
+                elif grep -q 'is too small for key' "$d/key.txt" && grep -q 'one worker needs [0-9.]* GiB' "$d/key.txt"; then
+                    ok "2^$lg key under --gpu-mem $kb (gpud started) refused at key load ($(grep -o 'one worker needs [0-9.]* GiB' "$d/key.txt" | head -1))"
+                else
+                    bad "2^$lg key under --gpu-mem $kb: not refused at key load with the figure"
+                    sed 's/^/#   /' "$d/key.txt" | tail -5
+                fi
             fi
             # an allocation of the streaming path fails: auto proves it on the CPU, CUDA's error named
             if SLOTPROVE_FAULT=gpu-alloc SLOTPROVE_FAULT_MATCH='msm stage' timeout 300 "$BIN_DIR/slotprove" prove \
