@@ -209,6 +209,26 @@ for stage in $STAGES; do
                     sed 's/^/#   /' "$d/key.txt" | tail -5
                 fi
             fi
+            # two gpuds on one GPU at the default budget: each takes half of
+            # the free memory less the margin (serve passes --gpu-share 2)
+            sd=$KEYS/share && rm -rf "$sd" && mkdir -m 700 "$sd"
+            "$BIN_DIR/slotprove" serve --socket "$sd/s.sock" --backend cuda --gpuds 2 --synth 1 \
+                --slot-bytes 16M 2>"$sd/serve.log" &
+            sp=$!
+            for _ in $(seq 1 600); do
+                "$BIN_DIR/slotprove" status --socket "$sd/s.sock" --json >"$sd/status.json" 2>/dev/null &&
+                    [ "$(grep -o 'device memory budget' "$sd/status.json" | wc -l)" -ge 2 ] && break
+                kill -0 $sp 2>/dev/null || break
+                sleep 0.1
+            done
+            kill $sp 2>/dev/null
+            wait $sp 2>/dev/null
+            if grep -q '1/2 of the free memory' "$sd/serve.log" "$sd/status.json"; then
+                ok "two gpuds on one GPU: each budget 1/2 of the free memory less the margin ($(grep -ho 'device memory budget [0-9.]* GiB' "$sd/status.json" | tr '\n' ' '))"
+            else
+                bad "two gpuds on one GPU: the default budget is not divided"
+                sed 's/^/#   /' "$sd/serve.log" | tail -5
+            fi
             # an allocation of the streaming path fails: auto proves it on the CPU, CUDA's error named
             if SLOTPROVE_FAULT=gpu-alloc SLOTPROVE_FAULT_MATCH='msm stage' timeout 300 "$BIN_DIR/slotprove" prove \
                 --backend auto --gpu-mem 3G "$d/circuit.zkey" "$d/circuit.wtns" "$d/p.json" "$d/q.json" \

@@ -434,15 +434,39 @@ static int cuda_open(struct backend *be, struct sp_err *e)
                        be->device_mem / 1048576.0, (reserve + floor) / 1048576.0,
                        reserve / 1048576.0, floor / 1048576.0);
     }
-    p->budget = gpu_mem_set_budget(be->device_mem ? be->device_mem - reserve : 0, e);
+    size_t want = be->device_mem ? be->device_mem - reserve : 0;
+    unsigned share = be->device_share > 1 ? be->device_share : 1;
+    if (!want && share > 1) {
+        /* the default, divided among the gpuds that share this device
+         * (serve's --gpu-share): each takes its part of the free memory
+         * less the margin, so together they do not over-commit it */
+        size_t fr = 0, tot = 0;
+        if ((rc = gpu_mem_info(&fr, &tot, e)) < 0) {
+            free(p);
+            return rc;
+        }
+        size_t m = gpu_mem_margin(tot);
+        want = fr > m ? (fr - m) / share : 0;
+        if (!want) {
+            free(p);
+            return sp_fail(e, -ENOMEM, "gpu: %.2f GiB free less the %.2f GiB margin leaves nothing",
+                           fr / 1073741824.0, m / 1073741824.0);
+        }
+    }
+    p->budget = gpu_mem_set_budget(want, e);
     if (!p->budget) {
         free(p);
         return -ENOMEM;
     }
     p->sets_max = CUDA_SETS;
     be->priv = p;
+    char how[64] = "";
+    if (be->device_mem)
+        snprintf(how, sizeof(how), " (--gpu-mem less the context)");
+    else if (share > 1)
+        snprintf(how, sizeof(how), " (1/%u of the free memory less the margin)", share);
     snprintf(be->description, sizeof(be->description), "cuda: %.100s, device budget %.2f GiB%s",
-             p->desc, p->budget / 1073741824.0, be->device_mem ? " (--gpu-mem less the context)" : "");
+             p->desc, p->budget / 1073741824.0, how);
     return 0;
 }
 
@@ -460,6 +484,8 @@ static int cuda_key_check(struct backend *be, const struct zkey *zk, struct sp_e
         return 0;
     }
     if (rc == 0) {
+        /* the key's jobs run on the workers its plan holds buffers for */
+        cuda_sets_limit(p, pl.sets);
         char parts[40] = "unbounded";
         if (pl.chunk)
             snprintf(parts, sizeof(parts), "of at most 2^%d points", __builtin_ctzl(pl.chunk));
@@ -470,6 +496,16 @@ static int cuda_key_check(struct backend *be, const struct zkey *zk, struct sp_e
                 parts, pl.sets, pl.sets == 1 ? "" : "s", pl.total / 1073741824.0);
     }
     return rc == -E2BIG || rc == 0 ? rc : cuda_gpu_failed(rc);
+}
+
+/* The workers the budget holds buffers for now (cuda_sets_limit). */
+static unsigned cuda_workers_now(struct backend *be)
+{
+    struct cuda_priv *p = be->priv;
+    pthread_mutex_lock(&p->lock);
+    unsigned n = p->sets_max;
+    pthread_mutex_unlock(&p->lock);
+    return n;
 }
 
 static void cuda_close(struct backend *be)
@@ -500,6 +536,7 @@ static void cuda_close(struct backend *be)
 const struct backend_ops cuda_backend_ops = {
     .name = "cuda",
     .workers = 2,
+    .workers_now = cuda_workers_now,
     .device_errors = 1,
     .open = cuda_open,
     .prove_start = cuda_prove_start,
