@@ -161,16 +161,17 @@ FIELD_CASE(bls12381_fp2, 2, GPU_F_BLS12381_FP2, "bls12381 fp2")
             check(0, #CURVE " ntt create", log_n, 0);                                      \
             return;                                                                           \
         }                                                                                     \
-        for (int what = 0; what < 3; what++) {                                                \
+        for (int what = 0; what < 4; what++) {                                                \
             static const char *names[] = { #CURVE " ntt forward", #CURVE " ntt inverse",      \
-                                           #CURVE " ntt coset lde" };                         \
+                                           #CURVE " ntt coset lde",                           \
+                                           #CURVE " ntt coset lde in place" };                \
             gpu_data_fr(x, GC, n, rng);                                                       \
             memcpy(cpu, x, bytes);                                                            \
             if (what == 0)                                                                    \
                 CURVE##_ntt_forward((void *)cpu, &dom, 0);                                    \
             else if (what == 1)                                                               \
                 CURVE##_ntt_inverse((void *)cpu, &dom, 0);                                    \
-            else                                                                              \
+            else /* the coset LDE, out of place and in place */                                \
                 CURVE##_ntt_coset_lde((void *)cpu, &dom, 0);                                  \
             memset(got, 0xa5, bytes);                                                         \
             cudaMemcpy(din, x, bytes, cudaMemcpyHostToDevice);                                \
@@ -178,14 +179,15 @@ FIELD_CASE(bls12381_fp2, 2, GPU_F_BLS12381_FP2, "bls12381 fp2")
             double t0 = now_ms();                                                             \
             int rc = what == 0   ? gpu_ntt_forward(g, dout, din, &e)                          \
                      : what == 1 ? gpu_ntt_inverse(g, dout, din, &e)                          \
-                                 : gpu_ntt_coset_lde(g, dout, din, &e);                       \
+                     : what == 2 ? gpu_ntt_coset_lde(g, dout, din, &e)                        \
+                                 : gpu_ntt_coset_lde_inplace(g, din, &e);                     \
             cudaError_t ce = cudaDeviceSynchronize();                                         \
             double t1 = now_ms();                                                             \
             if (rc)                                                                           \
                 printf("%s\n", e.msg);                                                        \
             if (ce)                                                                           \
                 printf("cuda: %s\n", cudaGetErrorString(ce));                                 \
-            cudaMemcpy(got, dout, bytes, cudaMemcpyDeviceToHost);                             \
+            cudaMemcpy(got, what == 3 ? din : dout, bytes, cudaMemcpyDeviceToHost);           \
             check(!rc && !ce && memcmp(got, cpu, bytes) == 0, names[what], log_n, t1 - t0); \
         }                                                                                     \
         gpu_ntt_free(g);                                                                      \

@@ -42,10 +42,15 @@ extern "C" size_t gpu_mem_context_reserve(size_t local_per_thread)
         cudaGetLastError();
         return 0;
     }
-    size_t used = tot - fr, cap = (size_t)1 << 30;
-    size_t lt = local_per_thread > 1024 ? local_per_thread : 1024;
-    lt = (lt + 15) / 16 * 16;
-    return (used < cap ? used : cap) + lt * (size_t)sms * (size_t)threads + GPU_MEM_DRIVER_SLACK;
+    size_t used = tot - fr, cap = (size_t)1 << 30, stack = 0;
+    if (cudaDeviceGetLimit(&stack, cudaLimitStackSize) != cudaSuccess) {
+        cudaGetLastError();
+        stack = 0;
+    }
+    /* the stack's local memory came with the context (in used); a kernel
+     * with more local memory grows it at its first launch, and it stays */
+    size_t lt = (local_per_thread + 15) / 16 * 16, grow = lt > stack ? lt - stack : 0;
+    return (used < cap ? used : cap) + grow * (size_t)sms * (size_t)threads + GPU_MEM_DRIVER_SLACK;
 }
 
 extern "C" size_t gpu_mem_set_budget(size_t bytes, struct sp_err *e)

@@ -46,10 +46,12 @@ size_t gpu_mem_margin(size_t total_bytes);
  *   the memory in use when called (this process's CUDA context and, loaded
  *     eagerly with it, the kernels' modules: gpud sets
  *     CUDA_MODULE_LOADING=EAGER), at most 1 GiB;
- *   local memory: local_per_thread bytes (the most any kernel takes, at
- *     least the default 1 KiB stack) × the device's resident threads (SMs ×
- *     threads per SM), which the driver reserves at the first launch of the
- *     kernel that needs it and keeps (141 MiB a KiB on an H200);
+ *   local memory: what local_per_thread bytes (the most any kernel takes;
+ *     BLS12-381 G2's window-sum kernels: about 3.1 KB) add to the stack
+ *     reserved with the context (cudaLimitStackSize, 1 KiB), × the device's
+ *     resident threads (SMs × threads per SM): the driver grows local
+ *     memory so at the first launch of the kernel that needs it and keeps
+ *     it (264 MiB a KiB on an H200: 132 SMs × 2048 threads);
  *   GPU_MEM_DRIVER_SLACK for the driver's own allocations later (streams'
  *     and events' resources, CUB's launch state).
  * 0 when the device cannot be asked. */

@@ -226,12 +226,77 @@ template <class F> static int ntt_forward_t(struct gpu_ntt *d, F *out, const F *
     return ntt_forward_r<F, 3>(d, out, in, e);
 }
 
+/* In place: x ← NTT(x): the bit-reversal permutation, then the passes
+ * reading and writing x (first = 0). */
+template <class F, int LR> static int ntt_inplace_r(struct gpu_ntt *d, F *x, struct sp_err *e);
+
+template <class F> static int ntt_forward_inplace(struct gpu_ntt *d, F *x, struct sp_err *e)
+{
+    if (d->log_n >= 1) {
+        ntt_bitrev_inplace<F><<<(unsigned)((d->n + 255) / 256), 256>>>(x, d->n, d->log_n);
+        CU_TRY(cudaGetLastError(), e, "ntt bit reversal");
+    }
+    if (d->log_n < 3 || ntt_radix() == 2) {
+        size_t smem = ((size_t)1 << NTT_TILE_LOG) * sizeof(F);
+        CU_TRY(cudaFuncSetAttribute(ntt_pass<F>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), e,
+               "ntt shared memory");
+        unsigned s = 0, tl = ntt_tile_log(NTT_TILE_LOG_DEFAULT, NTT_TILE_LOG);
+        while (s < d->log_n) {
+            unsigned l = s < 4 ? s : 4;
+            unsigned k = d->log_n - s < tl - l ? d->log_n - s : tl - l;
+            size_t tile = (size_t)1 << (k + l);
+            ntt_pass<F><<<(unsigned)(d->n / tile), ntt_threads(), tile * sizeof(F)>>>(
+                x, x, (const F *)d->tw, d->log_n, s, k, l, 0);
+            CU_TRY(cudaGetLastError(), e, "ntt pass");
+            s += k;
+        }
+        return 0;
+    }
+    return ntt_radix() == 4 ? ntt_inplace_r<F, 2>(d, x, e) : ntt_inplace_r<F, 3>(d, x, e);
+}
+
+template <class F, int LR> static int ntt_inplace_r(struct gpu_ntt *d, F *x, struct sp_err *e)
+{
+    /* the pass plan of ntt_forward_r, every pass in place */
+    size_t smem = ((size_t)1 << NTT8_TILE_LOG) * sizeof(F);
+    CU_TRY(cudaFuncSetAttribute(ntt_pass_r<F, LR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), e,
+           "ntt shared memory");
+    unsigned tl = ntt_tile_log(LR == 2 ? NTT4_TILE_LOG_DEFAULT : NTT8_TILE_LOG_DEFAULT, NTT8_TILE_LOG);
+    const unsigned log_n = d->log_n;
+    tl = tl < 8 ? 8 : tl;
+    unsigned k = log_n < tl ? log_n : tl;
+    if (log_n - k > 0 && log_n - k < 3)
+        k = log_n - 3;
+    unsigned s = 0, l = 0;
+    while (s < log_n) {
+        if (s > 0) {
+            unsigned rest = log_n - s, passes = (rest + tl - 4) / (tl - 3);
+            k = (rest + passes - 1) / passes;
+            l = tl - k < s ? tl - k : s;
+        }
+        size_t tile = (size_t)1 << (k + l);
+        ntt_pass_r<F, LR><<<(unsigned)(d->n / tile), (unsigned)(tile >> LR), tile * sizeof(F)>>>(
+            x, x, (const F *)d->tw, log_n, s, k, l, 0);
+        CU_TRY(cudaGetLastError(), e, "ntt pass");
+        s += k;
+    }
+    return 0;
+}
+
 template <class F>
 static int ntt_run(struct gpu_ntt *d, F *out, F *in, int what, struct sp_err *e)
 {
     unsigned nb = (unsigned)((d->n / 2 + 1 + 255) / 256);
     int rc;
     switch (what) {
+    case 3:
+        /* coset LDE in place: x → NTT(x), reversed and ×shift^i/n in
+         * place, → NTT */
+        if ((rc = ntt_forward_inplace<F>(d, in, e)))
+            return rc;
+        ntt_reverse_scale<F><<<nb, 256>>>(in, d->n, (const F *)d->cz, nullptr);
+        CU_TRY(cudaGetLastError(), e, "ntt coset scale");
+        return ntt_forward_inplace<F>(d, in, e);
     case 0:
         return ntt_forward_t<F>(d, out, in, e);
     case 1:
@@ -253,7 +318,7 @@ static int ntt_run(struct gpu_ntt *d, F *out, F *in, int what, struct sp_err *e)
 
 static int ntt_dispatch(struct gpu_ntt *d, void *out, void *in, int what, struct sp_err *e)
 {
-    if (out == in)
+    if (out == in && what != 3)
         return sp_fail(e, -EINVAL, "gpu ntt: out and in must differ");
     if (d->curve == GPU_BN254)
         return ntt_run<bn254_fr_d>(d, (bn254_fr_d *)out, (bn254_fr_d *)in, what, e);
@@ -271,4 +336,8 @@ extern "C" int gpu_ntt_inverse(struct gpu_ntt *d, void *out, const void *in, str
 extern "C" int gpu_ntt_coset_lde(struct gpu_ntt *d, void *out, void *in, struct sp_err *e)
 {
     return ntt_dispatch(d, out, in, 2, e);
+}
+extern "C" int gpu_ntt_coset_lde_inplace(struct gpu_ntt *d, void *x, struct sp_err *e)
+{
+    return ntt_dispatch(d, x, x, 3, e);
 }

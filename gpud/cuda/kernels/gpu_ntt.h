@@ -32,6 +32,10 @@ int gpu_ntt_inverse(struct gpu_ntt *d, void *out, const void *in, struct sp_err 
 /* out ← coset low-degree extension of in (X_coset_lde: iNTT, ×shift^i, NTT);
  * out ≠ in, in is overwritten (scratch). */
 int gpu_ntt_coset_lde(struct gpu_ntt *d, void *out, void *in, struct sp_err *e);
+/* x ← coset LDE of x in place (the same values as gpu_ntt_coset_lde): two
+ * in-place bit-reversal permutations more than the out-of-place one, and
+ * no second buffer: the CUDA backend's lean buffer sets (cuda_budget.h). */
+int gpu_ntt_coset_lde_inplace(struct gpu_ntt *d, void *x, struct sp_err *e);
 
 #ifdef __cplusplus
 }

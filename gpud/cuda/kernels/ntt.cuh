@@ -306,6 +306,23 @@ __global__ void ntt_reverse_scale(F *v, size_t n, const F *cz, const F *c)
     v[j] = a * fj;
 }
 
+/* v[i] ↔ v[bitrev(i)] for all i (in place; log_n bits): the permutation
+ * the first pass otherwise reads through, so that an in-place transform's
+ * passes can all read and write one buffer (each pass's block reads its
+ * whole tile before it writes it back). One thread per index. */
+template <class F> __global__ void ntt_bitrev_inplace(F *v, size_t n, unsigned log_n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    size_t j = __brev((uint32_t)i) >> (32 - log_n);
+    if (i < j) {
+        F a = v[i];
+        v[i] = v[j];
+        v[j] = a;
+    }
+}
+
 /* dst[i] ← cz[i] · src[(n − i) mod n] (out of place, dst ≠ src). */
 template <class F>
 __global__ void ntt_reverse_scale_to(F *dst, const F *src, size_t n, const F *cz)
