@@ -137,7 +137,7 @@ static int cuda_prove_start(struct backend *be, const struct zkey *zk,
         return 0;
     }
     j->set = cuda_set_get(p);
-    rc = cuda_set_reserve(p, j->set, zk, k, e);
+    rc = cuda_set_reserve(p, j->set, zk, k->lean, k, e);
     if (rc == 0)
         rc = gpu_upload(j->set->a, in->a, vec, e);
     if (rc == 0)
@@ -217,13 +217,27 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
         return rc;
     if (fault_point("gpu-trap", NULL) && (rc = gpu_inject_fault(1, e)) < 0)
         return rc;
-    /* o1 = LDE(a)·LDE(b), o2 = LDE(c), s = the H scalars; a, b, c kept */
-    if ((rc = gpu_copy(s->s, s->a, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o1, s->s, e)) < 0 ||
-        (rc = gpu_copy(s->s, s->b, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o2, s->s, e)) < 0 ||
-        (rc = gpu_fr_mul(curve, s->o1, s->o1, s->o2, n, e)) < 0 ||
-        (rc = gpu_copy(s->s, s->c, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o2, s->s, e)) < 0 ||
-        (rc = gpu_h_scalars(curve, s->s, s->o1, NULL, s->o2, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
-        return rc;
+    void *hsc; /* the H MSM's scalars */
+    if (!s->lean) {
+        /* o1 = LDE(a)·LDE(b), o2 = LDE(c), s = the H scalars; a, b, c kept */
+        if ((rc = gpu_copy(s->s, s->a, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o1, s->s, e)) < 0 ||
+            (rc = gpu_copy(s->s, s->b, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o2, s->s, e)) < 0 ||
+            (rc = gpu_fr_mul(curve, s->o1, s->o1, s->o2, n, e)) < 0 ||
+            (rc = gpu_copy(s->s, s->c, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o2, s->s, e)) < 0 ||
+            (rc = gpu_h_scalars(curve, s->s, s->o1, NULL, s->o2, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
+            return rc;
+        hsc = s->s;
+    } else {
+        /* lean: a = LDE(a)·LDE(b), c = LDE(c), a = the H scalars, all in
+         * place; the inputs are gone from here on */
+        if ((rc = gpu_ntt_coset_lde_inplace(d, s->a, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde_inplace(d, s->b, e)) < 0 ||
+            (rc = gpu_fr_mul(curve, s->a, s->a, s->b, n, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde_inplace(d, s->c, e)) < 0 ||
+            (rc = gpu_h_scalars(curve, s->a, s->a, NULL, s->c, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
+            return rc;
+        hsc = s->a;
+    }
     t->ns[STAGE_NTT] = now_ns() - t0;
     if (be->progress)
         be->progress(be->progress_arg, STAGE_NTT, t->ns[STAGE_NTT]);
@@ -233,7 +247,7 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
         { STAGE_MSM_A, 0, s->w, nv },
         { STAGE_MSM_B1, nv, s->w, nv },
         { STAGE_MSM_C, 2 * nv, (const uint8_t *)s->w + 32 * (np + 1), nc },
-        { STAGE_MSM_H, 2 * nv + nc, s->s, n },
+        { STAGE_MSM_H, 2 * nv + nc, hsc, n },
     };
     for (int i = 0; i < 4; i++) {
         uint64_t s0 = now_ns();
@@ -301,7 +315,9 @@ static int cuda_prove_finish(struct backend *be, const struct zkey *zk, void *jo
     }
     if (rc < 0) {
         cuda_gpu_failed(rc);
-        if (p->fallback && !cuda_is_lost()) {
+        /* a lean set's inputs were overwritten: the partition is proved
+         * again from the start (the failure is the device's) */
+        if (p->fallback && !cuda_is_lost() && !j->set->lean) {
             fprintf(stderr, "gpud: %s; proving this partition on the CPU\n", e->msg);
             rc = cuda_cpu_from_device(be, zk, j, out, t, e);
         }
@@ -326,6 +342,10 @@ static int cuda_reprove(struct backend *be, const struct zkey *zk, void *job,
                         struct groth16_proof *out, struct stage_times *t, struct sp_err *e)
 {
     struct cuda_job *j = job;
+    if (j->set && j->set->lean) /* its inputs were overwritten by the LDEs in place */
+        return sp_fail(e, -SP_EDEVICE,
+                       "cuda backend: the proof failed its check and the partition's inputs are not kept "
+                       "on the device under this budget (lean buffers): it is proved again");
     return j->set ? cuda_cpu_from_device(be, zk, j, out, t, e)
                   : sp_fail(e, -EINVAL, "cuda backend: the partition's inputs are gone");
 }
@@ -491,9 +511,10 @@ static int cuda_key_check(struct backend *be, const struct zkey *zk, struct sp_e
             snprintf(parts, sizeof(parts), "of at most 2^%d points", __builtin_ctzl(pl.chunk));
         fprintf(stderr,
                 "gpud: key %s within the %.2f GiB device budget: points %s, MSM parts %s, "
-                "%u worker buffer set%s, %.2f GiB planned\n",
+                "%u %sworker buffer set%s, %.2f GiB planned\n",
                 name, p->budget / 1073741824.0, pl.stream ? "streamed from host memory" : "resident",
-                parts, pl.sets, pl.sets == 1 ? "" : "s", pl.total / 1073741824.0);
+                parts, pl.sets, pl.lean ? "lean (LDEs in place) " : "", pl.sets == 1 ? "" : "s",
+                pl.total / 1073741824.0);
     }
     return rc == -E2BIG || rc == 0 ? rc : cuda_gpu_failed(rc);
 }

@@ -79,6 +79,7 @@ int cuda_key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e)
     k->stream = pl.stream;
     k->chunk = pl.chunk;
     k->sets = pl.sets;
+    k->lean = pl.lean;
     while (gpu_mem_left() < upload_need(p, zk, &pl) && cuda_evict_lru(p, k) == 0)
         ;
     if (pl.stream && !k->host_registered) {

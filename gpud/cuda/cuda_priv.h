@@ -33,13 +33,15 @@ struct cuda_key {
     int stream;    /* points streamed from host memory (cuda_budget.h) */
     size_t chunk;  /* the most points of one MSM part (0: no limit) */
     unsigned sets; /* buffer sets (workers) that fit beside it: 1 or 2 */
+    int lean;      /* lean buffer sets (cuda_budget.h cuda_set_sizes) */
     int host_registered; /* zk->map page-locked for the streamed copies */
 };
 
 struct cuda_set {
     int in_use;
+    int lean;         /* no scratch or LDE outputs: the LDEs in place */
     size_t cap_vec, cap_wit;
-    void *a, *b, *c;  /* the inputs, kept for a CPU re-prove */
+    void *a, *b, *c;  /* the inputs, kept for a CPU re-prove (lean: overwritten) */
     void *s, *o1, *o2; /* scratch and the LDE outputs */
     void *w;          /* witness */
 };

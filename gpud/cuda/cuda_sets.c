@@ -54,16 +54,18 @@ void cuda_set_release(struct cuda_set *s)
         *v[i] = NULL;
     }
     s->cap_vec = s->cap_wit = 0;
+    s->lean = 0;
 }
 
 /* Grows the set to zk's vectors (cuda_set_sizes). */
-int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, const struct zkey *zk,
+int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, const struct zkey *zk, int lean,
                      const struct cuda_key *k, struct sp_err *e)
 {
     size_t sz[CUDA_SET_NBUF];
-    cuda_set_sizes(zk->domain_size, zk->n_vars, sz);
+    cuda_set_sizes(zk->domain_size, zk->n_vars, lean, sz);
     size_t vec = sz[0], wit = sz[CUDA_SET_NBUF - 1];
-    if (vec <= s->cap_vec && wit <= s->cap_wit)
+    /* a lean set serves only lean jobs; a fast set serves both */
+    if (vec <= s->cap_vec && wit <= s->cap_wit && (lean || !s->lean))
         return 0;
     if (fault_point("gpu-oom", NULL))
         return sp_fail(e, -ENOMEM, "gpu: out of device memory for %zu MiB (injected)",
@@ -77,6 +79,7 @@ int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, const struct zkey 
         if (rc == 0) {
             s->cap_vec = vec;
             s->cap_wit = wit;
+            s->lean = lean;
             return 0;
         }
         cuda_set_release(s);

@@ -5,7 +5,7 @@
  *
  *   cuda_set_get(p)            a free set (waits for one).
  *   cuda_set_put(p, s)         gives it back.
- *   cuda_set_reserve(p, s, zk, k, e)
+ *   cuda_set_reserve(p, s, zk, lean, k, e)
  *                              grows s to zk's buffers (cuda_set_sizes of
  *                              cuda_budget.h),
  *                              evicting idle keys other than k
@@ -25,7 +25,7 @@
 
 struct cuda_set *cuda_set_get(struct cuda_priv *p);
 void cuda_set_put(struct cuda_priv *p, struct cuda_set *s);
-int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, const struct zkey *zk,
+int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, const struct zkey *zk, int lean,
                      const struct cuda_key *k, struct sp_err *e);
 void cuda_set_release(struct cuda_set *s);
 void cuda_sets_limit(struct cuda_priv *p, unsigned n);

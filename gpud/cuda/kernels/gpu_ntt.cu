@@ -26,10 +26,17 @@ struct gpu_ntt {
  * table, constants, and the power tables held while the others are
  * filled. gpu_ntt_create allocates these; gpu_ntt_plan sums them. */
 enum { NTT_TW, NTT_CZ, NTT_CONSTS, NTT_POWERS, NTT_NBUF };
+/* L of the coset factors' half tables (ntt.cuh): ⌈log_n / 2⌉. */
+static unsigned ntt_cz_log(unsigned log_n)
+{
+    return (log_n + 1) / 2;
+}
+
 static void ntt_sizes(size_t n, size_t sz[NTT_NBUF])
 {
+    unsigned log_n = 63 - __builtin_clzll(n), L = ntt_cz_log(log_n);
     sz[NTT_TW] = n * 32;
-    sz[NTT_CZ] = n * 32;
+    sz[NTT_CZ] = (((size_t)1 << L) + ((size_t)1 << (log_n - L))) * 32;
     sz[NTT_CONSTS] = 32;
     sz[NTT_POWERS] = 2 * 64 * 32;
 }
@@ -75,8 +82,13 @@ extern "C" size_t gpu_ntt_plan(unsigned log_n)
         unsigned nb = (unsigned)((d->n + 255) / 256);                                      \
         if (!err) {                                                                        \
             ntt_fill_table<F><<<nb, 256>>>((F *)d->tw, dpw, d->log_n, 1, nullptr, d->n);   \
-            ntt_fill_table<F><<<nb, 256>>>((F *)d->cz, dpw + 64, d->log_n, 0,              \
-                                           (const F *)d->consts, d->n);                    \
+            unsigned L_ = ntt_cz_log(d->log_n);                                            \
+            size_t lo_ = (size_t)1 << L_, hi_ = (size_t)1 << (d->log_n - L_);              \
+            /* shift^k / n, k < 2^L; shift^(m·2^L) from the powers shift^(2^(L+b)) */        \
+            ntt_fill_table<F><<<(unsigned)((lo_ + 255) / 256), 256>>>(                     \
+                (F *)d->cz, dpw + 64, d->log_n, 0, (const F *)d->consts, lo_);             \
+            ntt_fill_table<F><<<(unsigned)((hi_ + 255) / 256), 256>>>(                     \
+                (F *)d->cz + lo_, dpw + 64 + L_, d->log_n, 0, nullptr, hi_);               \
             err = cudaDeviceSynchronize();                                                 \
         }                                                                                  \
         gpu_mem_free(dpw);                                                                 \
@@ -294,7 +306,7 @@ static int ntt_run(struct gpu_ntt *d, F *out, F *in, int what, struct sp_err *e)
          * place, → NTT */
         if ((rc = ntt_forward_inplace<F>(d, in, e)))
             return rc;
-        ntt_reverse_scale<F><<<nb, 256>>>(in, d->n, (const F *)d->cz, nullptr);
+        ntt_reverse_scale<F><<<nb, 256>>>(in, d->n, (const F *)d->cz, ntt_cz_log(d->log_n), nullptr);
         CU_TRY(cudaGetLastError(), e, "ntt coset scale");
         return ntt_forward_inplace<F>(d, in, e);
     case 0:
@@ -302,7 +314,7 @@ static int ntt_run(struct gpu_ntt *d, F *out, F *in, int what, struct sp_err *e)
     case 1:
         if ((rc = ntt_forward_t<F>(d, out, in, e)))
             return rc;
-        ntt_reverse_scale<F><<<nb, 256>>>(out, d->n, nullptr, (const F *)d->consts);
+        ntt_reverse_scale<F><<<nb, 256>>>(out, d->n, nullptr, 0, (const F *)d->consts);
         CU_TRY(cudaGetLastError(), e, "ntt scale");
         return 0;
     default:
@@ -310,7 +322,8 @@ static int ntt_run(struct gpu_ntt *d, F *out, F *in, int what, struct sp_err *e)
         if ((rc = ntt_forward_t<F>(d, out, in, e)))
             return rc;
         ntt_reverse_scale_to<F><<<(unsigned)((d->n + 255) / 256), 256>>>(in, out, d->n,
-                                                                         (const F *)d->cz);
+                                                                         (const F *)d->cz,
+                                                                         ntt_cz_log(d->log_n));
         CU_TRY(cudaGetLastError(), e, "ntt coset scale");
         return ntt_forward_t<F>(d, out, in, e);
     }

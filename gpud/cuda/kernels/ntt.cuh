@@ -16,7 +16,10 @@
  *
  * Tables on the device (gpu_ntt_create): tw[2^s + j] = ω_{2^(s+1)}^j for the
  * stage of half-size 2^s (n entries in all, each computed from a table of
- * ω^(2^b)), and cz[i] = shift^i / n for the coset LDE.
+ * ω^(2^b)), and for the coset LDE's factors shift^i / n two half tables
+ * (ntt_coset_factor): cz[k] = shift^k / n for k < 2^L and cz[2^L + m] =
+ * shift^(m·2^L), L = ⌈log_n / 2⌉ (2^14 + 2^13 entries at 2^27 instead of
+ * 2^27).
  */
 #ifndef SLOTPROVE_CUDA_NTT_CUH
 #define SLOTPROVE_CUDA_NTT_CUH
@@ -285,17 +288,24 @@ __global__ void __launch_bounds__(1u << (NTT8_TILE_LOG - LR), NTT_R_MIN_BLOCKS(L
     }
 }
 
-/* v[i] ← f_i · v[(n − i) mod n] for all i (in place), f_i = cz[i] or the
- * constant *c: turns a forward transform into the inverse (×1/n) or into the
- * coset-scaled inverse of the LDE. One thread per pair {i, n−i}. */
+/* shift^i / n from the two half tables of cz (see the file comment). */
+template <class F> FF_INLINE F ntt_coset_factor(const F *cz, unsigned L, size_t i)
+{
+    return cz[i & (((size_t)1 << L) - 1)] * cz[((size_t)1 << L) + (i >> L)];
+}
+
+/* v[i] ← f_i · v[(n − i) mod n] for all i (in place), f_i = shift^i / n
+ * (cz, L: ntt_coset_factor) or the constant *c (cz NULL): turns a forward
+ * transform into the inverse (×1/n) or into the coset-scaled inverse of the
+ * LDE. One thread per pair {i, n−i}. */
 template <class F>
-__global__ void ntt_reverse_scale(F *v, size_t n, const F *cz, const F *c)
+__global__ void ntt_reverse_scale(F *v, size_t n, const F *cz, unsigned L, const F *c)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i > n / 2)
         return;
     size_t j = (n - i) & (n - 1);
-    F fi = cz ? cz[i] : *c, fj = cz ? cz[j] : *c;
+    F fi = cz ? ntt_coset_factor(cz, L, i) : *c, fj = cz ? ntt_coset_factor(cz, L, j) : *c;
     F a = v[i];
     if (i == j) {
         v[i] = a * fi;
@@ -323,13 +333,13 @@ template <class F> __global__ void ntt_bitrev_inplace(F *v, size_t n, unsigned l
     }
 }
 
-/* dst[i] ← cz[i] · src[(n − i) mod n] (out of place, dst ≠ src). */
+/* dst[i] ← shift^i / n · src[(n − i) mod n] (out of place, dst ≠ src). */
 template <class F>
-__global__ void ntt_reverse_scale_to(F *dst, const F *src, size_t n, const F *cz)
+__global__ void ntt_reverse_scale_to(F *dst, const F *src, size_t n, const F *cz, unsigned L)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        dst[i] = src[(n - i) & (n - 1)] * cz[i];
+        dst[i] = src[(n - i) & (n - 1)] * ntt_coset_factor(cz, L, i);
 }
 
 #endif
