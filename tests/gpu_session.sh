@@ -32,7 +32,12 @@
 #             figure, and that figure + 64 MiB (gpud starts) refused when
 #             the 2^22 key is loaded, with the key's figure; an injected
 #             allocation failure of the streaming path under --backend auto
-#             proved on the CPU with CUDA's error named
+#             proved on the CPU with CUDA's error named; a budget that
+#             fits one lean worker only (LDEs in place); two gpuds on one
+#             GPU dividing the default budget; GPU_BUDGET_BIG=1 adds the
+#             2^27 BLS12-381 partition (keygen into $GPU_KEYS, 23.5 GiB)
+#             proved under GPU_BUDGET_BIG_BUDGETS (default "none 24G 16G"),
+#             its proofs and vk.json kept in $OUT/budget-big
 #   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
 #             same files byte for byte) and times → keygen.log
 #   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
@@ -204,6 +209,20 @@ for stage in $STAGES; do
                     sed 's/^/#   /' "$d/key.txt" | tail -3
                 elif grep -q 'is too small for key' "$d/key.txt" && grep -q 'one worker needs [0-9.]* GiB' "$d/key.txt"; then
                     ok "2^$lg key under --gpu-mem $kb (gpud started) refused at key load ($(grep -o 'one worker needs [0-9.]* GiB' "$d/key.txt" | head -1))"
+                    # the figure it named, on top of gpud's floor: proved with
+                    # one lean worker (a, b, c only, LDEs in place), peak ≤ budget
+                    need=$(grep -o 'one worker needs [0-9.]* GiB' "$d/key.txt" | head -1 | awk '{printf "%d", $4 * 1024 + 0.999}')
+                    lb=$((floor + need + 32))M
+                    sampled "$BIN_DIR/slotprove" prove --backend cuda --gpu-mem $lb "$d/circuit.zkey" \
+                        "$d/circuit.wtns" "$d/proof-lean.json" "$d/public-lean.json" 2>"$d/lean.txt"
+                    lrc=$? peak=$(cat "$KEYS/peak.txt")
+                    sed 's/^/#   /' "$d/lean.txt" | grep -i 'gpud: key\|device memory' | head -3
+                    if [ $lrc = 0 ] && grep -q 'lean (LDEs in place)' "$d/lean.txt" && [ "$peak" -le "${lb%M}" ]; then
+                        ok "2^$lg key under --gpu-mem $lb: proved and checked with a lean worker, device peak $peak MiB"
+                    else
+                        bad "2^$lg key under --gpu-mem $lb (lean worker): exit $lrc, peak $peak MiB"
+                        sed 's/^/#   /' "$d/lean.txt" | tail -5
+                    fi
                 else
                     bad "2^$lg key under --gpu-mem $kb: not refused at key load with the figure"
                     sed 's/^/#   /' "$d/key.txt" | tail -5
@@ -240,6 +259,46 @@ for stage in $STAGES; do
                 sed 's/^/#   /' "$d/fault.txt" | tail -8
             fi
         } 2>&1 | tee -a "$OUT/budget.log"
+        # GPU_BUDGET_BIG=1: the 2^27 BLS12-381 partition of issue 20 (4.19 M
+        # wires, a 23.5 GiB key) made by keygen under $KEYS, proved under
+        # each of GPU_BUDGET_BIG_BUDGETS (default "none 24G 16G"): whole
+        # command and gpud's prove time, nvidia-smi's peak; the proofs,
+        # public.json and vk.json kept under $OUT/budget-big for snarkjs
+        if [ "${GPU_BUDGET_BIG:-0}" = 1 ]; then
+            d=$KEYS/big && rm -rf "$d" && mkdir -p "$d" "$OUT/budget-big"
+            {
+                t=$EPOCHREALTIME
+                if "$BIN_DIR/slotprove" keygen -q --backend cuda --curve bls12381 --constraints 67108865 \
+                    --vars 4194304 --public 4 --seed 27 --out "$d" 2>"$d/keygen.txt"; then
+                    echo "# keygen 2^27 BLS12-381: $(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) ms, key $(du -h "$d/circuit.zkey" | cut -f1)"
+                    cp "$d/vk.json" "$OUT/budget-big/"
+                    for b in ${GPU_BUDGET_BIG_BUDGETS:-none 24G 16G}; do
+                        opt=()
+                        [ "$b" = none ] || opt=(--gpu-mem "$b")
+                        t=$EPOCHREALTIME
+                        sampled "$BIN_DIR/slotprove" prove --backend cuda "${opt[@]}" "$d/circuit.zkey" \
+                            "$d/circuit.wtns" "$d/proof-$b.json" "$d/public-$b.json" 2>"$d/err-$b.txt"
+                        prc=$? ms=$(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) peak=$(cat "$KEYS/peak.txt")
+                        sed 's/^/#   /' "$d/err-$b.txt" | grep -i 'gpud: key\|budget\|device memory\|prove \|total\|ntt\|msm'
+                        lim=0
+                        case $b in *G) lim=$((${b%G} * 1024)) ;; esac
+                        if [ $prc != 0 ]; then
+                            bad "2^27 bls12381 --gpu-mem $b: exit $prc"
+                            sed 's/^/#   /' "$d/err-$b.txt" | tail -5
+                        elif [ $lim -gt 0 ] && [ "$peak" -gt "$lim" ]; then
+                            bad "2^27 bls12381 --gpu-mem $b: device peak $peak MiB over the budget"
+                        else
+                            ok "2^27 bls12381 --gpu-mem $b: proved and checked, device peak $peak MiB, $ms ms whole command"
+                            cp "$d/proof-$b.json" "$d/public-$b.json" "$OUT/budget-big/"
+                        fi
+                    done
+                else
+                    bad "keygen of the 2^27 BLS12-381 key"
+                    tail -5 "$d/keygen.txt" | sed 's/^/#   /'
+                fi
+            } 2>&1 | tee -a "$OUT/budget.log"
+            rm -rf "$d"
+        fi
         grep -q '^FAIL - budget' "$OUT/budget.log" && rc=1 # (bad ran in a pipeline's subshell)
         rm -rf "$KEYS"
         ;;
