@@ -148,7 +148,7 @@ FIELD_CASE(bls12381_fp2, 2, GPU_F_BLS12381_FP2, "bls12381 fp2")
         size_t n = (size_t)1 << log_n, bytes = n * 32;                                        \
         struct sp_err e;                                                                      \
         struct CURVE##_ntt_domain dom;                                                        \
-        struct gpu_ntt *g;                                                                    \
+        struct gpu_ntt *g, *gc = NULL;                                                        \
         uint8_t *x = malloc(bytes), *cpu = malloc(bytes), *got = malloc(bytes);               \
         void *din, *dout;                                                                     \
         if (!x || !cpu || !got || CURVE##_ntt_domain_init(&dom, log_n, 0) ||                  \
@@ -156,15 +156,16 @@ FIELD_CASE(bls12381_fp2, 2, GPU_F_BLS12381_FP2, "bls12381 fp2")
             check(0, #CURVE " ntt setup", log_n, 0);                                       \
             return;                                                                           \
         }                                                                                     \
-        if (gpu_ntt_create(&g, GC, log_n, &e)) {                                              \
+        if (gpu_ntt_create(&g, GC, log_n, &e) || gpu_ntt_create_compact(&gc, GC, log_n, &e)) { \
             printf("%s\n", e.msg);                                                            \
             check(0, #CURVE " ntt create", log_n, 0);                                      \
             return;                                                                           \
         }                                                                                     \
-        for (int what = 0; what < 4; what++) {                                                \
+        for (int what = 0; what < 5; what++) {                                                \
             static const char *names[] = { #CURVE " ntt forward", #CURVE " ntt inverse",      \
                                            #CURVE " ntt coset lde",                           \
-                                           #CURVE " ntt coset lde in place" };                \
+                                           #CURVE " ntt coset lde in place",                  \
+                                           #CURVE " ntt coset lde in place, compact twiddles" }; \
             gpu_data_fr(x, GC, n, rng);                                                       \
             memcpy(cpu, x, bytes);                                                            \
             if (what == 0)                                                                    \
@@ -180,17 +181,22 @@ FIELD_CASE(bls12381_fp2, 2, GPU_F_BLS12381_FP2, "bls12381 fp2")
             int rc = what == 0   ? gpu_ntt_forward(g, dout, din, &e)                          \
                      : what == 1 ? gpu_ntt_inverse(g, dout, din, &e)                          \
                      : what == 2 ? gpu_ntt_coset_lde(g, dout, din, &e)                        \
-                                 : gpu_ntt_coset_lde_inplace(g, din, &e);                     \
+                     : what == 3 ? gpu_ntt_coset_lde_inplace(g, din, &e)                      \
+                                 : gpu_ntt_coset_lde_inplace(gc, din, &e);                    \
             cudaError_t ce = cudaDeviceSynchronize();                                         \
             double t1 = now_ms();                                                             \
             if (rc)                                                                           \
                 printf("%s\n", e.msg);                                                        \
             if (ce)                                                                           \
                 printf("cuda: %s\n", cudaGetErrorString(ce));                                 \
-            cudaMemcpy(got, what == 3 ? din : dout, bytes, cudaMemcpyDeviceToHost);           \
+            cudaMemcpy(got, what >= 3 ? din : dout, bytes, cudaMemcpyDeviceToHost);           \
             check(!rc && !ce && memcmp(got, cpu, bytes) == 0, names[what], log_n, t1 - t0); \
         }                                                                                     \
+        /* a compact domain refuses the out-of-place transforms */                           \
+        check(gpu_ntt_forward(gc, dout, din, &e) == -EINVAL, #CURVE " ntt compact: in place only", \
+              log_n, 0);                                                                      \
         gpu_ntt_free(g);                                                                      \
+        gpu_ntt_free(gc);                                                                     \
         cudaFree(din);                                                                        \
         cudaFree(dout);                                                                       \
         CURVE##_ntt_domain_free(&dom);                                                        \

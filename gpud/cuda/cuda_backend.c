@@ -210,9 +210,11 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
     int rc;
     uint64_t t0 = now_ns();
 
-    if (!p->ntt[curve][lg] && (rc = gpu_ntt_create(&p->ntt[curve][lg], curve, lg, e)) < 0)
+    /* a lean set's LDEs run on a compact domain (no domain-sized twiddles) */
+    struct gpu_ntt **dp = &p->ntt[s->lean][curve][lg];
+    if (!*dp && (rc = s->lean ? gpu_ntt_create_compact(dp, curve, lg, e) : gpu_ntt_create(dp, curve, lg, e)) < 0)
         return rc;
-    struct gpu_ntt *d = p->ntt[curve][lg];
+    struct gpu_ntt *d = *dp;
     if (fault_point("gpu-kernel", NULL) && (rc = gpu_inject_fault(0, e)) < 0)
         return rc;
     if (fault_point("gpu-trap", NULL) && (rc = gpu_inject_fault(1, e)) < 0)
@@ -546,9 +548,10 @@ static void cuda_close(struct backend *be)
                 cuda_key_evict(&p->keys[i]);
         for (int i = 0; i < CUDA_SETS; i++)
             cuda_set_release(&p->sets[i]);
-        for (int c = 0; c < 2; c++)
-            for (unsigned k = 0; k <= ZKEY_MAX_LOG_DOMAIN; k++)
-                gpu_ntt_free(p->ntt[c][k]);
+        for (int l = 0; l < 2; l++)
+            for (int c = 0; c < 2; c++)
+                for (unsigned k = 0; k <= ZKEY_MAX_LOG_DOMAIN; k++)
+                    gpu_ntt_free(p->ntt[l][c][k]);
     }
     free(p); /* the fallback is its opener's to close (select.c) */
     be->priv = NULL;

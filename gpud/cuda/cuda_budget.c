@@ -62,10 +62,10 @@ int cuda_plan_key(const struct zkey *zk, const char *name, size_t budget, struct
     enum gpu_group gg2 = zk->curve == CURVE_BN254 ? GPU_BN254_G2 : GPU_BLS12381_G2;
     /* each figure from the function the allocation is sized by */
     size_t pts = gpu_msm_plan_points(gg1, g1n, 4) + gpu_msm_plan_points(gg2, &nv, 1);
-    size_t ntt = gpu_ntt_plan(zk->log_domain);
     int rc;
     for (int lean = 0; lean <= 1; lean++) {
         size_t vec = cuda_set_bytes(zk->domain_size, zk->n_vars, lean);
+        size_t ntt = gpu_ntt_plan(zk->log_domain, lean); /* lean: a compact domain */
         for (unsigned i = 0; i < sizeof(resident_chunks) / sizeof(resident_chunks[0]); i++)
             for (unsigned sets = 2; sets >= 1; sets--)
                 if ((rc = try_plan(zk, budget, 0, resident_chunks[i], sets, lean, pl, pts, vec, ntt, e)) != 0)
@@ -95,7 +95,7 @@ size_t cuda_budget_floor(void)
     zk.n_vars = 1024;
     zk.n_public = 1;
     if (try_plan(&zk, 0, 1, (size_t)1 << STREAM_CHUNK_MIN, 1, 1, &pl, 0, cuda_set_bytes(1024, 1024, 1),
-                 gpu_ntt_plan(10), &e) < 0)
+                 gpu_ntt_plan(10, 1), &e) < 0)
         return 0;
     return pl.total;
 }

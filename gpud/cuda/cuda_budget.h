@@ -41,8 +41,10 @@ struct cuda_plan {
  * wires, in bytes, in the order a, b, c, scratch, two LDE outputs, witness:
  *   fast (lean 0)  a, b, c kept for a CPU re-prove, scratch and two LDE
  *                  outputs: 6 × n × 32, the witness v × 32;
- *   lean (lean 1)  a, b, c only (3 × n × 32), each coset LDE in place and the
- *                  H scalars written over a; the witness v × 32. The inputs
+ *   lean (lean 1)  a, b, c only (3 × n × 32), each coset LDE in place on a
+ *                  compact NTT domain (twiddles from two half tables:
+ *                  gpu_ntt_create_compact) and the H scalars written over
+ *                  a; the witness v × 32. The inputs
  *                  are gone after the NTTs: a failed attempt or check is
  *                  proved again from the start (a device error), not from
  *                  the device's copy.

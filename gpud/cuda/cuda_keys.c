@@ -56,7 +56,7 @@ static size_t upload_need(struct cuda_priv *p, const struct zkey *zk, const stru
 {
     size_t need = pl->points + pl->msm, held = gpu_mem_used(GPU_MEM_VECTORS);
     enum gpu_curve curve = zk->curve == CURVE_BN254 ? GPU_BN254 : GPU_BLS12381;
-    if (!p->ntt[curve][zk->log_domain])
+    if (!p->ntt[pl->lean][curve][zk->log_domain])
         need += pl->ntt;
     if (pl->sets * pl->vectors > held)
         need += pl->sets * pl->vectors - held;

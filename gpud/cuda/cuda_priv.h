@@ -59,7 +59,7 @@ struct cuda_priv {
     pthread_cond_t set_free;
     struct cuda_key keys[CUDA_MAX_KEYS];
     struct cuda_set sets[CUDA_SETS];
-    struct gpu_ntt *ntt[2][ZKEY_MAX_LOG_DOMAIN + 1];
+    struct gpu_ntt *ntt[2][2][ZKEY_MAX_LOG_DOMAIN + 1]; /* [lean: compact][curve][log n] */
     struct backend *fb;  /* be->fallback: re-proves, and what the GPU cannot prove */
     int fallback;        /* be->fallback_on_fault (auto): a GPU failure proves on fb */
     int g2_on_cpu;      /* $SLOTPROVE_G2=cpu: measured against the GPU */

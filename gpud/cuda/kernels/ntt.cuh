@@ -79,9 +79,25 @@ template <class F> FF_INLINE void ntt_sm_store(uint32_t *sm, uint32_t E, uint32_
         sm[w * E + e] = x.v[w];
 }
 
+/* The twiddle ω_{2^(S+1)}^j of the stage of half-size 2^S. HALF false:
+ * tw[2^S + j] (the domain-sized table). HALF true, a compact domain's two
+ * half tables (gpu_ntt_create_compact): ω_{2^(S+1)}^j = ω_n^e with
+ * e = j·2^(log_n−1−S), = tw[e mod 2^L] · tw[2^L + (e >> L)] (L = ⌈log_n/2⌉:
+ * tw[k] = ω_n^k, tw[2^L + m] = ω_n^(m·2^L)), one more product. */
+template <class F, bool HALF>
+FF_INLINE F ntt_twiddle(const F *tw, unsigned log_n, unsigned S, uint32_t j)
+{
+    if (!HALF)
+        return tw[(1u << S) + j];
+    const unsigned L = (log_n + 1) / 2;
+    const uint32_t ex = j << (log_n - 1 - S);
+    return tw[ex & ((1u << L) - 1)] * tw[(1u << L) + (ex >> L)];
+}
+
 /* Stages s .. s+k−1 over tiles of 2^(k+l) elements (see the file comment).
- * first: read in at bit-reversed indices (in ≠ out); else in == out. */
-template <class F>
+ * first: read in at bit-reversed indices (in ≠ out); else in == out.
+ * HALF: the twiddles of a compact domain (ntt_twiddle). */
+template <class F, bool HALF = false>
 __global__ void __launch_bounds__(NTT_THREADS) ntt_pass(F *out, const F *in, const F *tw,
                                                         unsigned log_n, unsigned s, unsigned k,
                                                         unsigned l, int first)
@@ -100,7 +116,6 @@ __global__ void __launch_bounds__(NTT_THREADS) ntt_pass(F *out, const F *in, con
     __syncthreads();
     for (unsigned t = 0; t < k; t++) {
         const uint32_t h = 1u << t;
-        const F *tws = tw + (1u << (s + t));
         for (uint32_t q = threadIdx.x; q < E / 2; q += blockDim.x) {
             uint32_t lo = q & (lw - 1), mq = q >> l;
             uint32_t mid0 = ((mq >> t) << (t + 1)) | (mq & (h - 1));
@@ -108,7 +123,7 @@ __global__ void __launch_bounds__(NTT_THREADS) ntt_pass(F *out, const F *in, con
             uint32_t j = ((mq & (h - 1)) << s) | (lo_grp << l) | lo;
             F a = ntt_sm_load<F>(sm, E, e0), c = ntt_sm_load<F>(sm, E, e1);
             if (j)
-                c = c * tws[j];
+                c = c * ntt_twiddle<F, HALF>(tw, log_n, s + t, j);
             ntt_sm_store(sm, E, e0, a + c);
             ntt_sm_store(sm, E, e1, a - c);
         }
@@ -205,7 +220,7 @@ template <int LR> FF_INLINE uint32_t ntt_slot(uint32_t e)
     return e ^ (e3 | (e4 << 1) | ((e3 ^ e4) << 2));
 }
 
-template <class F, int LR>
+template <class F, int LR, bool HALF = false>
 __global__ void __launch_bounds__(1u << (NTT8_TILE_LOG - LR), NTT_R_MIN_BLOCKS(LR))
     ntt_pass_r(F *out, const F *in, const F *tw, unsigned log_n, unsigned s, unsigned k, unsigned l,
                int first)
@@ -251,14 +266,14 @@ __global__ void __launch_bounds__(1u << (NTT8_TILE_LOG - LR), NTT_R_MIN_BLOCKS(L
                 }
                 continue;
             }
-            const F *tws = tw + (1u << S);
             const uint32_t smask = (1u << S) - 1;
             F wv[R / 2];
 #pragma unroll
             for (unsigned d = 0; d < (1u << q); d++) {
                 uint32_t e = tlo | (d << p) | thi;
                 uint32_t i = base + ((e >> l) << s) + (e & lmask);
-                wv[d] = ntt_ldg32(tws + (i & smask));
+                wv[d] = HALF ? ntt_twiddle<F, true>(tw, log_n, S, i & smask)
+                             : ntt_ldg32(tw + (1u << S) + (i & smask));
             }
 #pragma unroll
             for (unsigned r = 0; r < R; r++) {
