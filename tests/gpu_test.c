@@ -332,8 +332,11 @@ static void device_within(const char *when, unsigned log_n)
     char nm[200];
     int ok = gpu_mem_info(&fr, &tot, &e) == 0;
     size_t used = tot - fr, led = gpu_mem_used(GPU_MEM_NPARTS);
-    snprintf(nm, sizeof(nm), "device use %.1f MiB within the reserve %.1f MiB + the ledger's %.1f MiB (%s)",
-             used / 1048576.0, dev_reserve / 1048576.0, led / 1048576.0, when);
+    size_t stack = 0;
+    cudaDeviceGetLimit(&stack, cudaLimitStackSize); /* raised by the driver for a kernel that needs more */
+    snprintf(nm, sizeof(nm),
+             "device use %.1f MiB within the reserve %.1f MiB + the ledger's %.1f MiB (%s; stack limit now %zu B)",
+             used / 1048576.0, dev_reserve / 1048576.0, led / 1048576.0, when, stack);
     check(ok && dev_reserve && used <= dev_reserve + led, nm, log_n, 0);
 }
 
