@@ -38,7 +38,7 @@
 #             2^27 BLS12-381 partition (keygen into $GPU_KEYS, 23.5 GiB;
 #             GPU_BUDGET_BIG=only: that alone)
 #             proved under GPU_BUDGET_BIG_BUDGETS (default "none 24G 16G"),
-#             its proofs and vk.json kept in $OUT/budget-big
+#             its proofs, publics and vk.json in $OUT/budget-big.tgz
 #   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
 #             same files byte for byte) and times → keygen.log
 #   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
@@ -270,7 +270,7 @@ for stage in $STAGES; do
         # wires, a 23.5 GiB key) made by keygen under $KEYS, proved under
         # each of GPU_BUDGET_BIG_BUDGETS (default "none 24G 16G"): whole
         # command and gpud's prove time, nvidia-smi's peak; the proofs,
-        # public.json and vk.json kept under $OUT/budget-big for snarkjs
+        # publics and vk.json in $OUT/budget-big.tgz for snarkjs
         if [ "$big" = 1 ] || [ "$big" = only ]; then
             d=$KEYS/big && rm -rf "$d" && mkdir -p "$d" "$OUT/budget-big"
             {
@@ -304,6 +304,8 @@ for stage in $STAGES; do
                     tail -5 "$d/keygen.txt" | sed 's/^/#   /'
                 fi
             } 2>&1 | tee -a "$OUT/budget.log"
+            # one file: the device brings back a limited number of files
+            (cd "$OUT" && tar czf budget-big.tgz budget-big && rm -rf budget-big)
             rm -rf "$d"
         fi
         grep -q '^FAIL - budget' "$OUT/budget.log" && rc=1 # (bad ran in a pipeline's subshell)
