@@ -22,6 +22,8 @@
 #   PIPE_SLOTS    slots (default 2)
 #   PIPE_GPUDS    gpud processes (default 1)
 #   PIPE_BACKEND  serve --backend (default auto: the GPU where there is one)
+#   PIPE_GPU_MEM  serve --gpu-mem (default unset: serve's own budget), e.g. 16G
+#                 to hold the pipeline to a consumer card's device memory
 #   PIPE_THREADS  serve --threads, per process (default 0: all CPUs; auto: not
 #                 given, serve picks the synthds' threads)
 #   PIPE_PARTS    partitions measured per size (default 32 at ≤ 2^12, 16 at
@@ -268,6 +270,7 @@ run_one() { # curve spec
     local picks=()
     [ "$SYNTHDS" = auto ] || picks+=(--synth "$SYNTHDS")
     [ "$THREADS" = auto ] || picks+=(--threads "$THREADS")
+    [ -n "${PIPE_GPU_MEM:-}" ] && picks+=(--gpu-mem "$PIPE_GPU_MEM")
     "$BIN" serve --socket "$D/s.sock" "${picks[@]}" --slots "$SLOTS" --gpuds "$GPUDS" \
         --backend "$BACKEND" --trace-times --key k="$dir/circuit.zkey" \
         2>"$D/serve.log" &

@@ -43,7 +43,7 @@
 #   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
 #             same files byte for byte) and times → keygen.log
 #   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
-#             "CURVE/SPEC/SYNTHDS/SLOTS/PARTS" (SPEC as PIPE_SIZES takes it:
+#             "CURVE/SPEC/SYNTHDS/SLOTS/PARTS[/GPUMEM]" (SPEC as PIPE_SIZES takes it:
 #             K, K:N or K:N:V; SYNTHDS "auto": serve's own pick of synthds
 #             and threads) → pipe/bench_pipeline.{txt,tsv}; keys are
 #             made by keygen under $GPU_KEYS (default /tmp/gpu-keys) and
@@ -141,10 +141,10 @@ for stage in $STAGES; do
         ;;
     pipe)
         for e in ${GPU_PIPE:-bls12381/24/3/4/10}; do
-            IFS=/ read -r curve spec synthds slots parts <<<"$e"
-            say "pipe $curve $spec: $synthds synthds, $slots slots, $parts partitions"
+            IFS=/ read -r curve spec synthds slots parts gpumem <<<"$e"
+            say "pipe $curve $spec: $synthds synthds, $slots slots, $parts partitions${gpumem:+, --gpu-mem $gpumem}"
             PIPE_CURVES=$curve PIPE_SIZES=$spec PIPE_SYNTHDS=$synthds PIPE_SLOTS=$slots \
-                PIPE_PARTS=$parts PIPE_BACKEND=${PIPE_BACKEND:-cuda} PIPE_KEYS=$KEYS \
+                PIPE_PARTS=$parts PIPE_BACKEND=${PIPE_BACKEND:-cuda} PIPE_KEYS=$KEYS PIPE_GPU_MEM=${gpumem:-} \
                 PIPE_THREADS=${PIPE_THREADS:-$([ "$synthds" = auto ] && echo auto || echo 0)} \
                 BIN=$BIN_DIR/slotprove OUT=$OUT/pipe bash tests/bench_pipeline.sh 2>&1 |
                 tee -a "$OUT/pipe.log"
