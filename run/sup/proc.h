@@ -39,6 +39,8 @@ struct spawn_opts {
     int no_verify;        /* gpud only: --no-verify 1 (no self-check of its proofs) */
     int trace_buffers;    /* --trace-buffers 1: slot-table lines on stderr */
     uint64_t gpu_mem;     /* gpud only: --gpu-mem BYTES, 0: not passed */
+    uint64_t witness_mem; /* synthd only: --witness-mem BYTES, 0: not passed */
+    unsigned witness_cpu, witness_time; /* synthd only: --witness-cpu/--witness-time S, 0: not passed */
 };
 
 /* Forks and execs one child. -errno with a message on failure. */
