@@ -85,7 +85,7 @@ int witness_job_ready(struct core *c, struct job *j, uint32_t key_id)
     const struct key_entry *k = &c->keys.keys[key_id];
     if (j->prog_fd < 0) {
         core_fail_job(c, j, "%s: no witness program for this key (serve --witness-program "
-                      "NAME=PROGRAM)", k->alias[0] ? k->alias : k->name);
+                      "NAME=PROGRAM, or submit --zkey with --program)", k->alias[0] ? k->alias : k->name);
         return -1;
     }
     return 0;
