@@ -167,8 +167,11 @@ clean:
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
 
+# whole proofs (tests/bench.sh), then inputs to proof (tests/bench_witness.sh:
+# fullprove vs snarkjs fullprove vs the rapidsnark workflow, RAPIDSNARK=prover)
 bench: deps all
 	@sh tests/bench.sh
+	@sh tests/bench_witness.sh
 
 # Component timings on random data of any size (tests/bench_cpu.c).
 $(BUILD)/bench_cpu: $(call obj,tests/bench_cpu.c) $(LIBCOMMON)

@@ -5,6 +5,7 @@
 #include "pool.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -70,6 +71,12 @@ int child_args_parse(struct child_args *a, int argc, char **argv, struct sp_err 
             a->no_verify = (int)v;
         else if (strcmp(k, "--trace-buffers") == 0 && parse_uint(val, 1, &v) == 0)
             a->trace_buffers = (int)v;
+        else if (strcmp(k, "--witness-mem") == 0 && parse_uint(val, ULONG_MAX, &v) == 0)
+            a->witness_mem = v;
+        else if (strcmp(k, "--witness-cpu") == 0 && parse_uint(val, UINT_MAX, &v) == 0)
+            a->witness_cpu = (unsigned)v;
+        else if (strcmp(k, "--witness-time") == 0 && parse_uint(val, UINT_MAX, &v) == 0)
+            a->witness_time = (unsigned)v;
         else if (strcmp(k, "--gpud-index") == 0 && parse_uint(val, CHILD_MAX_DOORBELLS - 1, &v) == 0)
             a->gpud_index = (unsigned)v;
         else

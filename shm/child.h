@@ -7,11 +7,15 @@
  *   --ctl-fd 3 --pool-fds 4,5 --doorbell-fd 6 --incarnation N
  *   --supervisor PID [--threads T] [--backend NAME] [--doorbells G]
  *   [--gpud-index I] [--gpu DEV] [--gpu-mem BYTES]
+ *   [--witness-mem BYTES] [--witness-cpu S] [--witness-time S]
  * fd 3: the control socket (ctl.h); 4, 5: the pool's control and payload
  * memfds (shm/pool.h); 6: a gpud's own doorbell eventfd, or for a synthd
  * 6 .. 6+G-1 the doorbells of gpud 0 .. G-1 (the one it publishes for is
  * rung). gpud I consumes ticket ring I. The incarnation is the number the
- * supervisor gave this process (it tags slots; pids are reused).
+ * supervisor gave this process (it tags slots; pids are reused). A synthd
+ * gets its witness programs' limits (serve/fullprove --witness-mem,
+ * --witness-cpu, --witness-time; synthd/witness_program.h) as the three
+ * --witness-* arguments; each left out (or 0) means its default there.
  */
 #ifndef SLOTPROVE_CHILD_H
 #define SLOTPROVE_CHILD_H
@@ -38,6 +42,9 @@ struct child_args {
     unsigned gpud_index;   /* gpud: its ticket ring */
     int no_verify;         /* gpud: --no-verify 1: no proof_self_check (serve/prove --no-verify) */
     int trace_buffers;     /* --trace-buffers 1: a slot-table line per claim/publish/take/release */
+    uint64_t witness_mem;  /* synthd: --witness-mem, a witness program's memory limit, bytes (0: default) */
+    unsigned witness_cpu;  /* synthd: --witness-cpu, its CPU-time limit, s (0: default) */
+    unsigned witness_time; /* synthd: --witness-time, its wall-clock limit, s (0: default) */
 };
 
 /* Parses the arguments above. -EINVAL with a message on anything else. */

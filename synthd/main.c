@@ -276,7 +276,7 @@ static void synthesize_input(const struct ctl_msg *req, int input_fd, int prog_f
                                               : "synthd: SYNTH of an input without a program path");
         return;
     }
-    witness_limits_from_env(&lim);
+    witness_limits_init(&lim, args.witness_mem, args.witness_cpu, args.witness_time);
     /* .wtns: header 12, section 1 (12 + 40), section 2 header 12, values */
     uint64_t max_wtns = 76 + (uint64_t)k->zk.n_vars * 32 + 4096;
     fault_point_kill("synthd-witness", name);

@@ -26,22 +26,12 @@ extern char **environ;
 /* Fixed descriptor numbers inside the program. */
 enum { FD_INPUT = 3, FD_WTNS = 4, FD_PROGRAM = 5 };
 
-static uint64_t env_u64(const char *name, uint64_t dflt)
+void witness_limits_init(struct witness_limits *l, uint64_t mem_bytes, unsigned cpu_s,
+                         unsigned wall_s)
 {
-    const char *s = getenv(name);
-    char *end;
-    if (!s || !*s)
-        return dflt;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    return errno || *end || v == 0 ? dflt : (uint64_t)v;
-}
-
-void witness_limits_from_env(struct witness_limits *l)
-{
-    l->mem_bytes = env_u64("SLOTPROVE_WITNESS_MEM", WITNESS_MEM_DEFAULT);
-    l->cpu_s = (uint32_t)env_u64("SLOTPROVE_WITNESS_CPU", WITNESS_CPU_DEFAULT);
-    l->wall_s = (uint32_t)env_u64("SLOTPROVE_WITNESS_TIME", WITNESS_WALL_DEFAULT);
+    l->mem_bytes = mem_bytes ? mem_bytes : WITNESS_MEM_DEFAULT;
+    l->cpu_s = cpu_s ? cpu_s : WITNESS_CPU_DEFAULT;
+    l->wall_s = wall_s ? wall_s : WITNESS_WALL_DEFAULT;
 }
 
 int witness_program_kind(int prog_fd, const char *prog_path, enum witness_kind *kind,

@@ -40,8 +40,8 @@
 #define WITNESS_CPU_DEFAULT 3600u        /* CPU seconds */
 #define WITNESS_WALL_DEFAULT 3600u       /* seconds */
 
-/* The limits travel from the supervisor to synthd in its environment
- * (SLOTPROVE_WITNESS_MEM bytes, SLOTPROVE_WITNESS_CPU s, SLOTPROVE_WITNESS_TIME s). */
+/* The limits travel from the supervisor to synthd as its arguments
+ * --witness-mem BYTES, --witness-cpu S, --witness-time S (shm/child.h). */
 struct witness_limits {
     uint64_t mem_bytes;
     uint32_t cpu_s, wall_s;
@@ -49,8 +49,10 @@ struct witness_limits {
 
 enum witness_kind { WITNESS_NATIVE = 1, WITNESS_WASM };
 
-/* The limits from the environment, each defaulting as above. */
-void witness_limits_from_env(struct witness_limits *l);
+/* The limits from synthd's arguments (bytes, s, s), each 0 meaning its
+ * default above. */
+void witness_limits_init(struct witness_limits *l, uint64_t mem_bytes, unsigned cpu_s,
+                         unsigned wall_s);
 
 /* Tells the kind from the first 4 bytes of prog_fd ("\x7f" "ELF" or "\0asm").
  * 0, or -SP_EUNSUPPORTED ("prog: not a witness program (neither an ELF

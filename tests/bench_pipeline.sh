@@ -37,6 +37,15 @@
 #                 0.2 s up to 2^18 and proportionally less often above, as
 #                 it has the supervisor read every process's smaps_rollup)
 #   PIPE_PUBLIC   public inputs of the generated keys (default 4)
+#   PIPE_INPUTS   1 (default): every second job of the measured batch is an
+#                 input job (submit --input), whose witness synthd gets from
+#                 a witness program it runs (keygen's circuits have no circom
+#                 program: a replay program, tests/witness/fault_program.c
+#                 built here with cc, writes the key's witness), so the
+#                 bound's witness-program term is exercised; 0: witnesses only
+#   PIPE_WITNESS_MEM  serve --witness-mem with PIPE_INPUTS (default 64M: the
+#                 replay program needs a few MiB; serve's own default, 8G,
+#                 would make the term dwarf the rest at these sizes)
 #   PIPE_KEYS     key cache (default $OUT/pipe-keys): keys are made once with
 #                 `slotprove keygen` (INSECURE test keys) and reused
 #   PIPE_MACHINE  text for the machine column (default: CPU model, cores)
@@ -72,9 +81,13 @@
 #   backend's scratch, its MSM buckets and allocator slack) + synthds ×
 #   scratch (64 KiB of stack a thread, the witness header) + 4 KiB a
 #   submitted partition in the supervisor (its job entry and the proofs kept
-#   for --result-ttl). Queued partitions hold a witness descriptor, never a
-#   buffer, so the peak must not grow with the queue: the table gives the
-#   most queued (from the TIMES lines) beside the peak.
+#   for --result-ttl) + with input jobs synthds × --witness-mem (one witness
+#   program per synthd at a time, each under that limit; the group's Pss
+#   then includes every program alive at the sample: synthds' children and
+#   theirs). Queued partitions hold a witness descriptor (or a pinned input
+#   of at most 16 MiB), never a buffer, so the peak must not grow with the
+#   queue: the table gives the most queued (from the TIMES lines) beside
+#   the peak.
 set -u
 
 BIN=${BIN:-build/slotprove}
@@ -90,6 +103,8 @@ THREADS=${PIPE_THREADS:-0}
 WARMUP=${PIPE_WARMUP:-2}
 SAMPLE_S=${PIPE_SAMPLE_S:-0.2}
 PUBLIC=${PIPE_PUBLIC:-4}
+INPUTS=${PIPE_INPUTS:-1}
+WMEM=${PIPE_WITNESS_MEM:-64M}
 KEYS=${PIPE_KEYS:-$OUTDIR/pipe-keys}
 NCPU=$(nproc)
 MACHINE=${PIPE_MACHINE:-"$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo | tr -s ' '), $NCPU cores"}
@@ -100,6 +115,10 @@ die() { echo "bench_pipeline: $*" >&2; exit 1; }
 HAVE_SMI=0
 command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1 && HAVE_SMI=1
 mkdir -p "$OUTDIR" "$KEYS" || die "cannot create $OUTDIR, $KEYS"
+# --witness-mem in KiB (SIZE: a number with K, M, G or T, as serve reads it)
+WMEM_KIB=$(awk -v s="$WMEM" 'BEGIN { u = toupper(substr(s, length(s))); n = s + 0
+    m = u == "K" ? 1 : u == "M" ? 1024 : u == "G" ? 1048576 : u == "T" ? 1073741824 : 1 / 1024
+    printf "%d\n", n * m }')
 TXT=$OUTDIR/bench_pipeline.txt
 TSV=$OUTDIR/bench_pipeline.tsv
 D=$(mktemp -d "${TMPDIR:-/tmp}/bench_pipeline.XXXXXX") || die "mktemp"
@@ -116,6 +135,14 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
+if [ "$INPUTS" = 1 ]; then
+    if ! cc -O2 -o "$D/replay" tests/witness/fault_program.c 2>"$D/err"; then
+        echo "bench_pipeline: cannot build the replay witness program (cc, tests/witness/fault_program.c): witnesses only" >&2
+        INPUTS=0
+    fi
+    echo '{}' >"$D/in.json"
+fi
+[ "$INPUTS" = 1 ] || WMEM_KIB=0
 
 # $EPOCHREALTIME in µs (its decimal mark follows the locale: dropped)
 now_us() { local t=$EPOCHREALTIME; echo "${t//[!0-9]/}"; }
@@ -166,25 +193,42 @@ role_pids() { awk '$1 == "\"role\":" { gsub(/[",]/, "", $2); r = $2 } $1 == "\"p
 # smaps_rollup itself, which with GiBs of slots mapped in every process takes
 # long enough to hold up its loop. Prints "total supervisor synthds gpuds".
 group_pss() {
-    local role pid v tot=0 sup=0 syn=0 gpu=0
+    local role pid v c tot=0 sup=0 syn=0 gpu=0 wit=0
     while read -r role pid; do
         v=$(awk '/^Pss:/ { print $2; exit }' "/proc/$pid/smaps_rollup" 2>/dev/null)
         v=${v:-0}
         tot=$((tot + v))
         case $role in
         supervisor) sup=$((sup + v)) ;;
-        synthd) syn=$((syn + v)) ;;
+        synthd)
+            syn=$((syn + v))
+            # its witness program, and that one's children (node)
+            for c in $(descendants "$pid"); do
+                v=$(awk '/^Pss:/ { print $2; exit }' "/proc/$c/smaps_rollup" 2>/dev/null)
+                wit=$((wit + ${v:-0}))
+            done
+            ;;
         gpud) gpu=$((gpu + v)) ;;
         esac
     done
-    echo "$tot $sup $syn $gpu"
+    echo "$((tot + wit)) $sup $syn $gpu $wit"
+}
+
+# the pids below pid (children, theirs, …), from /proc/PID/task/*/children
+descendants() {
+    local c
+    for c in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+        echo "$c"
+        descendants "$c"
+    done
 }
 
 # realtime in ns, from $EPOCHREALTIME
 rt_ns() { echo $(($(now_us) * 1000)); }
 
 # Background: every $SAMPLE_S s one line "mono_ns group_pss_kib slots_in_use
-# - gpu_util_pct gpu_mem_mib sup_pss synthds_pss gpuds_pss"; slots_in_use
+# - gpu_util_pct gpu_mem_mib sup_pss synthds_pss gpuds_pss witness_pss"
+# (group_pss_kib includes the witness programs'); slots_in_use
 # from status every $1 samples ("-" between), util and mem "-" without
 # nvidia-smi. mono_ns is CLOCK_MONOTONIC (the TIMES lines' clock): realtime
 # plus $2, the offset status's now_ns gave.
@@ -204,7 +248,7 @@ sampler() {
             [ -n "$smi" ] && set -- $smi && util=$1 mem=$2
         fi
         set -- $(group_pss <"$D/pids")
-        echo "$(($(rt_ns) + off)) $1 $inuse - $util $mem $2 $3 $4"
+        echo "$(($(rt_ns) + off)) $1 $inuse - $util $mem $2 $3 $4 $5"
         i=$((i + 1))
         sleep "$SAMPLE_S"
     done
@@ -218,7 +262,9 @@ stop_serve() {
     fi
 }
 
-# submit JOBS jobs over PARTS partitions of witness W; job ids to $D/jobs
+# submit JOBS jobs over PARTS partitions of witness W; job ids to $D/jobs;
+# with PIPE_INPUTS every second job (the 2nd, 4th, …) is an input job of
+# $D/in.json, the replay program writing W
 submit_batch() { # key wtns parts jobs
     local w=$2 parts=$3 jobs=$4 i k n args
     : >"$D/jobs"
@@ -226,7 +272,10 @@ submit_batch() { # key wtns parts jobs
         n=$(((parts - i + jobs - 1) / jobs)) # spread evenly
         [ "$n" -gt 0 ] || continue
         args=()
-        for ((k = 0; k < n; k++)); do args+=(--witness "$w"); done
+        for ((k = 0; k < n; k++)); do
+            if [ "$INPUTS" = 1 ] && [ $((i % 2)) = 1 ]; then args+=(--input "$D/in.json")
+            else args+=(--witness "$w"); fi
+        done
         "$BIN" submit --socket "$D/s.sock" --key "$1" "${args[@]}" >>"$D/jobs" 2>"$D/err" ||
             { echo "bench_pipeline: submit: $(cat "$D/err")" >&2; return 1; }
     done
@@ -248,7 +297,7 @@ wait_batch() {
 
 vmhwm() { awk '/^VmHWM:/ { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 
-COLS="date machine backend curve log_domain constraints n_vars synthds slots gpuds threads parts queued_max proofs_per_s window_s latency_p50_ms latency_p95_ms prover_busy_pct gpu_util_pct queue_wait_p50_ms queue_wait_p95_ms slot_wait_p50_ms slot_wait_p95_ms slot_wait_max_ms slot_waits ready_wait_p50_ms synth_p50_ms synth_cpu_p50_ms synth_constraints_per_s_core prove_p50_ms rss_supervisor_kib rss_synthd_max_kib rss_gpud_max_kib rss_sum_kib rss_each_kib idle_pss_kib peak_pss_kib idle_pss_roles_kib peak_pss_roles_kib baseline_kib slots_kib margins_kib bound_kib copied_off_kib gpud_proof_kib synthd_scratch_kib supervisor_margin_kib slots_in_use_max device_mem_mib"
+COLS="date machine backend curve log_domain constraints n_vars synthds slots gpuds threads parts queued_max proofs_per_s window_s latency_p50_ms latency_p95_ms prover_busy_pct gpu_util_pct queue_wait_p50_ms queue_wait_p95_ms slot_wait_p50_ms slot_wait_p95_ms slot_wait_max_ms slot_waits ready_wait_p50_ms synth_p50_ms synth_cpu_p50_ms synth_constraints_per_s_core prove_p50_ms rss_supervisor_kib rss_synthd_max_kib rss_gpud_max_kib rss_sum_kib rss_each_kib idle_pss_kib peak_pss_kib idle_pss_roles_kib peak_pss_roles_kib baseline_kib slots_kib margins_kib bound_kib copied_off_kib gpud_proof_kib synthd_scratch_kib supervisor_margin_kib slots_in_use_max device_mem_mib input_parts witness_mem_kib witness_pss_max_kib"
 [ -s "$TSV" ] && [ "$(head -1 "$TSV")" = "$(echo $COLS | tr ' ' '\t')" ] || echo $COLS | tr ' ' '\t' >"$TSV"
 : >"$D/rows"
 
@@ -267,8 +316,13 @@ run_one() { # curve spec
     [ "$parts" -gt "$WARMUP" ] || { echo "bench_pipeline: PIPE_PARTS $parts must exceed PIPE_WARMUP $WARMUP" >&2; return 1; }
 
     rm -f "$D/s.sock" "$D/stop" "$D/samples"
-    local picks=()
+    local picks=() iparts=0 ii
     [ "$SYNTHDS" = auto ] || picks+=(--synth "$SYNTHDS")
+    if [ "$INPUTS" = 1 ]; then
+        ln -sf "$(realpath "$dir/circuit.wtns")" "$D/replay.wtns"
+        picks+=(--witness-program k="$D/replay" --witness-mem "$WMEM")
+        for ((ii = 1; ii < jobs; ii += 2)); do iparts=$((iparts + (parts - ii + jobs - 1) / jobs)); done
+    fi
     [ "$THREADS" = auto ] || picks+=(--threads "$THREADS")
     [ -n "${PIPE_GPU_MEM:-}" ] && picks+=(--gpu-mem "$PIPE_GPU_MEM")
     "$BIN" serve --socket "$D/s.sock" "${picks[@]}" --slots "$SLOTS" --gpuds "$GPUDS" \
@@ -361,7 +415,7 @@ run_one() { # curve spec
         -v idle="$idle" -v slots="$SLOTS" -v slot_bytes="$slot_bytes" -v synthds="$syn" \
         -v threads="$([ "$thr" = 0 ] && echo "$NCPU" || echo "$thr")" \
         -v smi_base="$smi_base" -v samples="$D/samples" -v idle_roles="$idle_roles" \
-        -v gpud_proof="$gpud_proof" -v parts="$parts" \
+        -v gpud_proof="$gpud_proof" -v parts="$parts" -v iparts="$iparts" -v wmem="$WMEM_KIB" \
         -v pre="$(date -u +%F)	$MACHINE	$BACKEND	$curve	$logd	$n	$nvars	$syn	$SLOTS	$GPUDS	$thr	$parts" \
         -v rss="$rsup	$rsyn	$rgpu	$rsum	$each" '
     function field(name,   i) { for (i = 1; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2) + 0; return 0 }
@@ -423,6 +477,7 @@ run_one() { # curve spec
             if (f[3] != "-" && f[3] + 0 > inuse) inuse = f[3] + 0
             if (f[5] != "-" && f[1] >= w0 && f[1] <= w1) { usum += f[5]; un++ }
             if (f[6] != "-" && f[6] + 0 > memmax) memmax = f[6] + 0
+            if (f[10] + 0 > witmax) witmax = f[10] + 0
         }
         copied = int(((3 * domain + nvars) * 32 + 1023) / 1024)
         proof = 2 * copied + 4096
@@ -430,9 +485,10 @@ run_one() { # curve spec
         supm = 4 * parts
         slots_kib = int(slots * slot_bytes / 1024)
         base = idle - slots_kib
-        margins = gpuds * proof + scratch + supm
+        wit = iparts > 0 ? synthds * wmem : 0
+        margins = gpuds * proof + scratch + supm + wit
         bound = base + slots_kib + margins
-        printf "%s\t%d\t%.3f\t%.2f\t%s\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%.0f\t%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n",
+        printf "%s\t%d\t%.3f\t%.2f\t%s\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%.0f\t%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\n",
             pre, qmax, (n - warm) / (win / 1e9), win / 1e9,
             ms(pct(L, m, 0.5)), ms(pct(L, m, 0.95)), 100 * busy / (win * gpuds),
             un ? sprintf("%.0f", usum / un) : "-",
@@ -440,7 +496,8 @@ run_one() { # curve spec
             ms(pct(R, m, 0.5)), ms(pct(Y, m, 0.5)), ms(pct(C, m, 0.5)), nc ? pct(cps, nc, 0.5) : 0,
             ms(pct(P, m, 0.5)), rss, idle, peak, idle_roles, peak_roles, base, slots_kib, margins, bound,
             copied, gpud_proof, scratch, supm, inuse,
-            memmax < 0 ? "-" : (smi_base == "-" ? memmax : memmax " (idle " smi_base ")")
+            memmax < 0 ? "-" : (smi_base == "-" ? memmax : memmax " (idle " smi_base ")"),
+            iparts, wit, witmax
     }' "$D/times" >>"$D/rows" || return 1
     tail -1 "$D/rows" >>"$TSV"
     echo "bench_pipeline: $curve 2^$logd: $parts partitions in $((wall_ms / 1000)).$(printf %03d $((wall_ms % 1000))) s" >&2
@@ -477,22 +534,26 @@ done
         print " slot = synthd holding a partition, waiting for a free slot; synth = witness read + a, b, c (wall, CPU of all"
         print " threads); Mcons/s/core = domain rows / synthd CPU seconds, in millions)"
         print ""
-        fmt = "| %-8s | %4s | %6s | %9s | %9s | %9s | %9s | %9s | %10s | %5s | %9s | %10s | %9s | %9s | %s\n"
-        printf fmt, "curve", "2^k", "queued", "slots", "baseline", "margins", "bound", "peak Pss", "above rest", "busy", "sup HWM", "synthd HWM", "gpud HWM", "sum HWM", "device MiB"
-        print "|----------|------|--------|-----------|-----------|-----------|-----------|-----------|------------|-------|-----------|------------|-----------|-----------|-----------"
+        fmt = "| %-8s | %4s | %6s | %9s | %9s | %9s | %9s | %9s | %6s | %10s | %5s | %6s | %9s | %8s | %9s | %10s | %9s | %9s | %s\n"
+        printf fmt, "curve", "2^k", "queued", "slots", "baseline", "margins", "bound", "peak Pss", "within", "above rest", "busy", "inputs", "wit term", "prog Pss", "sup HWM", "synthd HWM", "gpud HWM", "sum HWM", "device MiB"
+        print "|----------|------|--------|-----------|-----------|-----------|-----------|-----------|--------|------------|-------|--------|-----------|----------|-----------|------------|-----------|-----------|-----------"
         for (r = 2; r <= NR; r++) {
             split(row[r], f, "\t")
             printf fmt, f[c["curve"]], f[c["log_domain"]], f[c["queued_max"]], f[c["slots_kib"]],
                 f[c["baseline_kib"]], f[c["margins_kib"]], f[c["bound_kib"]], f[c["peak_pss_kib"]],
+                f[c["peak_pss_kib"]] <= f[c["bound_kib"]] ? "yes" : "NO",
                 f[c["peak_pss_kib"]] - f[c["idle_pss_kib"]], f[c["slots_in_use_max"]],
+                f[c["input_parts"]], f[c["witness_mem_kib"]], f[c["witness_pss_max_kib"]],
                 f[c["rss_supervisor_kib"]], f[c["rss_synthd_max_kib"]], f[c["rss_gpud_max_kib"]], f[c["rss_sum_kib"]], f[c["device_mem_mib"]]
         }
         print "(KiB. queued: most partitions waiting at once; slots: slots x slot_bytes; baseline: the group at rest after the warm-up"
         print " without the slots; margins: gpuds x (2 x the copied-off data (3 x domain + nVars) x 32 B + 4 MiB: the vectors,"
         print " as much again for backend scratch, MSM buckets and allocator slack) + synthds x scratch (64 KiB stack a thread,"
-        print " the witness header) + 4 KiB a submitted partition in the supervisor; bound = baseline + slots + margins; peak"
-        print " Pss: the group (the slots once), sampled every 0.2 s; above rest: peak - baseline - slots; busy: most slots"
-        print " not FREE; HWM: VmHWM, which counts the slots each process touched)"
+        print " the witness header) + 4 KiB a submitted partition in the supervisor + with input jobs the witness term,"
+        print " synthds x --witness-mem; bound = baseline + slots + margins; peak Pss: the group (the slots once, and the"
+        print " witness programs alive), sampled every 0.2 s; within: peak <= bound; above rest: peak - baseline - slots;"
+        print " busy: most slots not FREE; inputs: partitions of input jobs (a witness program each); prog Pss: most Pss"
+        print " of the witness programs in one sample; HWM: VmHWM, which counts the slots each process touched)"
     }'
 } | tee "$TXT"
 echo "bench_pipeline: wrote $TXT and $TSV (one row per run, appended)" >&2

@@ -4,15 +4,26 @@
 #   - slotprove fullprove with the native program (circom --c)
 #   - slotprove fullprove with the .wasm program (node)
 #   - snarkjs groth16 fullprove (the same .wasm and key)
+#   - the rapidsnark workflow: circom's native program writes the .wtns,
+#     then rapidsnark's `prover` proves it (RAPIDSNARK=path to a `prover`
+#     you built, never committed; the column is left out without it)
 #   - the witness step alone: the native program, and node on the .wasm
 # on the bundled chain circuit (BN254, domain 2^12), and on circomlib's
 # SHA-256 (2^15) when `make bench-sha256` has built its key
 # (build/bench-sha256/). Programs are compiled here with circom2 and cached
 # in build/witness-programs/ (tests/witness.sh shares them). Every proof is
-# checked with snarkjs groth16 verify. Prints figures only; no assertion.
+# checked with snarkjs groth16 verify. Prints figures only; no assertion:
+# the ratios slotprove fullprove (native) / the rapidsnark workflow (the
+# issue's target: at most 0.8) and snarkjs fullprove / slotprove fullprove
+# (target: at least 10), of the medians. `make bench` runs it too.
+# env: BENCH_RUNS (default 5), RAPIDSNARK, BENCH_WITNESS_CIRCUITS ("chain
+# sha256", the default, or either one)
 set -eu
 cd "$(dirname "$0")/.."
 N=${BENCH_RUNS:-5}
+RS=${RAPIDSNARK:-}
+CIRCUITS=${BENCH_WITNESS_CIRCUITS:-chain sha256}
+if [ -n "$RS" ] && [ ! -x "$RS" ]; then echo "bench-witness: RAPIDSNARK=$RS is not an executable" >&2; exit 1; fi
 BIN=build/slotprove
 SNARKJS=tests/node_modules/.bin/snarkjs
 CIRCOM=tests/node_modules/.bin/circom2
@@ -29,24 +40,39 @@ ms() {
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
+# the rapidsnark workflow as one command: native program, then prover
+rapidsnark_workflow() { # native input zkey wtns proof public
+    "$1" "$2" "$4" && "$RS" "$3" "$4" "$5" "$6"
+}
+
 # bench NAME INPUT NATIVE WASM ZKEY VK
 bench() {
     name=$1 in=$2 native=$3 wasm=$4 zkey=$5 vk=$6
-    : >"$TMP/a"; : >"$TMP/b"; : >"$TMP/c"; : >"$TMP/d"; : >"$TMP/e"
+    : >"$TMP/a"; : >"$TMP/b"; : >"$TMP/c"; : >"$TMP/d"; : >"$TMP/e"; : >"$TMP/r"
+    ps="a b c"
+    [ -n "$RS" ] && ps="a b c r"
     for r in $(seq 1 "$N"); do
         ms $BIN fullprove -q "$in" "$native" "$zkey" "$TMP/pa.json" "$TMP/qa.json" >>"$TMP/a"
+        [ -n "$RS" ] && ms rapidsnark_workflow "$native" "$in" "$zkey" "$TMP/r.wtns" "$TMP/pr.json" "$TMP/qr.json" >>"$TMP/r"
         ms $BIN fullprove -q "$in" "$wasm" "$zkey" "$TMP/pb.json" "$TMP/qb.json" >>"$TMP/b"
         ms $SNARKJS groth16 fullprove "$in" "$wasm" "$zkey" "$TMP/pc.json" "$TMP/qc.json" >>"$TMP/c"
         ms "$native" "$in" "$TMP/n.wtns" >>"$TMP/d"
         ms node "$(dirname "$wasm")/generate_witness.js" "$wasm" "$in" "$TMP/w.wtns" >>"$TMP/e"
-        for p in a b c; do
+        for p in $ps; do
             $SNARKJS groth16 verify "$vk" "$TMP/q$p.json" "$TMP/p$p.json" 2>&1 | grep -q 'OK!' ||
                 { say "$name: proof $p of round $r does not verify"; exit 1; }
         done
+        cmp -s "$TMP/qa.json" "$TMP/qc.json" || { say "$name: public.json of slotprove and snarkjs differ (round $r)"; exit 1; }
+        say "$name round $r: fullprove native $(tail -n1 "$TMP/a") ms$([ -n "$RS" ] && printf ', rapidsnark workflow %s ms' "$(tail -n1 "$TMP/r")"), fullprove wasm $(tail -n1 "$TMP/b") ms, snarkjs fullprove $(tail -n1 "$TMP/c") ms; load $(cut -d' ' -f1 /proc/loadavg)" >&2
     done
     a=$(median <"$TMP/a") b=$(median <"$TMP/b") c=$(median <"$TMP/c")
     d=$(median <"$TMP/d") e=$(median <"$TMP/e")
-    printf '| %s | %s | %s | %s | %.1f× | %s | %s |\n' "$name" "$a" "$b" "$c" \
+    rw=- ratio=-
+    if [ -n "$RS" ]; then
+        rw=$(median <"$TMP/r")
+        ratio=$(awk -v a="$a" -v r="$rw" 'BEGIN { printf "%.2f×", a / r }')
+    fi
+    printf '| %s | %s | %s | %s | %s | %s | %.1f× | %s | %s |\n' "$name" "$a" "$rw" "$b" "$c" "$ratio" \
         "$(awk -v c="$c" -v a="$a" 'BEGIN { print c / a }')" "$d" "$e"
 }
 
@@ -65,12 +91,17 @@ prog() {
     fi
 }
 
-echo "| circuit | slotprove fullprove, native (ms) | slotprove fullprove, wasm (ms) | snarkjs groth16 fullprove (ms) | snarkjs / slotprove native | witness alone: native (ms) | witness alone: node + wasm (ms) |"
-echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+echo "machine: $(nproc) CPUs ($(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ *//')), $(uname -sr); load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%Y-%m-%dT%H:%MZ); $N alternating rounds, medians"
+[ -n "$RS" ] || say "RAPIDSNARK is not set: the rapidsnark workflow is left out"
+echo "| circuit | slotprove fullprove, native (ms) | rapidsnark workflow: native program + prover (ms) | slotprove fullprove, wasm (ms) | snarkjs groth16 fullprove (ms) | slotprove / rapidsnark workflow (target ≤ 0.8) | snarkjs / slotprove native (target ≥ 10) | witness alone: native (ms) | witness alone: node + wasm (ms) |"
+echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 F=tests/fixtures
+case " $CIRCUITS " in *" chain "*)
 prog $F/circuits/chain.circom bn128 chain
 bench "chain (BN254, 2^12)" $F/circuits/chain.input.json $PROGS/bn128/chain_cpp/chain \
     $PROGS/bn128/chain_js/chain.wasm $F/bn128/chain.zkey $F/bn128/chain.vk.json
+;; esac
+case " $CIRCUITS " in *" sha256 "*) ;; *) exit 0 ;; esac
 S=build/bench-sha256
 sha=$(ls $S/sha256_*.circom 2>/dev/null | head -1 || true)
 if [ -n "$sha" ] && [ -f "${sha%.circom}.zkey" ] && [ -f "$S/input.json" ]; then

@@ -449,3 +449,46 @@ Test(request_parse, submit_inputs_rejected)
     reject("{\"op\":\"submit\",\"key\":\"k\",\"inputs\":[]}", "\"inputs\" must be a non-empty array");
     reject("{\"op\":\"submit\",\"key\":\"k\",\"inputs\":\"a.json\"}", "\"inputs\" must be");
 }
+
+/* a --zkey input job that carries its witness program: "program", an
+ * absolute path of at most REQUEST_PATH_MAX bytes; its fd follows the key's */
+Test(request_parse, submit_program)
+{
+    struct request r;
+    cr_assert_eq(parse("{\"op\":\"submit\",\"zkey\":\"c.zkey\",\"program\":\"/p/c_cpp/c\","
+                       "\"inputs\":[\"a.json\",\"b.json\"]}", &r), 0, "%s", err);
+    cr_assert_str_eq(r.program, "/p/c_cpp/c");
+    cr_assert_eq(r.inputs, 1);
+    cr_assert_eq(request_fd_count(&r), 4); /* zkey, program, 2 inputs */
+    cr_assert_eq(parse("{\"op\":\"submit\",\"zkey\":\"c.zkey\",\"inputs\":[\"a\"]}", &r), 0, "%s", err);
+    cr_assert_str_eq(r.program, "");
+    cr_assert_eq(request_fd_count(&r), 2);
+    /* at the limit and one past it */
+    size_t n = REQUEST_PATH_MAX + 1;
+    char *path = malloc(n + 1), *line = malloc(n + 128);
+    memset(path, 'a', n);
+    path[0] = '/';
+    path[REQUEST_PATH_MAX] = 0;
+    snprintf(line, n + 128, "{\"op\":\"submit\",\"zkey\":\"z\",\"program\":\"%s\",\"inputs\":[\"a\"]}", path);
+    cr_assert_eq(parse(line, &r), 0, "%s", err);
+    cr_assert_eq(strlen(r.program), REQUEST_PATH_MAX);
+    path[REQUEST_PATH_MAX] = 'a';
+    path[n] = 0;
+    snprintf(line, n + 128, "{\"op\":\"submit\",\"zkey\":\"z\",\"program\":\"%s\",\"inputs\":[\"a\"]}", path);
+    reject(line, "absolute path of at most");
+    free(path);
+    free(line);
+}
+
+Test(request_parse, submit_program_rejected)
+{
+    reject("{\"op\":\"submit\",\"key\":\"k\",\"program\":\"/p\",\"inputs\":[\"a\"]}",
+           "\"program\" goes only with \"zkey\" and \"inputs\"");
+    reject("{\"op\":\"submit\",\"zkey\":\"z\",\"program\":\"/p\",\"witnesses\":[\"w\"]}",
+           "\"program\" goes only with");
+    reject("{\"op\":\"submit\",\"zkey\":\"z\",\"program\":\"p\",\"inputs\":[\"a\"]}", "absolute path");
+    reject("{\"op\":\"submit\",\"zkey\":\"z\",\"program\":7,\"inputs\":[\"a\"]}", "absolute path");
+    /* a NUL inside: jansson refuses it before the field is looked at */
+    reject("{\"op\":\"submit\",\"zkey\":\"z\",\"program\":\"/p\\u0000q\",\"inputs\":[\"a\"]}",
+           "malformed JSON");
+}

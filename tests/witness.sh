@@ -4,7 +4,9 @@
 # nasm from Debian; --wasm, run by node), their witnesses byte for byte
 # equal to `snarkjs wtns calculate`'s and to the fixtures, `slotprove
 # fullprove` on both curves with both program kinds, proofs verified by
-# snarkjs; then each failure kind (a circuit assert, missing and extra
+# snarkjs; the same for a circuit of circomlib templates
+# (tests/witness/circomlib.circom: Num2Bits, BinSum, LessThan, IsEqual),
+# with keys made here and its outputs checked against shell arithmetic; then each failure kind (a circuit assert, missing and extra
 # signals, a segfault, a CPU loop, a sleeper, unbounded allocation, a
 # non-zero exit, a truncated and a wrong-prime .wtns, not a program) failing
 # with its own message, exit 1 and no output; then the daemon (serve
@@ -45,7 +47,7 @@ compile() {
     rm -rf "$d/${n}_cpp" "$d/${n}_js" "$d/$n.circom"
     flags=""
     for k in $kinds; do flags="$flags --$k"; done
-    if ! nice "$CIRCOM" "$src" $flags --O1 -p "$curve" -o "$d" >"$TMP/err" 2>&1; then
+    if ! nice "$CIRCOM" "$src" $flags --O1 -p "$curve" -l tests/node_modules -o "$d" >"$TMP/err" 2>&1; then
         bad "circom2 $n ($curve) failed"; return 1
     fi
     if [ "${kinds#c }" != "$kinds" ] && ! nice make -C "$d/${n}_cpp" -j2 >"$TMP/err" 2>&1; then
@@ -91,6 +93,52 @@ for curve in bn128 bls12381; do
             if cmp -s "$out.public.json" "$FIX/$curve/$c.public.json"; then ok "$name: fullprove ($kind program): public.json equals snarkjs's"
             else bad "$name: fullprove ($kind program): public.json differs"; fi
         done
+    done
+done
+
+# ---- a circuit of circomlib templates, both ways, both curves ---------------
+# keys made here (powers of tau 2^10, groth16 setup; cached with the
+# programs); its outputs a + b, a < b and a == b are checked against shell
+# arithmetic
+A=987654321098765432 B=1234567890123456789
+printf '{"a": "%s", "b": "%s"}\n' "$A" "$B" >"$TMP/cl.json"
+for curve in bn128 bls12381; do
+    name="$curve/circomlib"
+    compile tests/witness/circomlib.circom "$curve" circomlib "c wasm" || continue
+    d=$PROGS/$curve
+    if ! [ -f "$d/circomlib.zkey" ] || ! [ "$d/circomlib.zkey" -nt "$d/circomlib.circom" ]; then
+        rm -f "$d/circomlib.zkey"
+        nice "$CIRCOM" tests/witness/circomlib.circom --r1cs --O1 -p "$curve" -l tests/node_modules \
+            -o "$d" >"$TMP/err" 2>&1 &&
+            $SNARKJS powersoftau new "$curve" 10 "$d/cl0.ptau" >"$TMP/err" 2>&1 &&
+            $SNARKJS powersoftau prepare phase2 "$d/cl0.ptau" "$d/cl.ptau" >"$TMP/err" 2>&1 &&
+            $SNARKJS groth16 setup "$d/circomlib.r1cs" "$d/cl.ptau" "$d/circomlib.zkey.tmp" >"$TMP/err" 2>&1 &&
+            $SNARKJS zkey export verificationkey "$d/circomlib.zkey.tmp" "$d/circomlib.vk.json" >"$TMP/err" 2>&1 &&
+            mv "$d/circomlib.zkey.tmp" "$d/circomlib.zkey" || { bad "$name: making its key failed"; continue; }
+        rm -f "$d/cl0.ptau" "$d/cl.ptau"
+    fi
+    rm -f "$TMP/err"
+    $SNARKJS wtns calculate "$d/circomlib_js/circomlib.wasm" "$TMP/cl.json" "$TMP/cl-snarkjs.wtns" >"$TMP/err" 2>&1
+    "$d/circomlib_cpp/circomlib" "$TMP/cl.json" "$TMP/cl-native.wtns" >"$TMP/err" 2>&1
+    node "$d/circomlib_js/generate_witness.js" "$d/circomlib_js/circomlib.wasm" "$TMP/cl.json" "$TMP/cl-wasm.wtns" >"$TMP/err" 2>&1
+    if [ -s "$TMP/cl-snarkjs.wtns" ] && cmp -s "$TMP/cl-native.wtns" "$TMP/cl-snarkjs.wtns"; then ok "$name: the native program's witness is byte-equal to snarkjs's"
+    else bad "$name: the native program's witness differs from snarkjs's"; fi
+    if [ -s "$TMP/cl-snarkjs.wtns" ] && cmp -s "$TMP/cl-wasm.wtns" "$TMP/cl-snarkjs.wtns"; then ok "$name: the .wasm program's witness is byte-equal to snarkjs's"
+    else bad "$name: the .wasm program's witness differs from snarkjs's"; fi
+    want=$(printf '["%s","%s","%s"]' $((A + B)) $((A < B)) $((A == B)))
+    for p in "$d/circomlib_cpp/circomlib" "$d/circomlib_js/circomlib.wasm"; do
+        kind=native
+        case $p in *.wasm) kind=wasm ;; esac
+        out=$TMP/cl-$curve-$kind
+        if ! $BIN fullprove -q --threads 2 "$TMP/cl.json" "$p" "$d/circomlib.zkey" "$out.proof.json" "$out.public.json" 2>"$TMP/err"; then
+            bad "$name: fullprove with the $kind program failed"; continue
+        fi
+        if $SNARKJS groth16 verify "$d/circomlib.vk.json" "$out.public.json" "$out.proof.json" >"$TMP/err" 2>&1 &&
+            grep -q 'OK!' "$TMP/err"; then ok "$name: fullprove ($kind program): snarkjs verifies the proof"
+        else bad "$name: fullprove ($kind program): snarkjs rejects the proof"; fi
+        if [ "$(jq -c . "$out.public.json")" = "$want" ]; then
+            ok "$name: fullprove ($kind program): public.json is [a + b, a < b, a == b]"
+        else bad "$name: fullprove ($kind program): public.json $(jq -c . "$out.public.json") is not $want"; fi
     done
 done
 
@@ -219,6 +267,42 @@ expect_job_fail "segfaulting program" "$segv" "allpub.input.json: the witness pr
 expect_job_fail "no program" "$plain" "plain: no witness program for this key"
 if sub --key chain --input "$CIN" --witness "$FIX/bn128/chain.wtns" >/dev/null; then bad "daemon: inputs and witnesses mixed in one job were accepted"
 else ok "daemon: inputs and witnesses are not mixed in one job"; fi
+# ---- a --zkey job that carries its program (submit --program) ----------------
+# native and wasm, verified by snarkjs; the program's bytes are pinned at
+# submit: a program file overwritten in place (with text) after the submit
+# still runs as it was for the job's later partitions; a program that is
+# neither ELF nor wasm fails its job by content.
+zn=$(sub --zkey "$KEY" --program "$NATIVE" --input "$CIN")
+zw=$(sub --zkey "$FIX/bn128/nopub.zkey" --program "$PROGS/bn128/nopub_js/nopub.wasm" --input "$FIX/circuits/nopub.input.json")
+for v in "zn $FIX/bn128/chain.vk.json $FIX/bn128/chain.public.json" "zw $FIX/bn128/nopub.vk.json $FIX/bn128/nopub.public.json"; do
+    set -- $v
+    eval id=\$$1
+    if $BIN wait --socket "$SOCK" --proof "$D/$1.proof.json" --public "$D/$1.public.json" "$id" 2>"$TMP/err" &&
+        $SNARKJS groth16 verify "$2" "$D/$1.public.json" "$D/$1.proof.json" 2>&1 | grep -q 'OK!' &&
+        cmp -s "$D/$1.public.json" "$3"; then
+        ok "daemon: --zkey job with its program ($1): snarkjs verifies, public.json equals snarkjs's"
+    else bad "daemon: --zkey job with its program ($1) failed or does not verify"; fi
+done
+cp "$F" "$D/carried-slow"
+cp "$FIX/bn128/chain.wtns" "$D/carried-slow.wtns"
+zp=$(sub --zkey "$KEY" --program "$D/carried-slow" --input "$CIN" --input "$CIN" --input "$CIN" --input "$CIN")
+sleep 0.5
+cat "$TMP/notaprogram" >"$D/carried-slow" # same inode, other bytes
+if $BIN wait --socket "$SOCK" --proof "$D/zp.proof.json" --public "$D/zp.public.json" "$zp" 2>"$TMP/err" &&
+    jq '.[3]' "$D/zp.proof.json" >"$D/zp3.proof.json" && jq '.[3]' "$D/zp.public.json" >"$D/zp3.public.json" &&
+    $SNARKJS groth16 verify "$FIX/bn128/chain.vk.json" "$D/zp3.public.json" "$D/zp3.proof.json" 2>&1 | grep -q 'OK!'; then
+    ok "daemon: a carried program is pinned at submit (overwritten after, all 4 partitions proved)"
+else bad "daemon: a carried program overwritten after submit broke its job"; fi
+zt=$(sub --zkey "$KEY" --program "$TMP/notaprogram" --input "$CIN")
+expect_job_fail "carried non-program" "$zt" "notaprogram: not a witness program (neither an ELF"
+if sub --key chain --program "$NATIVE" --input "$CIN" >/dev/null; then bad "daemon: --program with --key was accepted"
+else ok "daemon: --program goes only with --zkey"; fi
+printf '{"op":"submit","key":"chain","program":"/x","inputs":["a"]}\n' >"$D/req"
+if python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall(open(sys.argv[2],"rb").read()); print(s.makefile().readline())' "$SOCK" "$D/req" 2>&1 |
+    grep -q '"program\\" goes only with \\"zkey\\" and \\"inputs\\"'; then
+    ok "daemon: the protocol refuses \"program\" without \"zkey\""
+else bad "daemon: the protocol took \"program\" with \"key\""; fi
+
 kids_after=$(pgrep -P "$SERVE_PID" | sort | tr '\n' ' ')
 if [ "$kids_before" = "$kids_after" ]; then ok "daemon: no synthd or gpud restarted by failing witness programs"
 else bad "daemon: children changed ($kids_before -> $kids_after)"; fi

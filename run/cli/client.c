@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -105,7 +106,7 @@ static void submit_usage(FILE *f)
     fprintf(f,
             "usage: slotprove submit [--socket PATH] (--key NAME | --zkey CIRCUIT.zkey)\n"
             "                        (--witness W.wtns [--witness W.wtns ...] |\n"
-            "                         --input IN.json [--input IN.json ...])\n"
+            "                         [--program PROGRAM] --input IN.json [--input ...])\n"
             "                        [--wait [--proof PROOF.json --public PUBLIC.json]\n"
             "                                [--bellperson PROOFS.bin]]\n"
             "\n"
@@ -122,7 +123,13 @@ static void submit_usage(FILE *f)
             "  --witness PATH   a circom .wtns witness; repeat for more partitions, in order\n"
             "  --input PATH     a circuit input (input.json, at most 16 MiB): the daemon\n"
             "                   computes its witness with the key's witness program\n"
-            "                   (serve --witness-program); not mixed with --witness\n"
+            "                   (serve --witness-program, or --program); not mixed\n"
+            "                   with --witness\n"
+            "  --program PATH   with --zkey and --input: the witness program, sent with the\n"
+            "                   job (circom --c's executable, its .dat beside it, or its\n"
+            "                   .wasm, generate_witness.js beside it; at most 256 MiB,\n"
+            "                   copied at submit); it runs as the daemon's user, so the\n"
+            "                   daemon takes one only from that user\n"
             "  --wait           stay connected until the job ends and write its outputs;\n"
             "                   needs --proof and --public, or --bellperson, or all three\n"
             "  --proof PATH     where --wait writes the proof: with one witness snarkjs's\n"
@@ -152,6 +159,7 @@ int cmd_submit(int argc, char **argv)
         { "zkey", required_argument, NULL, 'z' },
         { "witness", required_argument, NULL, 'w' },
         { "input", required_argument, NULL, 'i' },
+        { "program", required_argument, NULL, 'g' },
         { "proof", required_argument, NULL, 'p' },
         { "public", required_argument, NULL, 'P' },
         { "wait", no_argument, NULL, 'W' },
@@ -160,6 +168,7 @@ int cmd_submit(int argc, char **argv)
         { 0, 0, 0, 0 },
     };
     const char *sock = NULL, *key = NULL, *zkey = NULL, *proof = NULL, *pub = NULL, *bp = NULL;
+    const char *program = NULL;
     const char *wit[REQUEST_MAX_WITNESSES];
     unsigned nwit = 0, too_many = 0, ninputs = 0;
     int wait = 0, c;
@@ -172,6 +181,7 @@ int cmd_submit(int argc, char **argv)
         case 's': sock = optarg; break;
         case 'k': key = optarg; break;
         case 'z': zkey = optarg; break;
+        case 'g': program = optarg; break;
         case 'w':
         case 'i':
             ninputs += c == 'i';
@@ -196,6 +206,9 @@ int cmd_submit(int argc, char **argv)
         return usage_error(submit_usage, "give at least one --witness or --input");
     if (ninputs && ninputs != nwit + too_many)
         return usage_error(submit_usage, "--input and --witness cannot be mixed in one job");
+    if (program && (!zkey || !ninputs))
+        return usage_error(submit_usage, "--program goes with --zkey and --input (a preloaded "
+                                         "key's program is serve --witness-program)");
     if (too_many)
         return usage_error(submit_usage, "at most %d witnesses per job",
                            REQUEST_MAX_WITNESSES);
@@ -226,7 +239,8 @@ int cmd_submit(int argc, char **argv)
 
     struct sp_err e = { "" };
     struct client_conn conn = { .fd = -1 };
-    int fds[REQUEST_MAX_WITNESSES + 1];
+    int fds[REQUEST_MAX_FDS];
+    char prog_abs[PATH_MAX];
     unsigned nfds = 0;
     int rc = 1;
     json_t *req = json_object(), *resp = NULL, *names = json_array();
@@ -237,6 +251,21 @@ int cmd_submit(int argc, char **argv)
         if (fd < 0)
             goto out;
         fds[nfds++] = fd;
+    }
+    if (program) {
+        int fd = open_input(program, &e);
+        if (fd < 0)
+            goto out;
+        fds[nfds++] = fd;
+        if (!realpath(program, prog_abs)) {
+            sp_fail(&e, -errno, "%s: %s", program, strerror(errno));
+            goto out;
+        }
+        if (strlen(prog_abs) > REQUEST_PATH_MAX) {
+            sp_fail(&e, -ENAMETOOLONG, "%s: its absolute path is over %d bytes", program,
+                    REQUEST_PATH_MAX);
+            goto out;
+        }
     }
     for (unsigned i = 0; i < nwit; i++) {
         int fd = open_input(wit[i], &e);
@@ -250,6 +279,8 @@ int cmd_submit(int argc, char **argv)
         json_object_set(req, "key", keyname);
     else
         json_object_set_new(req, "zkey", name_json(zkey));
+    if (program)
+        json_object_set_new(req, "program", json_string(prog_abs));
     json_object_set(req, ninputs ? "inputs" : "witnesses", names);
 
     if (client_open(&conn, sock, &e) < 0 || client_call(&conn, req, fds, nfds, &resp, &e) < 0)

@@ -175,7 +175,7 @@ int cmd_fullprove(int argc, char **argv)
         .backend = backend, .threads = threads, .max_attempts = 3, .result_ttl_s = 3600,
         .file_timeout_s = 3600, .max_queued = 1, .no_verify = no_verify,
     };
-    witness_limits_export(&core.o, mem, cpu_s, wall_s);
+    witness_limits_set(&core.o, mem, cpu_s, wall_s);
     core.hooks = (struct core_hooks){ .ctx = &r, .synthesized = on_synthesized,
                                       .job_ended = on_job_ended };
     uint32_t key_id;

@@ -87,6 +87,21 @@ int request_parse(const char *line, size_t len, struct request *r, char *err, si
             r->inputs = 1;
             ws = ins;
         }
+        json_t *prog = json_object_get(o, "program");
+        if (prog) {
+            const char *p = json_string_value(prog);
+            if (!zkey || !ins) {
+                fail(err, errlen, "\"program\" goes only with \"zkey\" and \"inputs\"");
+                goto out;
+            }
+            if (!p || p[0] != '/' || strlen(p) > REQUEST_PATH_MAX ||
+                strlen(p) != json_string_length(prog)) {
+                snprintf(err, errlen, "\"program\" must be an absolute path of at most %d bytes",
+                         REQUEST_PATH_MAX);
+                goto out;
+            }
+            memcpy(r->program, p, strlen(p) + 1);
+        }
         if (!json_is_array(ws) || json_array_size(ws) == 0) {
             fail(err, errlen, ins ? "\"inputs\" must be a non-empty array of names"
                                   : "\"witnesses\" must be a non-empty array of names");
@@ -113,5 +128,5 @@ unsigned request_fd_count(const struct request *r)
 {
     if (r->op != REQ_SUBMIT)
         return 0;
-    return r->n_witnesses + (r->zkey[0] ? 1 : 0);
+    return r->n_witnesses + (r->zkey[0] ? 1 : 0) + (r->program[0] ? 1 : 0);
 }

@@ -15,6 +15,16 @@
  *           regular file of at most 16 MiB, copied at submit), whose witness
  *           the key's witness program (serve --witness-program NAME=PROGRAM)
  *           computes inside synthd; "inputs" and "witnesses" are not mixed.
+ *           {"op":"submit","zkey":"c.zkey","program":"/abs/c_cpp/c","inputs":[…]}
+ *           an input job whose witness program travels with it: fds [zkey,
+ *           program, inputs…]. "program" (only with "zkey" and "inputs") is
+ *           the program's absolute path, at most REQUEST_PATH_MAX bytes: its
+ *           argv[0] (circom's native program reads PATH.dat beside it; a
+ *           .wasm's generate_witness.js is looked up in its folder), never
+ *           opened by the daemon itself. The descriptor's bytes are pinned at
+ *           submit (a sealed copy of at most 256 MiB, told apart by content:
+ *           ELF or wasm magic) and run as the daemon's user, so only the
+ *           daemon's own uid may send one.
  *           → {"ok":true,"job":"<32 hex>","partitions":N}
  *   wait    {"op":"wait","job":"ID"}  (answers when the job ends)
  *           → {"ok":true,"job":ID,"state":"done","partitions":N}, then N
@@ -36,8 +46,9 @@
 
 #define REQUEST_LINE_MAX 65536
 #define REQUEST_MAX_WITNESSES JOB_MAX_PARTS
-#define REQUEST_MAX_FDS (REQUEST_MAX_WITNESSES + 1) /* one job: its key + its witnesses */
+#define REQUEST_MAX_FDS (REQUEST_MAX_WITNESSES + 2) /* one job: key, program, witnesses */
 #define REQUEST_NAME_MAX JOB_NAME_MAX
+#define REQUEST_PATH_MAX 4095 /* bytes of "program" */
 
 enum request_op { REQ_SUBMIT = 1, REQ_WAIT, REQ_CANCEL, REQ_STATUS };
 
@@ -47,6 +58,7 @@ struct request {
     char key[REQUEST_NAME_MAX + 1];      /* submit: preloaded key name, or "" */
     char zkey[REQUEST_NAME_MAX + 1];     /* submit: name of the attached key, or "" */
     int inputs;                          /* submit: witnesses[] are input.json files (witness_job.h) */
+    char program[REQUEST_PATH_MAX + 1];  /* submit with zkey and inputs: the program's path, or "" */
     unsigned n_witnesses;
     char witnesses[REQUEST_MAX_WITNESSES][REQUEST_NAME_MAX + 1];
 };

@@ -322,7 +322,7 @@ static void handle_line(struct server *d, struct conn *c, const char *line, size
             return;
         }
         struct submission s = { .key = r.key, .zkey = r.zkey, .n_witnesses = r.n_witnesses,
-                                .inputs = r.inputs };
+                                .inputs = r.inputs, .program = r.program };
         for (unsigned i = 0; i < r.n_witnesses; i++)
             s.witnesses[i] = r.witnesses[i];
         int rc = core_submit(&d->core, c->uid, &s, c->fds, c->nfds, &j, &e);
@@ -417,7 +417,7 @@ void conn_readable(struct server *d, struct conn *c)
             close_fds(c);
             char why[160];
             snprintf(why, sizeof(why), "more than %d descriptors in one message (a job is one "
-                     "key and at most %d witnesses)", REQUEST_MAX_FDS, REQUEST_MAX_WITNESSES);
+                     "key, a program and at most %d witnesses)", REQUEST_MAX_FDS, REQUEST_MAX_WITNESSES);
             send_error(d, c, why);
             c->closing = 1;
             return;

@@ -56,7 +56,7 @@ int witness_serve_opt(int opt, const char *arg)
 
 int witness_serve_setup(struct key_cache *kc, struct core_opts *o, struct sp_err *e)
 {
-    witness_limits_export(o, mem, cpu_s, wall_s);
+    witness_limits_set(o, mem, cpu_s, wall_s);
     for (unsigned i = 0; i < nprograms; i++) {
         const char *eq = strchr(programs[i], '=');
         char name[JOB_NAME_MAX + 1];

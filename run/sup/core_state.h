@@ -37,7 +37,9 @@ struct core_opts {
     int trace_buffers;         /* children print slot-table lines (serve --trace-buffers) */
     int no_verify;             /* gpuds skip the self-check of each proof (--no-verify) */
     int trace_times;           /* a TIMES line per proved partition (serve --trace-times) */
-    unsigned witness_wall_s;   /* witness programs' wall-clock limit (witness_job.h) */
+    uint64_t witness_mem;      /* witness programs' memory limit, bytes (--witness-mem; 0: default) */
+    unsigned witness_cpu_s;    /* their CPU-time limit, s (--witness-cpu; 0: default) */
+    unsigned witness_wall_s;   /* their wall-clock limit, s (--witness-time; witness_job.h) */
 };
 
 /* Why a job failed, for the counters (job_end.h). */

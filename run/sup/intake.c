@@ -62,6 +62,16 @@ static void read_files(struct intake_task *t)
         t->have_key = 1;
         zk = &t->key.zk;
     }
+    if (t->prog_fd >= 0) {
+        int pfd = t->prog_fd;
+        t->prog_fd = -1;
+        t->prog_pinned = witness_program_pin(pfd, t->prog_path, &t->err);
+        close(pfd);
+        if (t->prog_pinned < 0) {
+            t->rc = t->prog_pinned;
+            return;
+        }
+    }
     for (uint32_t i = 0; t->inputs && i < t->n; i++)
         if ((t->pinned[i] = witness_input_pin(t->wfds[i], t->wnames[i], &t->err)) < 0) {
             t->rc = t->pinned[i];
@@ -158,6 +168,10 @@ void intake_free(struct intake_task *t)
         return;
     if (t->key_fd >= 0)
         close(t->key_fd);
+    if (t->prog_fd >= 0)
+        close(t->prog_fd);
+    if (t->prog_pinned >= 0)
+        close(t->prog_pinned);
     for (uint32_t i = 0; i < t->n; i++) {
         if (t->wfds[i] >= 0)
             close(t->wfds[i]);

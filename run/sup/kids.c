@@ -81,6 +81,9 @@ static int spawn(struct kid_table *t, struct kid *k)
         .gpu = k->role == ROLE_GPUD && t->gpus ? t->gpus[k->index] : NULL,
         .gpu_mem = k->role == ROLE_GPUD ? t->gpu_mem : 0,
         .gpu_share = k->role == ROLE_GPUD ? gpu_share(t, k->index) : 0,
+        .witness_mem = k->role == ROLE_SYNTHD ? t->witness_mem : 0,
+        .witness_cpu = k->role == ROLE_SYNTHD ? t->witness_cpu : 0,
+        .witness_time = k->role == ROLE_SYNTHD ? t->witness_time : 0,
     };
     t->next_incarnation = t->next_incarnation % 0xfffffe + 1; /* 24 bits, never 0 */
     int rc = proc_spawn(&k->p, kid_role_name(k->role), &o, &e);

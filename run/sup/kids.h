@@ -108,6 +108,8 @@ struct kid_table {
     uint64_t synth_rss_max;    /* bytes of RssAnon; 0 = no limit */
     int no_verify;             /* gpuds: no self-check of proofs (--no-verify) */
     int trace_buffers;         /* every child: slot-table lines on stderr (--trace-buffers) */
+    uint64_t witness_mem;      /* synthds: --witness-mem BYTES, 0: not passed (witness_program.h) */
+    unsigned witness_cpu, witness_time; /* synthds: --witness-cpu/--witness-time S, 0: not passed */
     uint64_t oom_kills;        /* /proc/vmstat oom_kill at the last sample */
     uint64_t last_rss_ns;
     unsigned rss_kills;

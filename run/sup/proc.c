@@ -46,7 +46,7 @@ static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const cha
     snprintf(a_thr, sizeof(a_thr), "%u", o->threads);
     snprintf(a_nd, sizeof(a_nd), "%u", o->ndoorbells);
     snprintf(a_gi, sizeof(a_gi), "%d", o->gpud_index);
-    char *argv[32] = {
+    char *argv[40] = {
         (char *)role, "--ctl-fd", "3", "--pool-fds", "4,5", "--doorbell-fd", "6",
         "--incarnation", a_inc, "--supervisor", a_sup, "--threads", a_thr,
     };
@@ -85,6 +85,22 @@ static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const cha
         snprintf(a_gs, sizeof(a_gs), "%u", o->gpu_share);
         argv[k++] = "--gpu-share";
         argv[k++] = a_gs;
+    }
+    char a_wm[24], a_wc[16], a_wt[16];
+    if (o->witness_mem) {
+        snprintf(a_wm, sizeof(a_wm), "%llu", (unsigned long long)o->witness_mem);
+        argv[k++] = "--witness-mem";
+        argv[k++] = a_wm;
+    }
+    if (o->witness_cpu) {
+        snprintf(a_wc, sizeof(a_wc), "%u", o->witness_cpu);
+        argv[k++] = "--witness-cpu";
+        argv[k++] = a_wc;
+    }
+    if (o->witness_time) {
+        snprintf(a_wt, sizeof(a_wt), "%u", o->witness_time);
+        argv[k++] = "--witness-time";
+        argv[k++] = a_wt;
     }
     argv[k] = NULL;
     execv(o->exe, argv);

@@ -42,6 +42,8 @@ struct spawn_opts {
     int trace_buffers;    /* --trace-buffers 1: slot-table lines on stderr */
     uint64_t gpu_mem;     /* gpud only: --gpu-mem BYTES, 0: not passed */
     unsigned gpu_share;   /* gpud only: gpuds sharing its device; > 1: --gpu-share N */
+    uint64_t witness_mem; /* synthd only: --witness-mem BYTES, 0: not passed */
+    unsigned witness_cpu, witness_time; /* synthd only: --witness-cpu/--witness-time S, 0: not passed */
 };
 
 /* Forks and execs one child. -errno with a message on failure. */

@@ -12,15 +12,17 @@ struct submission {
     unsigned n_witnesses;   /* 1..JOB_MAX_PARTS: one partition each, in order */
     int inputs;             /* 1: the witnesses are input.json files, whose witness the
                              * key's witness program computes in synthd (witness_job.h) */
+    const char *program;    /* with zkey and inputs: the witness program's absolute path
+                             * (its fd follows the key's), or NULL / "" */
     const char *witnesses[JOB_MAX_PARTS]; /* their names, for messages; longer than
                                            * JOB_NAME_MAX bytes they are cut */
 };
 
-/* Descriptors a submission comes with: the key's (when key is "") and one
- * per witness, in that order. */
+/* Descriptors a submission comes with: the key's (when key is ""), the
+ * program's (when program is set) and one per witness, in that order. */
 static inline unsigned submission_fd_count(const struct submission *s)
 {
-    return (s->key[0] ? 0u : 1u) + s->n_witnesses;
+    return (s->key[0] ? 0u : 1u) + (s->program && s->program[0] ? 1u : 0u) + s->n_witnesses;
 }
 
 #endif

@@ -65,6 +65,11 @@ void core_intake_done(struct core *c, struct intake_task *t)
         intake_free(t);
         return;
     }
+    if (t->prog_pinned >= 0 && witness_job_attach(j, t->prog_pinned, t->prog_path, &e) < 0) {
+        core_fail_job(c, j, FAIL_INPUT, "%s", e.msg);
+        intake_free(t);
+        return;
+    }
     if (t->inputs && witness_job_ready(c, j, key_id) < 0) {
         intake_free(t);
         return;
@@ -122,6 +127,15 @@ int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds,
     if (queued + r->n_witnesses > c->o.max_queued)
         return sp_fail(e, -EAGAIN, "queue full (%u partitions, --max-queued %u): this job's %u "
                        "would pass it; retry later", queued, c->o.max_queued, r->n_witnesses);
+    int has_prog = r->program && r->program[0];
+    if (has_prog && (r->key[0] || !r->inputs))
+        return sp_fail(e, -EINVAL, "a witness program goes only with an attached key (--zkey) "
+                       "and inputs");
+    /* a native program runs as the daemon's user: only that user may send one */
+    if (has_prog && uid != getuid())
+        return sp_fail(e, -EPERM, "%s: a job may carry its witness program only from the "
+                       "daemon's own user (uid %u; it runs as that user); preload it with serve "
+                       "--witness-program NAME=PROGRAM", r->program, (unsigned)getuid());
     if (r->key[0]) {
         if (keys_lookup(&c->keys, r->key, &key_id) < 0)
             return sp_fail(e, -ENOENT, "no key named \"%s\" is loaded (use --key at serve, or "
@@ -136,7 +150,7 @@ int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds,
         return sp_fail(e, -ENOMEM, "out of memory or randomness");
     }
     t->job_num = j->d.num;
-    t->key_fd = -1;
+    t->key_fd = t->prog_fd = t->prog_pinned = -1;
     if (r->inputs && r->key[0] && c->keys.keys[key_id].has_program &&
         witness_job_attach(j, c->keys.keys[key_id].program_fd,
                            c->keys.keys[key_id].program_path, e) < 0) {
@@ -151,6 +165,11 @@ int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds,
         snprintf(t->key_name, sizeof(t->key_name), "%s", r->zkey);
         t->max_key_bytes = c->keys.max_job_key;
         t->hash_key = c->keys.hash_keys;
+        if (has_prog) {
+            t->prog_fd = fds[fi];
+            fds[fi++] = -1;
+            snprintf(t->prog_path, sizeof(t->prog_path), "%s", r->program);
+        }
     } else {
         t->zk = c->keys.keys[key_id].zk;
         t->preloaded_id = key_id;

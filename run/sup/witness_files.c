@@ -52,7 +52,9 @@ int witness_program_open(const char *path, char *abs_path, size_t abs_len, struc
     return fd;
 }
 
-int witness_input_pin(int fd, const char *name, struct sp_err *e)
+/* A sealed memfd copy of the regular file on fd, at most max bytes (what
+ * says "an input" or "a witness program" in the messages). */
+static int pin_copy(int fd, const char *name, uint64_t max, const char *what, struct sp_err *e)
 {
     struct stat st;
     char buf[65536];
@@ -60,10 +62,10 @@ int witness_input_pin(int fd, const char *name, struct sp_err *e)
         return sp_fail(e, -errno, "%s: %s", name, strerror(errno));
     if (!S_ISREG(st.st_mode))
         return sp_fail(e, -EINVAL, "%s: not a regular file", name);
-    if ((uint64_t)st.st_size > WITNESS_INPUT_MAX)
-        return sp_fail(e, -SP_ERANGE, "%s: %lld bytes, over the %u-byte limit for an input",
-                       name, (long long)st.st_size, WITNESS_INPUT_MAX);
-    int m = memfd_create("input.json", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if ((uint64_t)st.st_size > max)
+        return sp_fail(e, -SP_ERANGE, "%s: %lld bytes, over the %llu-byte limit for %s",
+                       name, (long long)st.st_size, (unsigned long long)max, what);
+    int m = memfd_create(what, MFD_CLOEXEC | MFD_ALLOW_SEALING);
     if (m < 0)
         return sp_fail(e, -errno, "memfd_create: %s", strerror(errno));
     uint64_t off = 0;
@@ -78,10 +80,10 @@ int witness_input_pin(int fd, const char *name, struct sp_err *e)
         }
         if (n == 0)
             break;
-        if ((off += (uint64_t)n) > WITNESS_INPUT_MAX) {
+        if ((off += (uint64_t)n) > max) {
             close(m);
-            return sp_fail(e, -SP_ERANGE, "%s: grew past the %u-byte limit for an input", name,
-                           WITNESS_INPUT_MAX);
+            return sp_fail(e, -SP_ERANGE, "%s: grew past the %llu-byte limit for %s", name,
+                           (unsigned long long)max, what);
         }
         if (write(m, buf, (size_t)n) != n) {
             int err = errno ? errno : EIO;
@@ -91,7 +93,7 @@ int witness_input_pin(int fd, const char *name, struct sp_err *e)
     }
     if (off == 0) {
         close(m);
-        return sp_fail(e, -SP_EFORMAT, "%s: empty input", name);
+        return sp_fail(e, -SP_EFORMAT, "%s: empty %s", name, strchr(what, ' ') + 1);
     }
     if (fcntl(m, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
         int err = errno;
@@ -99,4 +101,33 @@ int witness_input_pin(int fd, const char *name, struct sp_err *e)
         return sp_fail(e, -err, "memfd seal: %s", strerror(err));
     }
     return m;
+}
+
+int witness_input_pin(int fd, const char *name, struct sp_err *e)
+{
+    return pin_copy(fd, name, WITNESS_INPUT_MAX, "an input", e);
+}
+
+int witness_program_pin(int fd, const char *name, struct sp_err *e)
+{
+    unsigned char m[4];
+    char path[40];
+    int w = pin_copy(fd, name, WITNESS_PROGRAM_MAX, "a witness program", e);
+    if (w < 0)
+        return w;
+    ssize_t n = pread(w, m, sizeof(m), 0);
+    if (n != 4 || (memcmp(m, "\x7f" "ELF", 4) != 0 && memcmp(m, "\0asm", 4) != 0)) {
+        close(w);
+        return sp_fail(e, -SP_EUNSUPPORTED, "%s: not a witness program (neither an ELF "
+                       "executable from circom --c nor a .wasm from circom --wasm)", name);
+    }
+    /* exec refuses a file open for writing (ETXTBSY): keep only a read-only
+     * descriptor of the sealed copy */
+    snprintf(path, sizeof(path), "/proc/self/fd/%d", w);
+    int r = open(path, O_RDONLY | O_CLOEXEC);
+    int err = errno;
+    close(w);
+    if (r < 0)
+        return sp_fail(e, -err, "%s: reopening its pinned copy: %s", name, strerror(err));
+    return r;
 }

@@ -11,6 +11,7 @@
 #include "err.h"
 
 #define WITNESS_INPUT_MAX (16u << 20) /* bytes per input.json */
+#define WITNESS_PROGRAM_MAX (256u << 20) /* bytes of a program sent with a job */
 
 /* Opens PROGRAM (a regular file) and checks it is an ELF executable or a
  * .wasm (by magic; for a .wasm also that circom's generate_witness.js is
@@ -22,5 +23,14 @@ int witness_program_open(const char *path, char *abs_path, size_t abs_len, struc
  * most WITNESS_INPUT_MAX bytes. The memfd, or a negative code with
  * "name: reason" in e. Any thread. */
 int witness_input_pin(int fd, const char *name, struct sp_err *e);
+
+/* A witness program sent with a job (submit --zkey Z --program P): copies
+ * the program on fd (a regular file of at most WITNESS_PROGRAM_MAX bytes)
+ * into a sealed memfd, checks the copy is an ELF executable or a .wasm (by
+ * its magic, never its name), and returns a read-only descriptor of it (no
+ * writable descriptor stays open, so the kernel will exec it: fexecve). The
+ * descriptor (CLOEXEC), or a negative code with "name: reason" in e. Any
+ * thread. */
+int witness_program_pin(int fd, const char *name, struct sp_err *e);
 
 #endif

@@ -73,16 +73,10 @@ int witness_job_public(struct core *c, struct job *j, uint32_t part)
     return 0;
 }
 
-void witness_limits_export(struct core_opts *o, uint64_t mem_bytes, unsigned cpu_s,
-                           unsigned wall_s)
+void witness_limits_set(struct core_opts *o, uint64_t mem_bytes, unsigned cpu_s, unsigned wall_s)
 {
-    char v[32];
-    snprintf(v, sizeof(v), "%llu", (unsigned long long)mem_bytes);
-    setenv("SLOTPROVE_WITNESS_MEM", v, 1);
-    snprintf(v, sizeof(v), "%u", cpu_s);
-    setenv("SLOTPROVE_WITNESS_CPU", v, 1);
-    snprintf(v, sizeof(v), "%u", wall_s);
-    setenv("SLOTPROVE_WITNESS_TIME", v, 1);
+    o->witness_mem = mem_bytes;
+    o->witness_cpu_s = cpu_s;
     o->witness_wall_s = wall_s;
 }
 
@@ -91,7 +85,7 @@ int witness_job_ready(struct core *c, struct job *j, uint32_t key_id)
     const struct key_entry *k = &c->keys.keys[key_id];
     if (j->prog_fd < 0) {
         core_fail_job(c, j, FAIL_INPUT, "%s: no witness program for this key (serve --witness-program "
-                      "NAME=PROGRAM)", k->alias[0] ? k->alias : k->name);
+                      "NAME=PROGRAM, or submit --zkey with --program)", k->alias[0] ? k->alias : k->name);
         return -1;
     }
     return 0;

@@ -12,8 +12,8 @@
  *   - takes the public signals from gpud (CTL_PUBLIC messages before its
  *     PROVED: the witness exists only inside synthd and the slot), so
  *     public.json and the proof's checked public inputs are the same bytes.
- * The witness programs' limits reach synthd through its environment
- * (SLOTPROVE_WITNESS_MEM/CPU/TIME, set by witness_limits_export).
+ * The witness programs' limits reach each synthd as its arguments
+ * --witness-mem, --witness-cpu, --witness-time (witness_limits_set).
  */
 #ifndef SLOTPROVE_WITNESS_JOB_H
 #define SLOTPROVE_WITNESS_JOB_H
@@ -46,10 +46,10 @@ void witness_job_public_part(struct core *c, struct job *j, uint32_t part, uint3
  * failing the job with the reason. */
 int witness_job_public(struct core *c, struct job *j, uint32_t part);
 
-/* --witness-mem BYTES, --witness-cpu S, --witness-time S into the
- * environment the children inherit; o->witness_wall_s for deadlines. */
-void witness_limits_export(struct core_opts *o, uint64_t mem_bytes, unsigned cpu_s,
-                           unsigned wall_s);
+/* --witness-mem BYTES, --witness-cpu S, --witness-time S into o: every
+ * synthd gets them as the same arguments (proc.h), and o->witness_wall_s
+ * bounds the partition's deadline. */
+void witness_limits_set(struct core_opts *o, uint64_t mem_bytes, unsigned cpu_s, unsigned wall_s);
 
 #endif
 

@@ -9,7 +9,8 @@
  * argv[0].wtns (a real witness) less its last 100 bytes, "-prime" writes
  * argv[0].wtns with one byte of its prime changed, "-slow" writes
  * argv[0].wtns after a second (a program to kill synthd under), anything
- * else writes argv[0].wtns.
+ * else writes argv[0].wtns (tests/bench_pipeline.sh's replay program, for
+ * keygen's circuits, which have no circom program).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -23,22 +24,35 @@ static int ends_with(const char *s, const char *tail)
     return a >= b && strcmp(s + a - b, tail) == 0;
 }
 
+/* Copies SELF.wtns to out in 1 MiB pieces (any size, little memory: it is
+ * also bench-pipeline's replay program), less its last cut bytes, with one
+ * byte of the prime flipped when flip_prime. */
 static int copy_witness(const char *self, const char *out, long cut, int flip_prime)
 {
     char src[4096];
     snprintf(src, sizeof(src), "%s.wtns", self);
     FILE *f = fopen(src, "rb"), *g = fopen(out, "wb");
-    if (!f || !g) {
+    if (!f || !g || fseek(f, 0, SEEK_END) != 0) {
         fprintf(stderr, "fault_program: cannot open %s or %s\n", src, out);
         return 1;
     }
-    static unsigned char buf[1 << 24];
-    size_t n = fread(buf, 1, sizeof(buf), f);
-    if (cut && (size_t)cut < n)
-        n -= (size_t)cut;
-    if (flip_prime && n > 40)
-        buf[28] ^= 1; /* section 1: u32 id, u64 size, u32 n8, then the prime at 24 */
-    fwrite(buf, 1, n, g);
+    long left = ftell(f);
+    rewind(f);
+    if (cut && cut < left)
+        left -= cut;
+    static unsigned char buf[1 << 20];
+    for (long off = 0; left > 0;) {
+        size_t want = left < (long)sizeof(buf) ? (size_t)left : sizeof(buf);
+        size_t n = fread(buf, 1, want, f);
+        if (n == 0)
+            break;
+        if (flip_prime && off == 0 && n > 40)
+            buf[28] ^= 1; /* section 1: u32 id, u64 size, u32 n8, then the prime at 24 */
+        if (fwrite(buf, 1, n, g) != n)
+            return 1;
+        off += (long)n;
+        left -= (long)n;
+    }
     fclose(f);
     return fclose(g) != 0;
 }
