@@ -33,6 +33,11 @@ struct backend;
 struct backend_ops {
     const char *name;
     unsigned workers; /* proofs gpud runs at once on this backend (0: 1) */
+    /* How many of them may run now (1..workers), or NULL: workers. The CUDA
+     * backend says 1 while its device budget holds one worker's buffers
+     * (cuda_sets.h), so a second worker takes no partition (and no slot)
+     * it could not start. */
+    unsigned (*workers_now)(struct backend *be);
     /* 1: this backend's failures are its device's, never the input's: gpud
      * reports them as -SP_EDEVICE (the partition is proved again); 0: they
      * are reported as they are */
@@ -101,6 +106,10 @@ struct backend {
     /* set by backend_open from backend_set_device_mem (gpud's --gpu-mem):
      * bytes of device memory a device backend may use; 0: its default */
     size_t device_mem;
+    /* gpuds sharing the device (gpud's --gpu-share, from serve; ≥ 1): the
+     * default budget (device_mem 0) is the device's free memory less the
+     * margin, divided by this */
+    unsigned device_share;
     char description[200];      /* for the start-up line: "cuda: NVIDIA H200, …" */
 };
 

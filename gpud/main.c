@@ -45,7 +45,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpud: cannot select GPU %s\n", gpud_args.gpu);
         return 2;
     }
-    backend_set_device_mem((size_t)gpud_args.gpu_mem); /* --gpu-mem */
+    backend_set_device_mem((size_t)gpud_args.gpu_mem, gpud_args.gpu_share); /* --gpu-mem, --gpu-share */
     if (backend_open(be, gpud_args.backend,
                      gpud_args.threads ? gpud_args.threads : parallel_threads(), &e) < 0) {
         fprintf(stderr, "gpud: %s\n", e.msg);

@@ -12,10 +12,12 @@
 #endif
 
 static size_t device_mem; /* backend_set_device_mem */
+static unsigned device_share;
 
-void backend_set_device_mem(size_t bytes)
+void backend_set_device_mem(size_t bytes, unsigned share)
 {
     device_mem = bytes;
+    device_share = share;
 }
 
 static int open_ops(struct backend *be, const struct backend_ops *ops, unsigned nthreads,
@@ -46,6 +48,7 @@ static int open_cuda(struct backend *be, int fallback_on_fault, unsigned nthread
     be->fallback = cpu;
     be->fallback_on_fault = fallback_on_fault;
     be->device_mem = device_mem;
+    be->device_share = device_share > 1 ? device_share : 1;
     if ((rc = be->ops->open(be, e)) < 0) {
         cpu->ops->close(cpu);
         free(cpu);

@@ -11,10 +11,11 @@
  * nthreads: the CPU backend's threads. -ENOENT for an unknown name,
  * -ENOMEM, or the backend's own open error.
  *
- *   backend_set_device_mem(bytes)
+ *   backend_set_device_mem(bytes, share)
  * Before backend_open: the device memory budget (--gpu-mem) in bytes that
- * a device backend opened next may use (0: its default); see backend.h's
- * device_mem.
+ * a device backend opened next may use (0: its default), and how many
+ * gpuds share the device (--gpu-share; 0 or 1: alone); see backend.h's
+ * device_mem and device_share.
  *
  *   backend_close(be)
  * Closes be, then its fallback (if any) and frees it.
@@ -29,6 +30,6 @@
 
 int backend_open(struct backend *be, const char *name, unsigned nthreads, struct sp_err *e);
 void backend_close(struct backend *be);
-void backend_set_device_mem(size_t bytes);
+void backend_set_device_mem(size_t bytes, unsigned share);
 
 #endif

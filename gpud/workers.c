@@ -75,11 +75,16 @@ int workers_wait_free(void)
         ts.tv_sec++;
         ts.tv_nsec -= 1000000000;
     }
+    unsigned lim = nworkers;
+    if (gpud_backend.ops && gpud_backend.ops->workers_now) {
+        unsigned now = gpud_backend.ops->workers_now(&gpud_backend);
+        lim = now >= 1 && now < lim ? now : lim;
+    }
     pthread_mutex_lock(&work_lock);
-    while (busy >= nworkers)
+    while (busy >= lim)
         if (pthread_cond_timedwait(&work_cond, &work_lock, &ts) == ETIMEDOUT)
             break;
-    int ok = busy < nworkers;
+    int ok = busy < lim;
     pthread_mutex_unlock(&work_lock);
     return ok;
 }

@@ -32,6 +32,8 @@ struct child_args {
     const char *backend;   /* gpud only */
     const char *gpu;       /* gpud only: --gpu, its CUDA device, or NULL */
     uint64_t gpu_mem;      /* gpud only: --gpu-mem, device bytes it may use (0: default) */
+    unsigned gpu_share;    /* gpud only: --gpu-share, gpuds sharing its device (0, 1: alone);
+                              the default budget is divided among them */
     unsigned ndoorbells;   /* synthd: doorbells at doorbell_fd + 0 .. ndoorbells-1 */
     unsigned gpud_index;   /* gpud: its ticket ring */
     int no_verify;         /* gpud: --no-verify 1: no proof_self_check (serve/prove --no-verify) */

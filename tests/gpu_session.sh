@@ -29,10 +29,17 @@
 #             "24G 16G 4G 3G": at 2^22 4G and 3G make the points stream), device
 #             memory sampled by nvidia-smi every 50 ms (peak over the idle
 #             baseline, checked ≤ the budget) and gpud's ledger line; a
-#             budget below one worker's buffers refused at start and a key
-#             too large refused at load, both with the figure; an injected
+#             budget below one worker's buffers refused at start with the
+#             figure, and that figure + 64 MiB (gpud starts) refused when
+#             the 2^22 key is loaded, with the key's figure; an injected
 #             allocation failure of the streaming path under --backend auto
-#             proved on the CPU with CUDA's error named
+#             proved on the CPU with CUDA's error named; a budget that
+#             fits one lean worker only (LDEs in place); two gpuds on one
+#             GPU dividing the default budget; GPU_BUDGET_BIG=1 adds the
+#             2^27 BLS12-381 partition (keygen into $GPU_KEYS, 23.5 GiB;
+#             GPU_BUDGET_BIG=only: that alone)
+#             proved under GPU_BUDGET_BIG_BUDGETS (default "none 24G 16G"),
+#             its proofs, publics and vk.json in $OUT/budget-big.tgz
 #   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
 #             same files byte for byte) and times → keygen.log
 #   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
@@ -154,8 +161,12 @@ for stage in $STAGES; do
         [ "${GPU_KEEP_KEYS:-0}" = 1 ] || rm -rf "$KEYS"
         ;;
     budget)
-        "$BIN_DIR/gpu_test" "${GPU_BUDGET_TEST_LOG:-16}" stream 2>&1 | tee "$OUT/budget.log"
-        tail -1 "$OUT/budget.log" | grep -q ' 0 failed' || rc=1
+        big=${GPU_BUDGET_BIG:-0}
+        : >"$OUT/budget.log"
+        if [ "$big" != only ]; then
+            "$BIN_DIR/gpu_test" "${GPU_BUDGET_TEST_LOG:-16}" stream 2>&1 | tee "$OUT/budget.log"
+            tail -1 "$OUT/budget.log" | grep -q ' 0 failed' || rc=1
+        fi
         lg=${GPU_BUDGET_LOG:-22}
         n=$(((1 << lg) - 5))
         mkdir -p "$KEYS"
@@ -176,7 +187,7 @@ for stage in $STAGES; do
             echo "$((peak - base))" >"$KEYS/peak.txt"
             return $r
         }
-        for curve in bn128 bls12381; do
+        [ "$big" = only ] || for curve in bn128 bls12381; do
             d=$KEYS/b-$curve
             rm -rf "$d" && mkdir -p "$d"
             "$BIN_DIR/slotprove" keygen -q --backend cuda --curve $curve --constraints $n \
@@ -203,27 +214,73 @@ for stage in $STAGES; do
             done 2>&1 | tee -a "$OUT/budget.log"
             (cd "$d" && tar czf "$OUT/budget-proofs-$curve.tgz" proof-*.json public-*.json vk.json)
         done
+        [ "$big" = only ] || {
         d=$KEYS/b-bls12381
         {
-            # a budget too small for one worker: gpud refuses at start with the figure
+            # a budget below one worker's buffers (and the CUDA context's
+            # reserve): gpud refuses at start with the figure it needs
+            floor=
             if timeout 120 "$BIN_DIR/slotprove" prove --backend cuda --gpu-mem 1M "$d/circuit.zkey" \
                 "$d/circuit.wtns" "$d/p.json" "$d/q.json" 2>"$d/small.txt"; then
                 bad "--gpu-mem 1M: exit 0"
-            elif grep -q 'too small: one worker needs at least' "$d/small.txt"; then
+            elif floor=$(grep -o 'one worker needs at least [0-9]* MiB' "$d/small.txt" | head -1 |
+                grep -o '[0-9][0-9]*'); [ -n "$floor" ]; then
                 ok "--gpu-mem 1M refused at start ($(grep -o 'too small[^;]*' "$d/small.txt" | head -1))"
             else
-                bad "--gpu-mem 1M: no figure given"
+                bad "--gpu-mem 1M: refused at start without the figure"
                 sed 's/^/#   /' "$d/small.txt" | tail -5
             fi
-            # a key larger than a budget that holds gpud: refused at load with the figure
-            if timeout 120 "$BIN_DIR/slotprove" prove --backend cuda --gpu-mem 200M "$d/circuit.zkey" \
-                "$d/circuit.wtns" "$d/p.json" "$d/q.json" 2>"$d/key.txt"; then
-                bad "2^$lg key under --gpu-mem 200M: exit 0"
-            elif grep -q 'is too small for key' "$d/key.txt"; then
-                ok "2^$lg key under --gpu-mem 200M refused ($(grep -o 'one worker needs [0-9.]* GiB' "$d/key.txt" | head -1))"
+            # a budget that starts gpud (the floor it named, plus 64 MiB) but
+            # where even one worker streaming the key's points cannot prove
+            # it: refused when the key is loaded, with the figure the key needs
+            if [ -n "$floor" ]; then
+                kb=$((floor + 64))M
+                if timeout 120 "$BIN_DIR/slotprove" prove --backend cuda --gpu-mem $kb "$d/circuit.zkey" \
+                    "$d/circuit.wtns" "$d/p.json" "$d/q.json" 2>"$d/key.txt"; then
+                    bad "2^$lg key under --gpu-mem $kb: exit 0"
+                elif grep -q 'too small: one worker needs at least' "$d/key.txt"; then
+                    bad "2^$lg key under --gpu-mem $kb: refused at start, not at key load"
+                    sed 's/^/#   /' "$d/key.txt" | tail -3
+                elif grep -q 'is too small for key' "$d/key.txt" && grep -q 'one worker needs [0-9.]* GiB' "$d/key.txt"; then
+                    ok "2^$lg key under --gpu-mem $kb (gpud started) refused at key load ($(grep -o 'one worker needs [0-9.]* GiB' "$d/key.txt" | head -1))"
+                    # the figure it named, on top of gpud's floor: proved with
+                    # one lean worker (a, b, c only, LDEs in place), peak ≤ budget
+                    need=$(grep -o 'one worker needs [0-9.]* GiB' "$d/key.txt" | head -1 | awk '{printf "%d", $4 * 1024 + 0.999}')
+                    lb=$((floor + need + 32))M
+                    sampled "$BIN_DIR/slotprove" prove --backend cuda --gpu-mem $lb "$d/circuit.zkey" \
+                        "$d/circuit.wtns" "$d/proof-lean.json" "$d/public-lean.json" 2>"$d/lean.txt"
+                    lrc=$? peak=$(cat "$KEYS/peak.txt")
+                    sed 's/^/#   /' "$d/lean.txt" | grep -i 'gpud: key\|device memory' | head -3
+                    if [ $lrc = 0 ] && grep -q 'lean (LDEs in place)' "$d/lean.txt" && [ "$peak" -le "${lb%M}" ]; then
+                        ok "2^$lg key under --gpu-mem $lb: proved and checked with a lean worker, device peak $peak MiB"
+                    else
+                        bad "2^$lg key under --gpu-mem $lb (lean worker): exit $lrc, peak $peak MiB"
+                        sed 's/^/#   /' "$d/lean.txt" | tail -5
+                    fi
+                else
+                    bad "2^$lg key under --gpu-mem $kb: not refused at key load with the figure"
+                    sed 's/^/#   /' "$d/key.txt" | tail -5
+                fi
+            fi
+            # two gpuds on one GPU at the default budget: each takes half of
+            # the free memory less the margin (serve passes --gpu-share 2)
+            sd=$KEYS/share && rm -rf "$sd" && mkdir -m 700 "$sd"
+            "$BIN_DIR/slotprove" serve --socket "$sd/s.sock" --backend cuda --gpuds 2 --synth 1 \
+                --slot-bytes 16M 2>"$sd/serve.log" &
+            sp=$!
+            for _ in $(seq 1 600); do
+                "$BIN_DIR/slotprove" status --socket "$sd/s.sock" --json >"$sd/status.json" 2>/dev/null &&
+                    [ "$(grep -o 'device memory budget' "$sd/status.json" | wc -l)" -ge 2 ] && break
+                kill -0 $sp 2>/dev/null || break
+                sleep 0.1
+            done
+            kill $sp 2>/dev/null
+            wait $sp 2>/dev/null
+            if grep -q '1/2 of the free memory' "$sd/serve.log" "$sd/status.json"; then
+                ok "two gpuds on one GPU: each budget 1/2 of the free memory less the margin ($(grep -ho 'device memory budget [0-9.]* GiB' "$sd/status.json" | tr '\n' ' '))"
             else
-                bad "2^$lg key under --gpu-mem 200M: no figure given"
-                sed 's/^/#   /' "$d/key.txt" | tail -5
+                bad "two gpuds on one GPU: the default budget is not divided"
+                sed 's/^/#   /' "$sd/serve.log" | tail -5
             fi
             # an allocation of the streaming path fails: auto proves it on the CPU, CUDA's error named
             if SLOTPROVE_FAULT=gpu-alloc SLOTPROVE_FAULT_MATCH='msm stage' timeout 300 "$BIN_DIR/slotprove" prove \
@@ -236,6 +293,49 @@ for stage in $STAGES; do
                 sed 's/^/#   /' "$d/fault.txt" | tail -8
             fi
         } 2>&1 | tee -a "$OUT/budget.log"
+        }
+        # GPU_BUDGET_BIG=1: the 2^27 BLS12-381 partition of issue 20 (4.19 M
+        # wires, a 23.5 GiB key) made by keygen under $KEYS, proved under
+        # each of GPU_BUDGET_BIG_BUDGETS (default "none 24G 16G"): whole
+        # command and gpud's prove time, nvidia-smi's peak; the proofs,
+        # publics and vk.json in $OUT/budget-big.tgz for snarkjs
+        if [ "$big" = 1 ] || [ "$big" = only ]; then
+            d=$KEYS/big && rm -rf "$d" && mkdir -p "$d" "$OUT/budget-big"
+            {
+                t=$EPOCHREALTIME
+                if "$BIN_DIR/slotprove" keygen -q --backend cuda --curve bls12381 --constraints 67108865 \
+                    --vars 4194304 --public 4 --seed 27 --out "$d" 2>"$d/keygen.txt"; then
+                    echo "# keygen 2^27 BLS12-381: $(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) ms, key $(du -h "$d/circuit.zkey" | cut -f1)"
+                    cp "$d/vk.json" "$OUT/budget-big/"
+                    for b in ${GPU_BUDGET_BIG_BUDGETS:-none 24G 16G}; do
+                        opt=()
+                        [ "$b" = none ] || opt=(--gpu-mem "$b")
+                        t=$EPOCHREALTIME
+                        sampled "$BIN_DIR/slotprove" prove --backend cuda "${opt[@]}" "$d/circuit.zkey" \
+                            "$d/circuit.wtns" "$d/proof-$b.json" "$d/public-$b.json" 2>"$d/err-$b.txt"
+                        prc=$? ms=$(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) peak=$(cat "$KEYS/peak.txt")
+                        sed 's/^/#   /' "$d/err-$b.txt" | grep -i 'gpud: key\|budget\|device memory\|prove \|total\|ntt\|msm'
+                        lim=0
+                        case $b in *G) lim=$((${b%G} * 1024)) ;; esac
+                        if [ $prc != 0 ]; then
+                            bad "2^27 bls12381 --gpu-mem $b: exit $prc"
+                            sed 's/^/#   /' "$d/err-$b.txt" | tail -5
+                        elif [ $lim -gt 0 ] && [ "$peak" -gt "$lim" ]; then
+                            bad "2^27 bls12381 --gpu-mem $b: device peak $peak MiB over the budget"
+                        else
+                            ok "2^27 bls12381 --gpu-mem $b: proved and checked, device peak $peak MiB, $ms ms whole command"
+                            cp "$d/proof-$b.json" "$d/public-$b.json" "$OUT/budget-big/"
+                        fi
+                    done
+                else
+                    bad "keygen of the 2^27 BLS12-381 key"
+                    tail -5 "$d/keygen.txt" | sed 's/^/#   /'
+                fi
+            } 2>&1 | tee -a "$OUT/budget.log"
+            # one file: the device brings back a limited number of files
+            (cd "$OUT" && tar czf budget-big.tgz budget-big && rm -rf budget-big)
+            rm -rf "$d"
+        fi
         grep -q '^FAIL - budget' "$OUT/budget.log" && rc=1 # (bad ran in a pipeline's subshell)
         rm -rf "$KEYS"
         ;;

@@ -150,7 +150,7 @@ FIELD_CASE(bls12381_fp2, 2, GPU_F_BLS12381_FP2, "bls12381 fp2")
         size_t n = (size_t)1 << log_n, bytes = n * 32;                                        \
         struct sp_err e;                                                                      \
         struct CURVE##_ntt_domain dom;                                                        \
-        struct gpu_ntt *g;                                                                    \
+        struct gpu_ntt *g, *gc = NULL;                                                        \
         uint8_t *x = malloc(bytes), *cpu = malloc(bytes), *got = malloc(bytes);               \
         void *din, *dout;                                                                     \
         if (!x || !cpu || !got || CURVE##_ntt_domain_init(&dom, log_n, 0) ||                  \
@@ -158,21 +158,23 @@ FIELD_CASE(bls12381_fp2, 2, GPU_F_BLS12381_FP2, "bls12381 fp2")
             check(0, #CURVE " ntt setup", log_n, 0);                                       \
             return;                                                                           \
         }                                                                                     \
-        if (gpu_ntt_create(&g, GC, log_n, &e)) {                                              \
+        if (gpu_ntt_create(&g, GC, log_n, &e) || gpu_ntt_create_compact(&gc, GC, log_n, &e)) { \
             printf("%s\n", e.msg);                                                            \
             check(0, #CURVE " ntt create", log_n, 0);                                      \
             return;                                                                           \
         }                                                                                     \
-        for (int what = 0; what < 3; what++) {                                                \
+        for (int what = 0; what < 5; what++) {                                                \
             static const char *names[] = { #CURVE " ntt forward", #CURVE " ntt inverse",      \
-                                           #CURVE " ntt coset lde" };                         \
+                                           #CURVE " ntt coset lde",                           \
+                                           #CURVE " ntt coset lde in place",                  \
+                                           #CURVE " ntt coset lde in place, compact twiddles" }; \
             gpu_data_fr(x, GC, n, rng);                                                       \
             memcpy(cpu, x, bytes);                                                            \
             if (what == 0)                                                                    \
                 CURVE##_ntt_forward((void *)cpu, &dom, 0);                                    \
             else if (what == 1)                                                               \
                 CURVE##_ntt_inverse((void *)cpu, &dom, 0);                                    \
-            else                                                                              \
+            else /* the coset LDE, out of place and in place */                                \
                 CURVE##_ntt_coset_lde((void *)cpu, &dom, 0);                                  \
             memset(got, 0xa5, bytes);                                                         \
             cudaMemcpy(din, x, bytes, cudaMemcpyHostToDevice);                                \
@@ -180,17 +182,23 @@ FIELD_CASE(bls12381_fp2, 2, GPU_F_BLS12381_FP2, "bls12381 fp2")
             double t0 = now_ms();                                                             \
             int rc = what == 0   ? gpu_ntt_forward(g, dout, din, &e)                          \
                      : what == 1 ? gpu_ntt_inverse(g, dout, din, &e)                          \
-                                 : gpu_ntt_coset_lde(g, dout, din, &e);                       \
+                     : what == 2 ? gpu_ntt_coset_lde(g, dout, din, &e)                        \
+                     : what == 3 ? gpu_ntt_coset_lde_inplace(g, din, &e)                      \
+                                 : gpu_ntt_coset_lde_inplace(gc, din, &e);                    \
             cudaError_t ce = cudaDeviceSynchronize();                                         \
             double t1 = now_ms();                                                             \
             if (rc)                                                                           \
                 printf("%s\n", e.msg);                                                        \
             if (ce)                                                                           \
                 printf("cuda: %s\n", cudaGetErrorString(ce));                                 \
-            cudaMemcpy(got, dout, bytes, cudaMemcpyDeviceToHost);                             \
+            cudaMemcpy(got, what >= 3 ? din : dout, bytes, cudaMemcpyDeviceToHost);           \
             check(!rc && !ce && memcmp(got, cpu, bytes) == 0, names[what], log_n, t1 - t0); \
         }                                                                                     \
+        /* a compact domain refuses the out-of-place transforms */                           \
+        check(gpu_ntt_forward(gc, dout, din, &e) == -EINVAL, #CURVE " ntt compact: in place only", \
+              log_n, 0);                                                                      \
         gpu_ntt_free(g);                                                                      \
+        gpu_ntt_free(gc);                                                                     \
         cudaFree(din);                                                                        \
         cudaFree(dout);                                                                       \
         CURVE##_ntt_domain_free(&dom);                                                        \
@@ -314,6 +322,26 @@ MSM_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
  * everything is given back, a budget too small is refused naming it, and an
  * injected allocation failure at each allocation site of the streaming path
  * names CUDA's error and leaves nothing held. */
+/* What gpu_mem_context_reserve counted outside the ledger when the test
+ * started (the context and eagerly loaded modules, local memory, the
+ * driver's slack): the device's use must stay within it plus the ledger. */
+static size_t dev_reserve;
+
+static void device_within(const char *when, unsigned log_n)
+{
+    size_t fr = 0, tot = 0;
+    struct sp_err e;
+    char nm[200];
+    int ok = gpu_mem_info(&fr, &tot, &e) == 0;
+    size_t used = tot - fr, led = gpu_mem_used(GPU_MEM_NPARTS);
+    size_t stack = 0;
+    cudaDeviceGetLimit(&stack, cudaLimitStackSize); /* raised by the driver for a kernel that needs more */
+    snprintf(nm, sizeof(nm),
+             "device use %.1f MiB within the reserve %.1f MiB + the ledger's %.1f MiB (%s; stack limit now %zu B)",
+             used / 1048576.0, dev_reserve / 1048576.0, led / 1048576.0, when, stack);
+    check(ok && dev_reserve && used <= dev_reserve + led, nm, log_n, 0);
+}
+
 static size_t gpu_mem_plan_check(size_t plan)
 {
     if (!plan)
@@ -379,45 +407,54 @@ static size_t group_point_bytes(enum gpu_group g)
             return;                                                                               \
         }                                                                                         \
         for (size_t ci = 0; ci < 2; ci++) {                                                       \
+            /* the resident engine grows its buffers for runs over more points \
+             * than its arrays (and host scalars): counted apart */               \
             size_t chunk = chunks[ci], before = gpu_mem_used(GPU_MEM_NPARTS);                     \
-            char what[64];                                                                        \
+            size_t res0 = gpu_msm_device_bytes(res);                                              \
+            char what[160];                                                                       \
             if (gpu_msm_create_chunked(&st, GG, arr, cnt, 3, chunk, 1, &e)) {                     \
                 printf("# %s\n", e.msg);                                                          \
                 check(0, #GROUP " streamed msm: create", log_n, 0);                               \
                 continue;                                                                         \
             }                                                                                     \
             snprintf(what, sizeof(what), "chunks of %zu", chunk);                                 \
-            GROUP##_stream_one(pts, st, res, 0, n, SK_RANDOM, 0, what, log_n, rng);               \
-            GROUP##_stream_one(pts, st, res, cnt[0] + 5, cnt[1] - 9, SK_RANDOM, 1, what, log_n, rng); \
-            GROUP##_stream_one(pts, st, res, cnt[0] - 700, 1500, SK_RANDOM, 1, what, log_n, rng); \
-            GROUP##_stream_one(pts, st, res, n - 77, 77, SK_RANDOM, 1, what, log_n, rng);         \
-            GROUP##_stream_one(pts, st, res, cnt[0], 3 * n / 4, SK_MOSTLY_ZERO, 1, what, log_n, rng); \
-            /* the plan is what the engine took (device scalars, one size) */                     \
-            if (log_n == 16) {                                                                    \
-                gpu_msm_free(st);                                                                 \
-                st = NULL;                                                                        \
-                size_t sizes[1] = { n / 2 }, plan = gpu_msm_plan(GG, sizes, 1, chunk, 1, &e);     \
-                int ok = gpu_msm_create_chunked(&st, GG, arr, cnt, 3, chunk, 1, &e) == 0;         \
-                if (ok)                                                                           \
-                    GROUP##_stream_one(pts, st, res, cnt[0], n / 2, SK_RANDOM, 1, what, log_n, rng); \
+            {                                                                                     \
+                /* the plan is what create took, from the same layout */                       \
+                size_t plan = gpu_msm_plan(GG, cnt, 3, chunk, 1, &e);                             \
                 size_t took = gpu_mem_used(GPU_MEM_NPARTS) - before;                              \
-                char nm[160];                                                                     \
-                snprintf(nm, sizeof(nm), #GROUP " ledger: plan %zu B = engine %zu B (%s)", plan,  \
-                         took, what);                                                             \
-                check(ok && plan == took, nm, log_n, 0);                                          \
+                char nm[400];                                                                     \
+                snprintf(nm, sizeof(nm), #GROUP " ledger: plan %zu B = create took %zu B = engine holds %zu B (%s)", \
+                         plan, took, gpu_msm_device_bytes(st), what);                            \
+                check(plan && plan == took && took == gpu_msm_device_bytes(st), nm, log_n, 0);     \
             }                                                                                     \
+            /* runs within one array, device scalars: no growth */                               \
+            size_t planned = gpu_msm_device_bytes(st);                                            \
+            GROUP##_stream_one(pts, st, res, cnt[0] + 5, cnt[1] - 9, SK_RANDOM, 1, what, log_n, rng); \
+            GROUP##_stream_one(pts, st, res, n - 77, 77, SK_RANDOM, 1, what, log_n, rng);         \
+            snprintf(what, sizeof(what), #GROUP " ledger: runs within the plan (chunks of %zu)", chunk); \
+            check(gpu_msm_device_bytes(st) == planned, what, log_n, 0);                           \
+            snprintf(what, sizeof(what), "chunks of %zu", chunk);                                 \
+            /* across arrays, host scalars: the engine grows, and says so */                     \
+            GROUP##_stream_one(pts, st, res, 0, n, SK_RANDOM, 0, what, log_n, rng);               \
+            GROUP##_stream_one(pts, st, res, cnt[0] - 700, 1500, SK_RANDOM, 1, what, log_n, rng); \
+            GROUP##_stream_one(pts, st, res, cnt[0], 3 * n / 4, SK_MOSTLY_ZERO, 1, what, log_n, rng); \
+            snprintf(what, sizeof(what), #GROUP " ledger: the engine's bytes are the ledger's (chunks of %zu)", chunk); \
+            check(gpu_mem_used(GPU_MEM_NPARTS) - before ==                                        \
+                      gpu_msm_device_bytes(st) + gpu_msm_device_bytes(res) - res0, what, log_n, 0); \
             gpu_msm_free(st);                                                                     \
             st = NULL;                                                                            \
             snprintf(what, sizeof(what), #GROUP " ledger: all given back (chunks of %zu)", chunk); \
-            check(gpu_mem_used(GPU_MEM_NPARTS) == before, what, log_n, 0);                        \
+            check(gpu_mem_used(GPU_MEM_NPARTS) == before + gpu_msm_device_bytes(res) - res0, what, \
+                  log_n, 0);                                                                      \
         }                                                                                         \
         /* a budget that holds the streamed engine but not the resident one */                      \
         if (log_n == 16) {                                                                        \
             size_t before = gpu_mem_used(GPU_MEM_NPARTS), old = gpu_mem_budget();                 \
-            size_t sizes[2] = { cnt[1], n };                                                      \
-            size_t plan = gpu_mem_plan_check(gpu_msm_plan(GG, sizes, 2, 4096, 1, &e));            \
+            /* a run over all three arrays grows the engine to a plan of n points */             \
+            size_t sizes[3] = { cnt[0], cnt[1], n };                                              \
+            size_t plan = gpu_mem_plan_check(gpu_msm_plan(GG, sizes, 3, 4096, 1, &e));            \
             /* the streamed engine and the device scalars fit, resident points do not */          \
-            gpu_mem_set_budget(before + plan + n * 32, &e);                                       \
+            gpu_mem_set_budget(before + plan + gpu_mem_charge(n * 32), &e);                       \
             struct gpu_msm *r2 = NULL;                                                            \
             int rc = gpu_msm_create_arrays(&r2, GG, arr, cnt, 3, &e);                             \
             gpu_msm_free(r2);                                                                     \
@@ -452,7 +489,7 @@ static size_t group_point_bytes(enum gpu_group g)
                     rc = gpu_msm_run(r2, &got, sc, n, 0, &e);                                     \
                 gpu_msm_free(r2);                                                                 \
                 free(sc);                                                                         \
-                char nm[160];                                                                     \
+                char nm[400];                                                                     \
                 snprintf(nm, sizeof(nm), #GROUP " injected allocation failure at \"%s\": -ENOMEM, " \
                          "CUDA's error named, nothing held", sites[i]);                           \
                 check(rc == -ENOMEM && strstr(e.msg, "cudaErrorMemoryAllocation") &&              \
@@ -464,6 +501,7 @@ static size_t group_point_bytes(enum gpu_group g)
             unsetenv("SLOTPROVE_FAULT");                                                          \
             unsetenv("SLOTPROVE_FAULT_MATCH");                                                    \
         }                                                                                         \
+        device_within(#GROUP " streamed and resident engines held", log_n);                      \
         gpu_msm_free(res);                                                                        \
         free(pts);                                                                                \
     }
@@ -589,9 +627,18 @@ int main(int argc, char **argv)
     const char *only = argc > 2 ? argv[2] : "";
     char dev[256];
     struct sp_err e;
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0); /* as gpud: modules counted with the context */
     if (gpu_describe(dev, sizeof(dev), &e)) {
         printf("gpu_test: %s\n", e.msg);
         return 2;
+    }
+    {
+        size_t fr, tot;
+        if (gpu_mem_info(&fr, &tot, &e) == 0) /* the context made */
+            dev_reserve = gpu_mem_context_reserve(gpu_msm_local_bytes());
+        printf("# outside the ledger: %.1f MiB reserved (%zu B of local memory a thread at most, "
+               "context %.1f MiB in use)\n",
+               dev_reserve / 1048576.0, gpu_msm_local_bytes(), (tot - fr) / 1048576.0);
     }
     uint64_t seed = (uint64_t)time(NULL), rng = seed;
     printf("gpu_test: %s, seed %llu\n", dev, (unsigned long long)seed);

@@ -138,7 +138,7 @@ static int cuda_prove_start(struct backend *be, const struct zkey *zk,
         return 0;
     }
     j->set = cuda_set_get(p);
-    rc = cuda_set_reserve(p, j->set, vec, wit, k, e);
+    rc = cuda_set_reserve(p, j->set, zk, k->lean, k, e);
     if (rc == 0)
         rc = gpu_upload(j->set->a, in->a, vec, e);
     if (rc == 0)
@@ -211,20 +211,36 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
     int rc;
     uint64_t t0 = now_ns();
 
-    if (!p->ntt[curve][lg] && (rc = gpu_ntt_create(&p->ntt[curve][lg], curve, lg, e)) < 0)
+    /* a lean set's LDEs run on a compact domain (no domain-sized twiddles) */
+    struct gpu_ntt **dp = &p->ntt[s->lean][curve][lg];
+    if (!*dp && (rc = s->lean ? gpu_ntt_create_compact(dp, curve, lg, e) : gpu_ntt_create(dp, curve, lg, e)) < 0)
         return rc;
-    struct gpu_ntt *d = p->ntt[curve][lg];
+    struct gpu_ntt *d = *dp;
     if (fault_point("gpu-kernel", NULL) && (rc = gpu_inject_fault(0, e)) < 0)
         return rc;
     if (fault_point("gpu-trap", NULL) && (rc = gpu_inject_fault(1, e)) < 0)
         return rc;
-    /* o1 = LDE(a)·LDE(b), o2 = LDE(c), s = the H scalars; a, b, c kept */
-    if ((rc = gpu_copy(s->s, s->a, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o1, s->s, e)) < 0 ||
-        (rc = gpu_copy(s->s, s->b, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o2, s->s, e)) < 0 ||
-        (rc = gpu_fr_mul(curve, s->o1, s->o1, s->o2, n, e)) < 0 ||
-        (rc = gpu_copy(s->s, s->c, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o2, s->s, e)) < 0 ||
-        (rc = gpu_h_scalars(curve, s->s, s->o1, NULL, s->o2, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
-        return rc;
+    void *hsc; /* the H MSM's scalars */
+    if (!s->lean) {
+        /* o1 = LDE(a)·LDE(b), o2 = LDE(c), s = the H scalars; a, b, c kept */
+        if ((rc = gpu_copy(s->s, s->a, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o1, s->s, e)) < 0 ||
+            (rc = gpu_copy(s->s, s->b, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o2, s->s, e)) < 0 ||
+            (rc = gpu_fr_mul(curve, s->o1, s->o1, s->o2, n, e)) < 0 ||
+            (rc = gpu_copy(s->s, s->c, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o2, s->s, e)) < 0 ||
+            (rc = gpu_h_scalars(curve, s->s, s->o1, NULL, s->o2, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
+            return rc;
+        hsc = s->s;
+    } else {
+        /* lean: a = LDE(a)·LDE(b), c = LDE(c), a = the H scalars, all in
+         * place; the inputs are gone from here on */
+        if ((rc = gpu_ntt_coset_lde_inplace(d, s->a, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde_inplace(d, s->b, e)) < 0 ||
+            (rc = gpu_fr_mul(curve, s->a, s->a, s->b, n, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde_inplace(d, s->c, e)) < 0 ||
+            (rc = gpu_h_scalars(curve, s->a, s->a, NULL, s->c, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
+            return rc;
+        hsc = s->a;
+    }
     t->ns[STAGE_NTT] = now_ns() - t0;
     if (be->progress)
         be->progress(be->progress_arg, STAGE_NTT, t->ns[STAGE_NTT]);
@@ -234,7 +250,7 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
         { STAGE_MSM_A, 0, s->w, nv },
         { STAGE_MSM_B1, nv, s->w, nv },
         { STAGE_MSM_C, 2 * nv, (const uint8_t *)s->w + 32 * (np + 1), nc },
-        { STAGE_MSM_H, 2 * nv + nc, s->s, n },
+        { STAGE_MSM_H, 2 * nv + nc, hsc, n },
     };
     for (int i = 0; i < 4; i++) {
         uint64_t s0 = now_ns();
@@ -302,7 +318,9 @@ static int cuda_prove_finish(struct backend *be, const struct zkey *zk, void *jo
     }
     if (rc < 0) {
         cuda_gpu_failed(rc);
-        if (p->fallback && !cuda_is_lost()) {
+        /* a lean set's inputs were overwritten: the partition is proved
+         * again from the start (the failure is the device's) */
+        if (p->fallback && !cuda_is_lost() && !j->set->lean) {
             fprintf(stderr, "gpud: %s; proving this partition on the CPU\n", e->msg);
             rc = cuda_cpu_from_device(be, zk, j, out, t, e);
         }
@@ -327,6 +345,10 @@ static int cuda_reprove(struct backend *be, const struct zkey *zk, void *job,
                         struct groth16_proof *out, struct stage_times *t, struct sp_err *e)
 {
     struct cuda_job *j = job;
+    if (j->set && j->set->lean) /* its inputs were overwritten by the LDEs in place */
+        return sp_fail(e, -SP_EDEVICE,
+                       "cuda backend: the proof failed its check and the partition's inputs are not kept "
+                       "on the device under this budget (lean buffers): it is proved again");
     return j->set ? cuda_cpu_from_device(be, zk, j, out, t, e)
                   : sp_fail(e, -EINVAL, "cuda backend: the partition's inputs are gone");
 }
@@ -411,6 +433,10 @@ static int cuda_open(struct backend *be, struct sp_err *e)
     struct cuda_priv *p = calloc(1, sizeof(*p));
     if (!p)
         return sp_fail(e, -ENOMEM, "cuda backend: out of host memory");
+    /* every kernel module loaded with the context, so the memory in use
+     * when the budget is set counts them (gpu_mem_context_reserve); before
+     * the first CUDA call of the process */
+    setenv("CUDA_MODULE_LOADING", "EAGER", 0);
     int rc = gpu_describe(p->desc, sizeof(p->desc), e);
     if (rc < 0) {
         free(p);
@@ -424,7 +450,7 @@ static int cuda_open(struct backend *be, struct sp_err *e)
     const char *g2 = getenv("SLOTPROVE_G2");
     p->g2_on_cpu = g2 && strcmp(g2, "cpu") == 0;
     /* an explicit --gpu-mem is all this gpud holds: its CUDA context too */
-    size_t reserve = be->device_mem ? gpu_mem_context_reserve() : 0;
+    size_t reserve = be->device_mem ? gpu_mem_context_reserve(gpu_msm_local_bytes()) : 0;
     size_t floor = cuda_budget_floor();
     if (!floor) {
         free(p);
@@ -434,20 +460,44 @@ static int cuda_open(struct backend *be, struct sp_err *e)
         free(p);
         return sp_fail(e, -ENOMEM,
                        "--gpu-mem %.0f MiB is too small: one worker needs at least %.0f MiB of "
-                       "device memory (%.0f MiB for the CUDA context and kernels, %.0f MiB of "
+                       "device memory (%.0f MiB for the CUDA context, kernels and local memory, %.0f MiB of "
                        "buffers for the smallest key, its points streamed)",
                        be->device_mem / 1048576.0, (reserve + floor) / 1048576.0,
                        reserve / 1048576.0, floor / 1048576.0);
     }
-    p->budget = gpu_mem_set_budget(be->device_mem ? be->device_mem - reserve : 0, e);
+    size_t want = be->device_mem ? be->device_mem - reserve : 0;
+    unsigned share = be->device_share > 1 ? be->device_share : 1;
+    if (!want && share > 1) {
+        /* the default, divided among the gpuds that share this device
+         * (serve's --gpu-share): each takes its part of the free memory
+         * less the margin, so together they do not over-commit it */
+        size_t fr = 0, tot = 0;
+        if ((rc = gpu_mem_info(&fr, &tot, e)) < 0) {
+            free(p);
+            return rc;
+        }
+        size_t m = gpu_mem_margin(tot);
+        want = fr > m ? (fr - m) / share : 0;
+        if (!want) {
+            free(p);
+            return sp_fail(e, -ENOMEM, "gpu: %.2f GiB free less the %.2f GiB margin leaves nothing",
+                           fr / 1073741824.0, m / 1073741824.0);
+        }
+    }
+    p->budget = gpu_mem_set_budget(want, e);
     if (!p->budget) {
         free(p);
         return -ENOMEM;
     }
     p->sets_max = CUDA_SETS;
     be->priv = p;
+    char how[64] = "";
+    if (be->device_mem)
+        snprintf(how, sizeof(how), " (--gpu-mem less the context)");
+    else if (share > 1)
+        snprintf(how, sizeof(how), " (1/%u of the free memory less the margin)", share);
     snprintf(be->description, sizeof(be->description), "cuda: %.100s, device budget %.2f GiB%s",
-             p->desc, p->budget / 1073741824.0, be->device_mem ? " (--gpu-mem less the context)" : "");
+             p->desc, p->budget / 1073741824.0, how);
     return 0;
 }
 
@@ -465,16 +515,29 @@ static int cuda_key_check(struct backend *be, const struct zkey *zk, struct sp_e
         return 0;
     }
     if (rc == 0) {
+        /* the key's jobs run on the workers its plan holds buffers for */
+        cuda_sets_limit(p, pl.sets);
         char parts[40] = "unbounded";
         if (pl.chunk)
             snprintf(parts, sizeof(parts), "of at most 2^%d points", __builtin_ctzl(pl.chunk));
         fprintf(stderr,
                 "gpud: key %s within the %.2f GiB device budget: points %s, MSM parts %s, "
-                "%u worker buffer set%s, %.2f GiB planned\n",
+                "%u %sworker buffer set%s, %.2f GiB planned\n",
                 name, p->budget / 1073741824.0, pl.stream ? "streamed from host memory" : "resident",
-                parts, pl.sets, pl.sets == 1 ? "" : "s", pl.total / 1073741824.0);
+                parts, pl.sets, pl.lean ? "lean (LDEs in place) " : "", pl.sets == 1 ? "" : "s",
+                pl.total / 1073741824.0);
     }
     return rc == -E2BIG || rc == 0 ? rc : cuda_gpu_failed(rc);
+}
+
+/* The workers the budget holds buffers for now (cuda_sets_limit). */
+static unsigned cuda_workers_now(struct backend *be)
+{
+    struct cuda_priv *p = be->priv;
+    pthread_mutex_lock(&p->lock);
+    unsigned n = p->sets_max;
+    pthread_mutex_unlock(&p->lock);
+    return n;
 }
 
 static void cuda_close(struct backend *be)
@@ -494,9 +557,10 @@ static void cuda_close(struct backend *be)
                 cuda_key_evict(&p->keys[i]);
         for (int i = 0; i < CUDA_SETS; i++)
             cuda_set_release(&p->sets[i]);
-        for (int c = 0; c < 2; c++)
-            for (unsigned k = 0; k <= ZKEY_MAX_LOG_DOMAIN; k++)
-                gpu_ntt_free(p->ntt[c][k]);
+        for (int l = 0; l < 2; l++)
+            for (int c = 0; c < 2; c++)
+                for (unsigned k = 0; k <= ZKEY_MAX_LOG_DOMAIN; k++)
+                    gpu_ntt_free(p->ntt[l][c][k]);
     }
     free(p); /* the fallback is its opener's to close (select.c) */
     be->priv = NULL;
@@ -522,6 +586,7 @@ static void cuda_bp_key_drop(struct backend *be, void *engine)
 const struct backend_ops cuda_backend_ops = {
     .name = "cuda",
     .workers = 2,
+    .workers_now = cuda_workers_now,
     .device_errors = 1,
     .open = cuda_open,
     .prove_start = cuda_prove_start,

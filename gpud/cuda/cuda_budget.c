@@ -3,10 +3,28 @@
 
 #include <errno.h>
 
+#include "gpu_mem.h"
 #include "gpu_msm.h"
+#include "gpu_ntt.h"
 #include "payload.h"
 
 #define GIB 1073741824.0
+
+void cuda_set_sizes(size_t domain_size, size_t n_vars, int lean, size_t sz[CUDA_SET_NBUF])
+{
+    for (int i = 0; i < CUDA_SET_NBUF - 1; i++) /* a, b, c, scratch, two LDE outputs */
+        sz[i] = i < 3 || !lean ? domain_size * 32 : 0;
+    sz[CUDA_SET_NBUF - 1] = n_vars * 32; /* the witness */
+}
+
+size_t cuda_set_bytes(size_t domain_size, size_t n_vars, int lean)
+{
+    size_t sz[CUDA_SET_NBUF], b = 0;
+    cuda_set_sizes(domain_size, n_vars, lean, sz);
+    for (int i = 0; i < CUDA_SET_NBUF; i++)
+        b += gpu_mem_charge(sz[i]);
+    return b;
+}
 
 static const size_t resident_chunks[] = { 0, (size_t)1 << 22, (size_t)1 << 20 };
 #define STREAM_CHUNK_MAX 24
@@ -25,13 +43,13 @@ static size_t msm_bytes(const struct zkey *zk, size_t chunk, int stream, struct 
 }
 
 static int try_plan(const struct zkey *zk, size_t budget, int stream, size_t chunk, unsigned sets,
-                    struct cuda_plan *pl, size_t pts, size_t vec, size_t ntt, struct sp_err *e)
+                    int lean, struct cuda_plan *pl, size_t pts, size_t vec, size_t ntt, struct sp_err *e)
 {
     size_t msm = msm_bytes(zk, chunk, stream, e);
     if (!msm)
         return -EIO;
     size_t total = (stream ? 0 : pts) + msm + sets * vec + ntt;
-    *pl = (struct cuda_plan){ stream, chunk, sets, stream ? 0 : pts, msm, vec, ntt, total };
+    *pl = (struct cuda_plan){ stream, chunk, sets, lean, stream ? 0 : pts, msm, vec, ntt, total };
     return total <= budget ? 1 : 0;
 }
 
@@ -39,24 +57,28 @@ int cuda_plan_key(const struct zkey *zk, const char *name, size_t budget, struct
                   struct sp_err *e)
 {
     size_t nv = zk->n_vars, nc = nv - zk->n_public - 1, n = zk->domain_size;
-    size_t g1 = zk->curve == CURVE_BN254 ? 64 : 96;
-    size_t pts = (2 * nv + nc + n) * g1 + nv * 2 * g1;
-    struct payload_layout lay = payload_layout(zk->domain_size, zk->n_vars);
-    size_t vec = 6 * (size_t)lay.vec_bytes + (size_t)lay.witness_bytes;
-    size_t ntt = 2 * n * 32 + 32;
+    size_t g1n[4] = { nv, nv, nc, n };
+    enum gpu_group gg1 = zk->curve == CURVE_BN254 ? GPU_BN254_G1 : GPU_BLS12381_G1;
+    enum gpu_group gg2 = zk->curve == CURVE_BN254 ? GPU_BN254_G2 : GPU_BLS12381_G2;
+    /* each figure from the function the allocation is sized by */
+    size_t pts = gpu_msm_plan_points(gg1, g1n, 4) + gpu_msm_plan_points(gg2, &nv, 1);
     int rc;
-    for (unsigned i = 0; i < sizeof(resident_chunks) / sizeof(resident_chunks[0]); i++)
-        for (unsigned sets = 2; sets >= 1; sets--)
-            if ((rc = try_plan(zk, budget, 0, resident_chunks[i], sets, pl, pts, vec, ntt, e)) != 0)
-                return rc < 0 ? rc : 0;
-    for (unsigned lg = STREAM_CHUNK_MAX; lg >= STREAM_CHUNK_MIN; lg--)
-        for (unsigned sets = 2; sets >= 1; sets--)
-            if ((rc = try_plan(zk, budget, 1, (size_t)1 << lg, sets, pl, pts, vec, ntt, e)) != 0)
-                return rc < 0 ? rc : 0;
+    for (int lean = 0; lean <= 1; lean++) {
+        size_t vec = cuda_set_bytes(zk->domain_size, zk->n_vars, lean);
+        size_t ntt = gpu_ntt_plan(zk->log_domain, lean); /* lean: a compact domain */
+        for (unsigned i = 0; i < sizeof(resident_chunks) / sizeof(resident_chunks[0]); i++)
+            for (unsigned sets = 2; sets >= 1; sets--)
+                if ((rc = try_plan(zk, budget, 0, resident_chunks[i], sets, lean, pl, pts, vec, ntt, e)) != 0)
+                    return rc < 0 ? rc : 0;
+        for (unsigned lg = STREAM_CHUNK_MAX; lg >= STREAM_CHUNK_MIN; lg--)
+            for (unsigned sets = 2; sets >= 1; sets--)
+                if ((rc = try_plan(zk, budget, 1, (size_t)1 << lg, sets, lean, pl, pts, vec, ntt, e)) != 0)
+                    return rc < 0 ? rc : 0;
+    }
     /* pl: the last try, the smallest way */
     return sp_fail(e, -E2BIG,
                    "the --gpu-mem budget of %.2f GiB is too small for key %s: one worker needs "
-                   "%.2f GiB (vectors %.2f, NTT tables %.2f, MSM buffers %.2f GiB streaming 2^%d "
+                   "%.2f GiB (lean vectors %.2f, NTT tables %.2f, MSM buffers %.2f GiB streaming 2^%d "
                    "points at a time)",
                    budget / GIB, name, pl->total / GIB, pl->vectors / GIB, pl->ntt / GIB,
                    pl->msm / GIB, STREAM_CHUNK_MIN);
@@ -72,8 +94,8 @@ size_t cuda_budget_floor(void)
     zk.log_domain = 10;
     zk.n_vars = 1024;
     zk.n_public = 1;
-    if (try_plan(&zk, 0, 1, (size_t)1 << STREAM_CHUNK_MIN, 1, &pl, 0,
-                 6 * 1024 * 32 + 1024 * 32, 2 * 1024 * 32 + 32, &e) < 0)
+    if (try_plan(&zk, 0, 1, (size_t)1 << STREAM_CHUNK_MIN, 1, 1, &pl, 0, cuda_set_bytes(1024, 1024, 1),
+                 gpu_ntt_plan(10, 1), &e) < 0)
         return 0;
     return pl.total;
 }

@@ -15,7 +15,9 @@
  * cuda_plan_key picks the first way that fits the budget, in this order:
  * points resident with no chunk limit, then chunk 2^22 and 2^20; then
  * points streamed from page-locked host memory with chunks of 2^24 down to
- * 2^16 points; two workers' vectors before one.
+ * 2^16 points; two workers' vectors before one; all of these with the fast
+ * buffer sets first, then all again with the lean ones (3 vectors a worker
+ * instead of 6: cuda_set_sizes).
  */
 #ifndef SLOTPROVE_CUDA_BUDGET_H
 #define SLOTPROVE_CUDA_BUDGET_H
@@ -29,10 +31,28 @@ struct cuda_plan {
     int stream;       /* the points stay in host memory, streamed per MSM part */
     size_t chunk;     /* the most points of one MSM part (0: no limit) */
     unsigned sets;    /* workers' buffer sets that fit: 1 or 2 */
+    int lean;         /* lean buffer sets (cuda_set_sizes) */
     size_t points, msm, vectors, ntt; /* bytes: points (0 when streamed), the
                                          engines, one set's vectors, tables */
     size_t total;     /* points + msm + sets·vectors + ntt */
 };
+
+/* A worker's buffer set (cuda_sets.c) for a domain of n points and v
+ * wires, in bytes, in the order a, b, c, scratch, two LDE outputs, witness:
+ *   fast (lean 0)  a, b, c kept for a CPU re-prove, scratch and two LDE
+ *                  outputs: 6 × n × 32, the witness v × 32;
+ *   lean (lean 1)  a, b, c only (3 × n × 32), each coset LDE in place on a
+ *                  compact NTT domain (twiddles from two half tables:
+ *                  gpu_ntt_create_compact) and the H scalars written over
+ *                  a; the witness v × 32. The inputs
+ *                  are gone after the NTTs: a failed attempt or check is
+ *                  proved again from the start (a device error), not from
+ *                  the device's copy.
+ * cuda_set_bytes: their ledger bytes (gpu_mem_charge each), what
+ * cuda_set_reserve takes. */
+#define CUDA_SET_NBUF 7
+void cuda_set_sizes(size_t domain_size, size_t n_vars, int lean, size_t sz[CUDA_SET_NBUF]);
+size_t cuda_set_bytes(size_t domain_size, size_t n_vars, int lean);
 
 /* The plan for zk within budget bytes. -E2BIG when not even one worker
  * streaming 2^16 points at a time fits, with a message naming the key

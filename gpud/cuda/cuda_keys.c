@@ -56,7 +56,7 @@ static size_t upload_need(struct cuda_priv *p, const struct zkey *zk, const stru
 {
     size_t need = pl->points + pl->msm, held = gpu_mem_used(GPU_MEM_VECTORS);
     enum gpu_curve curve = zk->curve == CURVE_BN254 ? GPU_BN254 : GPU_BLS12381;
-    if (!p->ntt[curve][zk->log_domain])
+    if (!p->ntt[pl->lean][curve][zk->log_domain])
         need += pl->ntt;
     if (pl->sets * pl->vectors > held)
         need += pl->sets * pl->vectors - held;
@@ -79,6 +79,7 @@ int cuda_key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e)
     k->stream = pl.stream;
     k->chunk = pl.chunk;
     k->sets = pl.sets;
+    k->lean = pl.lean;
     while (gpu_mem_left() < upload_need(p, zk, &pl) && cuda_evict_lru(p, k) == 0)
         ;
     if (pl.stream && !k->host_registered) {

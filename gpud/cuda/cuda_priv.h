@@ -33,13 +33,15 @@ struct cuda_key {
     int stream;    /* points streamed from host memory (cuda_budget.h) */
     size_t chunk;  /* the most points of one MSM part (0: no limit) */
     unsigned sets; /* buffer sets (workers) that fit beside it: 1 or 2 */
+    int lean;      /* lean buffer sets (cuda_budget.h cuda_set_sizes) */
     int host_registered; /* zk->map page-locked for the streamed copies */
 };
 
 struct cuda_set {
     int in_use;
+    int lean;         /* no scratch or LDE outputs: the LDEs in place */
     size_t cap_vec, cap_wit;
-    void *a, *b, *c;  /* the inputs, kept for a CPU re-prove */
+    void *a, *b, *c;  /* the inputs, kept for a CPU re-prove (lean: overwritten) */
     void *s, *o1, *o2; /* scratch and the LDE outputs */
     void *w;          /* witness */
 };
@@ -57,7 +59,7 @@ struct cuda_priv {
     pthread_cond_t set_free;
     struct cuda_key keys[CUDA_MAX_KEYS];
     struct cuda_set sets[CUDA_SETS];
-    struct gpu_ntt *ntt[2][ZKEY_MAX_LOG_DOMAIN + 1];
+    struct gpu_ntt *ntt[2][2][ZKEY_MAX_LOG_DOMAIN + 1]; /* [lean: compact][curve][log n] */
     struct backend *fb;  /* be->fallback: re-proves, and what the GPU cannot prove */
     int fallback;        /* be->fallback_on_fault (auto): a GPU failure proves on fb */
     int g2_on_cpu;      /* $SLOTPROVE_G2=cpu: measured against the GPU */

@@ -5,8 +5,10 @@
 
 #include "child.h"
 #include "fault_point.h"
+#include "cuda_budget.h"
 #include "cuda_keys.h"
 #include "cuda_lost.h"
+#include "gpu_mem.h"
 #include "gpu_prove.h"
 
 struct cuda_set *cuda_set_get(struct cuda_priv *p)
@@ -52,28 +54,32 @@ void cuda_set_release(struct cuda_set *s)
         *v[i] = NULL;
     }
     s->cap_vec = s->cap_wit = 0;
+    s->lean = 0;
 }
 
-/* Grows the set to vec bytes per vector and wit bytes of witness. */
-int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, size_t vec, size_t wit,
-                       const struct cuda_key *k, struct sp_err *e)
+/* Grows the set to zk's vectors (cuda_set_sizes). */
+int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, const struct zkey *zk, int lean,
+                     const struct cuda_key *k, struct sp_err *e)
 {
-    if (vec <= s->cap_vec && wit <= s->cap_wit)
+    size_t sz[CUDA_SET_NBUF];
+    cuda_set_sizes(zk->domain_size, zk->n_vars, lean, sz);
+    size_t vec = sz[0], wit = sz[CUDA_SET_NBUF - 1];
+    /* a lean set serves only lean jobs; a fast set serves both */
+    if (vec <= s->cap_vec && wit <= s->cap_wit && (lean || !s->lean))
         return 0;
     if (fault_point("gpu-oom", NULL))
         return sp_fail(e, -ENOMEM, "gpu: out of device memory for %zu MiB (injected)",
                        (6 * vec + wit) >> 20);
     cuda_set_release(s);
     for (;;) {
-        void **v[] = { &s->a, &s->b, &s->c, &s->s, &s->o1, &s->o2 };
+        void **v[CUDA_SET_NBUF] = { &s->a, &s->b, &s->c, &s->s, &s->o1, &s->o2, &s->w };
         int rc = 0;
-        for (size_t i = 0; i < 6 && rc == 0; i++)
-            rc = gpu_alloc(v[i], vec, e);
-        if (rc == 0)
-            rc = gpu_alloc(&s->w, wit, e);
+        for (size_t i = 0; i < CUDA_SET_NBUF && rc == 0; i++)
+            rc = gpu_alloc(v[i], sz[i], e);
         if (rc == 0) {
             s->cap_vec = vec;
             s->cap_wit = wit;
+            s->lean = lean;
             return 0;
         }
         cuda_set_release(s);

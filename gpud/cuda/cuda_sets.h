@@ -5,9 +5,10 @@
  *
  *   cuda_set_get(p)            a free set (waits for one).
  *   cuda_set_put(p, s)         gives it back.
- *   cuda_set_reserve(p, s, vec, wit, k, e)
- *                              grows s to vec bytes a vector and wit bytes
- *                              of witness, evicting idle keys other than k
+ *   cuda_set_reserve(p, s, zk, lean, k, e)
+ *                              grows s to zk's buffers (cuda_set_sizes of
+ *                              cuda_budget.h),
+ *                              evicting idle keys other than k
  *                              while memory is short; -ENOMEM or the CUDA
  *                              error.
  *   cuda_set_release(s)        frees s's device memory.
@@ -24,7 +25,7 @@
 
 struct cuda_set *cuda_set_get(struct cuda_priv *p);
 void cuda_set_put(struct cuda_priv *p, struct cuda_set *s);
-int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, size_t vec, size_t wit,
+int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, const struct zkey *zk, int lean,
                      const struct cuda_key *k, struct sp_err *e);
 void cuda_set_release(struct cuda_set *s);
 void cuda_sets_limit(struct cuda_priv *p, unsigned n);

@@ -50,6 +50,19 @@ static uint64_t read_oom_kills(void)
     return v;
 }
 
+/* How many gpuds share gpud i's device: those given the same --gpu, or
+ * all of them when none is given (each takes the first visible device).
+ * Each gpud's default device budget is its share of the free memory. */
+static unsigned gpu_share(const struct kid_table *t, unsigned i)
+{
+    if (!t->gpus)
+        return t->ngpuds;
+    unsigned n = 0;
+    for (unsigned j = 0; j < t->ngpuds; j++)
+        n += t->gpus[j] && t->gpus[i] && strcmp(t->gpus[j], t->gpus[i]) == 0;
+    return n ? n : 1;
+}
+
 static int spawn(struct kid_table *t, struct kid *k)
 {
     struct sp_err e = { "" };
@@ -67,6 +80,7 @@ static int spawn(struct kid_table *t, struct kid *k)
         .trace_buffers = t->trace_buffers,
         .gpu = k->role == ROLE_GPUD && t->gpus ? t->gpus[k->index] : NULL,
         .gpu_mem = k->role == ROLE_GPUD ? t->gpu_mem : 0,
+        .gpu_share = k->role == ROLE_GPUD ? gpu_share(t, k->index) : 0,
     };
     t->next_incarnation = t->next_incarnation % 0xfffffe + 1; /* 24 bits, never 0 */
     int rc = proc_spawn(&k->p, kid_role_name(k->role), &o, &e);

@@ -46,7 +46,7 @@ static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const cha
     snprintf(a_thr, sizeof(a_thr), "%u", o->threads);
     snprintf(a_nd, sizeof(a_nd), "%u", o->ndoorbells);
     snprintf(a_gi, sizeof(a_gi), "%d", o->gpud_index);
-    char *argv[28] = {
+    char *argv[32] = {
         (char *)role, "--ctl-fd", "3", "--pool-fds", "4,5", "--doorbell-fd", "6",
         "--incarnation", a_inc, "--supervisor", a_sup, "--threads", a_thr,
     };
@@ -79,6 +79,12 @@ static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const cha
         snprintf(a_gm, sizeof(a_gm), "%llu", (unsigned long long)o->gpu_mem);
         argv[k++] = "--gpu-mem";
         argv[k++] = a_gm;
+    }
+    char a_gs[16];
+    if (o->gpu_share > 1) {
+        snprintf(a_gs, sizeof(a_gs), "%u", o->gpu_share);
+        argv[k++] = "--gpu-share";
+        argv[k++] = a_gs;
     }
     argv[k] = NULL;
     execv(o->exe, argv);

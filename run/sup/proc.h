@@ -41,6 +41,7 @@ struct spawn_opts {
     int no_verify;        /* gpud only: --no-verify 1 (no self-check of its proofs) */
     int trace_buffers;    /* --trace-buffers 1: slot-table lines on stderr */
     uint64_t gpu_mem;     /* gpud only: --gpu-mem BYTES, 0: not passed */
+    unsigned gpu_share;   /* gpud only: gpuds sharing its device; > 1: --gpu-share N */
 };
 
 /* Forks and execs one child. -errno with a message on failure. */

@@ -27,13 +27,30 @@ extern "C" size_t gpu_mem_margin(size_t total_bytes)
     return ((size_t)1 << 30) + total_bytes / 32;
 }
 
-extern "C" size_t gpu_mem_context_reserve(void)
+extern "C" size_t gpu_mem_charge(size_t bytes)
+{
+    return (bytes + GPU_MEM_GRANULE - 1) / GPU_MEM_GRANULE * GPU_MEM_GRANULE;
+}
+
+extern "C" size_t gpu_mem_context_reserve(size_t local_per_thread)
 {
     size_t fr = 0, tot = 0;
-    if (cudaMemGetInfo(&fr, &tot) != cudaSuccess)
+    int dev = 0, sms = 0, threads = 0;
+    if (cudaMemGetInfo(&fr, &tot) != cudaSuccess || cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&threads, cudaDevAttrMaxThreadsPerMultiProcessor, dev) != cudaSuccess) {
+        cudaGetLastError();
         return 0;
-    size_t used = tot - fr, cap = (size_t)1 << 30;
-    return (used < cap ? used : cap) + ((size_t)256 << 20);
+    }
+    size_t used = tot - fr, cap = (size_t)1 << 30, stack = 0;
+    if (cudaDeviceGetLimit(&stack, cudaLimitStackSize) != cudaSuccess) {
+        cudaGetLastError();
+        stack = 0;
+    }
+    /* the stack's local memory came with the context (in used); a kernel
+     * with more local memory grows it at its first launch, and it stays */
+    size_t lt = (local_per_thread + 15) / 16 * 16, grow = lt > stack ? lt - stack : 0;
+    return (used < cap ? used : cap) + grow * (size_t)sms * (size_t)threads + GPU_MEM_DRIVER_SLACK;
 }
 
 extern "C" size_t gpu_mem_set_budget(size_t bytes, struct sp_err *e)
@@ -111,19 +128,20 @@ extern "C" int gpu_mem_alloc(void **ret, size_t bytes, enum gpu_mem_part part, c
         return 0;
     if (part < 0 || part >= GPU_MEM_NPARTS)
         part = GPU_MEM_OTHER;
+    size_t charged = gpu_mem_charge(bytes);
     if (fault_point("gpu-alloc", what))
         return sp_fail(e, -ENOMEM, "gpu: %s (%zu MiB): cudaErrorMemoryAllocation: out of memory (injected)",
                        what, bytes >> 20);
     {
         /* charge first, so two threads cannot both pass the budget */
         std::lock_guard<std::mutex> g(mem_lock);
-        if (mem_budget && (mem_total > mem_budget || bytes > mem_budget - mem_total))
+        if (mem_budget && (mem_total > mem_budget || charged > mem_budget - mem_total))
             return sp_fail(e, -ENOMEM,
                            "gpu: %s (%.2f GiB) would pass the --gpu-mem budget of %.2f GiB "
                            "(%.2f GiB in use)",
-                           what, bytes / GiB, mem_budget / GiB, mem_total / GiB);
-        mem_total += bytes;
-        mem_part[part] += bytes;
+                           what, charged / GiB, mem_budget / GiB, mem_total / GiB);
+        mem_total += charged;
+        mem_part[part] += charged;
     }
     cudaError_t err = cudaMalloc(ret, bytes);
     std::lock_guard<std::mutex> g(mem_lock);
@@ -131,15 +149,15 @@ extern "C" int gpu_mem_alloc(void **ret, size_t bytes, enum gpu_mem_part part, c
         mem_table = new (std::nothrow) std::unordered_map<void *, entry>();
     if (err == cudaSuccess && mem_table) {
         try {
-            (*mem_table)[*ret] = entry{ bytes, part };
+            (*mem_table)[*ret] = entry{ charged, part };
         } catch (...) {
             cudaFree(*ret);
             err = cudaErrorMemoryAllocation;
         }
     }
     if (err != cudaSuccess || !mem_table) {
-        mem_total -= bytes;
-        mem_part[part] -= bytes;
+        mem_total -= charged;
+        mem_part[part] -= charged;
         if (err == cudaSuccess) {
             cudaFree(*ret);
             err = cudaErrorMemoryAllocation;

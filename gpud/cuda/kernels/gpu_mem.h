@@ -41,11 +41,30 @@ enum gpu_mem_part {
 size_t gpu_mem_margin(size_t total_bytes);
 
 /* What an explicit budget (--gpu-mem, the whole of what this process may
- * hold on the device) must leave outside the ledger: the device memory in
- * use when called (this process's CUDA context, on an otherwise idle
- * device), at most 1 GiB, plus 256 MiB for the kernels' modules and local
- * memory loaded later. 0 when the device cannot be asked. */
-size_t gpu_mem_context_reserve(void);
+ * hold on the device) must leave outside the ledger, the device memory the
+ * driver takes for this process beside cudaMalloc:
+ *   the memory in use when called (this process's CUDA context and, loaded
+ *     eagerly with it, the kernels' modules: gpud sets
+ *     CUDA_MODULE_LOADING=EAGER), at most 1 GiB;
+ *   local memory: what local_per_thread bytes (the most any kernel takes;
+ *     BLS12-381 G2's window-sum kernels: about 3.1 KB) add to the stack
+ *     reserved with the context (cudaLimitStackSize, 1 KiB), × the device's
+ *     resident threads (SMs × threads per SM): the driver grows local
+ *     memory so at the first launch of the kernel that needs it and keeps
+ *     it (264 MiB a KiB on an H200: 132 SMs × 2048 threads);
+ *   GPU_MEM_DRIVER_SLACK for the driver's own allocations later (streams'
+ *     and events' resources, CUB's launch state).
+ * 0 when the device cannot be asked. */
+#define GPU_MEM_DRIVER_SLACK ((size_t)64 << 20)
+size_t gpu_mem_context_reserve(size_t local_per_thread);
+
+/* What the ledger charges for an allocation of bytes: rounded up to the
+ * driver's 2 MiB page (cudaMalloc maps device memory in 2 MiB pages on
+ * sm_70 and later, so N small buffers hold up to N pages, which the device's
+ * own count shows); 0 for 0. Every plan of device bytes (gpu_msm_plan,
+ * gpu_ntt_plan, cuda_budget.c) sums these, buffer by buffer. */
+#define GPU_MEM_GRANULE ((size_t)2 << 20)
+size_t gpu_mem_charge(size_t bytes);
 
 /* Sets the budget in bytes; 0: the device's free memory now less
  * gpu_mem_margin (the default). Returns the budget set, or 0 with e set when
@@ -63,7 +82,7 @@ const char *gpu_mem_part_name(enum gpu_mem_part part);
 /* One line: "budget 16.00 GiB, 11.20 used (points 0.00, stream 1.00, …), peak 12.00". */
 void gpu_mem_describe(char *buf, size_t len);
 
-/* *ret ← bytes of device memory charged to part; what names it in errors
+/* *ret ← bytes of device memory (gpu_mem_charge(bytes) charged) to part; what names it in errors
  * and for the fault point. 0 bytes: *ret = NULL, 0. */
 int gpu_mem_alloc(void **ret, size_t bytes, enum gpu_mem_part part, const char *what,
                   struct sp_err *e);

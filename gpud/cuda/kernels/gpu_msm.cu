@@ -6,7 +6,9 @@
 #define MSM_FACTORY(GROUP)                                                                 \
     msm_engine_base *gpu_msm_new_##GROUP(const void *const *, const size_t *, unsigned, size_t, \
                                          bool, struct sp_err *, int *);                     \
-    size_t gpu_msm_plan_##GROUP(const size_t *, unsigned, size_t, bool, struct sp_err *);
+    size_t gpu_msm_plan_##GROUP(const size_t *, unsigned, size_t, bool, struct sp_err *);      \
+    size_t gpu_msm_points_##GROUP(const size_t *, unsigned);                                \
+    size_t gpu_msm_local_##GROUP(void);
 MSM_FACTORY(bn254_g1)
 MSM_FACTORY(bn254_g2)
 MSM_FACTORY(bls12381_g1)
@@ -39,6 +41,32 @@ extern "C" size_t gpu_msm_plan(enum gpu_group g, const size_t *sizes, unsigned k
     case GPU_BLS12381_G2: return gpu_msm_plan_bls12381_g2(sizes, k, chunk, stream, e);
     default: sp_fail(e, -EINVAL, "gpu msm: unknown group %d", (int)g); return 0;
     }
+}
+
+extern "C" size_t gpu_msm_plan_points(enum gpu_group g, const size_t *sizes, unsigned k)
+{
+    switch (g) {
+    case GPU_BN254_G1: return gpu_msm_points_bn254_g1(sizes, k);
+    case GPU_BN254_G2: return gpu_msm_points_bn254_g2(sizes, k);
+    case GPU_BLS12381_G1: return gpu_msm_points_bls12381_g1(sizes, k);
+    case GPU_BLS12381_G2: return gpu_msm_points_bls12381_g2(sizes, k);
+    default: return 0;
+    }
+}
+
+extern "C" size_t gpu_msm_local_bytes(void)
+{
+    size_t v[4] = { gpu_msm_local_bn254_g1(), gpu_msm_local_bn254_g2(), gpu_msm_local_bls12381_g1(),
+                    gpu_msm_local_bls12381_g2() },
+           mx = 0;
+    for (int i = 0; i < 4; i++)
+        mx = v[i] > mx ? v[i] : mx;
+    return mx;
+}
+
+extern "C" size_t gpu_msm_device_bytes(const struct gpu_msm *m)
+{
+    return m ? m->eng->held() : 0;
 }
 
 extern "C" int gpu_msm_create_chunked(struct gpu_msm **ret, enum gpu_group g,

@@ -48,12 +48,26 @@ int gpu_msm_run_at(struct gpu_msm *m, void *ret, size_t at, const void *scalars,
 int gpu_msm_create_chunked(struct gpu_msm **ret, enum gpu_group g, const void *const *arrays,
                            const size_t *counts, unsigned k, size_t chunk, int stream,
                            struct sp_err *e);
-/* Device bytes an engine of group g made with (chunk, stream) needs beside
- * resident points, for runs over each of the k sizes[i] (working buffers
- * for the largest of them, staging buffers when streamed): what it takes
- * from the ledger (gpu_mem.h). 0 with e set on a CUDA error. */
+/* Ledger bytes (gpu_mem.h) gpu_msm_create_chunked over k arrays of
+ * sizes[i] points with (chunk, stream) takes beside resident points: the
+ * working buffers for a run over any one array (each dimension the largest
+ * over the arrays), and the staging buffers when streamed. Computed by the
+ * same function (msm.cuh's layout) the engine allocates from. 0 with e set
+ * on a CUDA error. */
 size_t gpu_msm_plan(enum gpu_group g, const size_t *sizes, unsigned k, size_t chunk, int stream,
                     struct sp_err *e);
+/* Ledger bytes of the resident points of an engine over k arrays of
+ * sizes[i] points of group g (gpu_mem_charge of their one allocation). */
+size_t gpu_msm_plan_points(enum gpu_group g, const size_t *sizes, unsigned k);
+/* Ledger bytes engine m holds now: gpu_msm_plan's figure for its arrays
+ * (plus its resident points), and a host-scalar buffer (n × 32 B for the
+ * largest run given host scalars) or growth for a run over more points
+ * than its largest array, once such a run has been made. */
+size_t gpu_msm_device_bytes(const struct gpu_msm *m);
+/* The most local memory (bytes a thread) any MSM kernel of any group
+ * takes: what the driver's local memory grows to at their first launch,
+ * times the device's resident threads (gpu_mem_context_reserve). */
+size_t gpu_msm_local_bytes(void);
 /* The window size gpu_msm_run would choose for n points of group g. */
 unsigned gpu_msm_window_bits(enum gpu_group g, size_t n);
 

@@ -117,6 +117,7 @@ struct msm_engine_base {
     virtual int run(void *ret, size_t first, const void *scalars, size_t n, unsigned c,
                     struct sp_err *e) = 0;
     virtual unsigned window_bits(size_t n) = 0;
+    virtual size_t held() const = 0;
 };
 
 /* How many parts run() cuts n scalars into (c-bit windows; chunk: the
@@ -153,7 +154,8 @@ template <class G> struct msm_engine : msm_engine_base {
     affine<F> *stage[2] = {};
     cudaEvent_t stage_ready[2] = {}, stage_free[2] = {};
     /* working buffers, sized for the largest (n, c) seen so far */
-    size_t cap_np = 0, cap_chunks = 0, cap_list = 0, cap_buckets = 0, cap_part = 0, cap_temp = 0;
+    msm_dims cap = {};
+    size_t stage_pts = 0; /* points of each staging buffer (streamed) */
     uint32_t *scalars = nullptr, *keys[2] = {}, *vals[2] = {}, *cnt = nullptr, *off = nullptr;
     uint32_t *lkeys[2] = {}, *seq = nullptr, *starts = nullptr, *nch = nullptr, *co = nullptr;
     uint8_t *flags = nullptr;
@@ -201,7 +203,7 @@ template <class G> struct msm_engine : msm_engine_base {
         flags = nullptr;
         list[0] = list[1] = buckets = part = seg = nullptr;
         temp = nullptr;
-        cap_np = cap_chunks = cap_list = cap_buckets = cap_part = cap_temp = 0;
+        cap = msm_dims{};
     }
 
     /* $SLOTPROVE_MSM_WINDOW (2..24) overrides the model for tuning runs */
@@ -251,16 +253,19 @@ template <class G> struct msm_engine : msm_engine_base {
                            MSM_MAX_ARRAYS);
         n_max = n;
         streamed = stream;
-        chunk_max = stream && chunk > largest ? largest : chunk; /* the staging buffers' size */
+        chunk_max = clamp_chunk(counts, k, chunk, stream); /* the staging buffers' size */
+        msm_dims d;
+        int rc = layout(counts, k, chunk_max, stream, &d, &stage_pts, e);
+        if (rc)
+            return rc;
         if (stream) {
             narr = k;
             for (unsigned i = 0; i < k; i++) {
                 harr[i] = (const uint8_t *)arrays[i];
                 hcnt[i] = counts[i];
             }
-            size_t sb = (chunk < largest ? chunk : largest) * sizeof(affine<F>);
-            MSM_ALLOC(stage[0], sb, GPU_MEM_STREAM, "msm stage");
-            MSM_ALLOC(stage[1], sb, GPU_MEM_STREAM, "msm stage");
+            MSM_ALLOC(stage[0], stage_pts * sizeof(affine<F>), GPU_MEM_STREAM, "msm stage");
+            MSM_ALLOC(stage[1], stage_pts * sizeof(affine<F>), GPU_MEM_STREAM, "msm stage");
             for (int i = 0; i < 2; i++) {
                 CU_TRY(cudaEventCreateWithFlags(&stage_ready[i], cudaEventDisableTiming), e, "events");
                 CU_TRY(cudaEventCreateWithFlags(&stage_free[i], cudaEventDisableTiming), e, "events");
@@ -282,9 +287,7 @@ template <class G> struct msm_engine : msm_engine_base {
         if (profile)
             for (cudaEvent_t &ev : prof)
                 CU_TRY(cudaEventCreate(&ev), e, "events");
-        unsigned c = window_bits(chunk_max && largest > chunk_max ? chunk_max : largest);
-        unsigned parts = msm_parts(largest, c, msm_is_g2<F>::value, chunk_max);
-        return ensure((largest + parts - 1) / parts, c, e);
+        return grow(d, e);
     }
 
     /* The working buffers' sizes for parts of n scalars, c-bit windows. */
@@ -315,88 +318,188 @@ template <class G> struct msm_engine : msm_engine_base {
         return 0;
     }
 
-    /* Device bytes of the buffers of d (what ensure allocates). */
-    static size_t dims_bytes(const msm_dims &d)
+    /* The working buffers of d, in allocation order: the one list both
+     * the plan (work_bytes) and the allocation (grow) are sized from. */
+    enum { W_KEYS0, W_KEYS1, W_VALS0, W_VALS1, W_CNT, W_OFF, W_LKEYS0, W_LKEYS1, W_LIST0, W_LIST1,
+           W_SEQ, W_STARTS, W_NCH, W_CO, W_FLAGS, W_BUCKETS, W_PART, W_SEG, W_TEMP, W_N };
+    static void work_sizes(const msm_dims &d, size_t sz[W_N])
     {
-        return d.np * 16 + (d.chunks + 1) * 8 + d.lst * (4 * 4 + 1 + 2 * sizeof(xyzz<F>)) + (d.lst + 1) * 8 +
-               d.bk * sizeof(xyzz<F>) + 2 * d.prt * sizeof(xyzz<F>) + d.tmp;
+        sz[W_KEYS0] = sz[W_KEYS1] = sz[W_VALS0] = sz[W_VALS1] = d.np * 4;
+        sz[W_CNT] = sz[W_OFF] = (d.chunks + 1) * 4;
+        sz[W_LKEYS0] = sz[W_LKEYS1] = d.lst * 4;
+        sz[W_LIST0] = sz[W_LIST1] = d.lst * sizeof(xyzz<F>);
+        sz[W_SEQ] = sz[W_STARTS] = d.lst * 4;
+        sz[W_NCH] = sz[W_CO] = (d.lst + 1) * 4;
+        sz[W_FLAGS] = d.lst;
+        sz[W_BUCKETS] = d.bk * sizeof(xyzz<F>);
+        sz[W_PART] = sz[W_SEG] = d.prt * sizeof(xyzz<F>);
+        sz[W_TEMP] = d.tmp;
     }
 
-    /* Device bytes an engine needs besides resident points: working buffers
-     * for runs over each of the k sizes ns[i] (each run's window from its
-     * size) in parts of at most chunk points, and with stream the two
-     * staging buffers. 0 with e set on a CUDA error. */
-    static size_t plan(const size_t *ns, unsigned k, size_t chunk, bool stream, struct sp_err *e)
+    /* Ledger bytes (gpu_mem_charge per buffer) of the working buffers of d;
+     * 0 for none (d all zero). */
+    static size_t work_bytes(const msm_dims &d)
     {
-        msm_dims mx = {};
+        if (!d.np && !d.lst && !d.bk)
+            return 0;
+        size_t sz[W_N], b = 0;
+        work_sizes(d, sz);
+        for (int i = 0; i < W_N; i++)
+            b += gpu_mem_charge(sz[i]);
+        return b;
+    }
+
+    /* Ledger bytes of the buffers an engine holds whatever it runs: the
+     * counters, the window sums, and stage_pts points in each of the two
+     * staging buffers (0 when resident). */
+    static size_t fixed_bytes(size_t stage_pts)
+    {
+        return gpu_mem_charge(2 * sizeof(unsigned long long)) + gpu_mem_charge(64 * sizeof(xyzz<F>)) +
+               2 * gpu_mem_charge(stage_pts * sizeof(affine<F>));
+    }
+
+    /* The layout of an engine over k arrays of ns[i] points in parts of at
+     * most chunk points (0: no limit): the working buffers for the largest
+     * run over one array (each dimension the largest over the arrays, each
+     * run's window chosen as run() chooses it), and with stream the staging
+     * buffers' points. create allocates exactly this; plan sums it. */
+    static int layout(const size_t *ns, unsigned k, size_t chunk, bool stream, msm_dims *mx,
+                      size_t *stage_pts, struct sp_err *e)
+    {
+        static const unsigned forced = msm_tune("SLOTPROVE_MSM_WINDOW", 0, 2, 24, false);
         size_t largest = 0;
+        *mx = msm_dims{};
         for (unsigned i = 0; i < k; i++) {
             if (ns[i] == 0)
                 continue;
-            /* the window as run() chooses it: from the part size when bounded */
-            static const unsigned forced = msm_tune("SLOTPROVE_MSM_WINDOW", 0, 2, 24, false);
             size_t wn = chunk && ns[i] > chunk ? chunk : ns[i];
             unsigned c = forced ? forced : msm_choose_window(G::group, wn);
             unsigned parts = msm_parts(ns[i], c, msm_is_g2<F>::value, chunk);
             msm_dims d;
-            if (dims((ns[i] + parts - 1) / parts, c, &d, e))
-                return 0;
-            mx.np = d.np > mx.np ? d.np : mx.np;
-            mx.chunks = d.chunks > mx.chunks ? d.chunks : mx.chunks;
-            mx.lst = d.lst > mx.lst ? d.lst : mx.lst;
-            mx.bk = d.bk > mx.bk ? d.bk : mx.bk;
-            mx.prt = d.prt > mx.prt ? d.prt : mx.prt;
-            mx.tmp = d.tmp > mx.tmp ? d.tmp : mx.tmp;
+            int rc = dims((ns[i] + parts - 1) / parts, c, &d, e);
+            if (rc)
+                return rc;
+            mx->np = d.np > mx->np ? d.np : mx->np;
+            mx->chunks = d.chunks > mx->chunks ? d.chunks : mx->chunks;
+            mx->lst = d.lst > mx->lst ? d.lst : mx->lst;
+            mx->bk = d.bk > mx->bk ? d.bk : mx->bk;
+            mx->prt = d.prt > mx->prt ? d.prt : mx->prt;
+            mx->tmp = d.tmp > mx->tmp ? d.tmp : mx->tmp;
             largest = ns[i] > largest ? ns[i] : largest;
         }
-        size_t b = dims_bytes(mx) + 2 * sizeof(unsigned long long) + 64 * sizeof(xyzz<F>);
-        if (stream)
-            b += 2 * (chunk < largest ? chunk : largest) * sizeof(affine<F>);
-        return b;
+        *stage_pts = stream ? (chunk < largest ? chunk : largest) : 0;
+        return 0;
+    }
+
+    /* The most local memory a thread of this engine's kernels takes
+     * (cudaFuncGetAttributes' localSizeBytes: spills and call frames of the
+     * out-of-line field products); 0 when it cannot be read. */
+    static size_t local_bytes()
+    {
+        cudaFuncAttributes a;
+        size_t mx = 0;
+#define MSM_LOCAL(K)                                                                 \
+        if (cudaFuncGetAttributes(&a, K) == cudaSuccess && a.localSizeBytes > mx)    \
+            mx = a.localSizeBytes;                                                   \
+        cudaGetLastError();
+        MSM_LOCAL(msm_chunk_sum<F>)
+        MSM_LOCAL(msm_run_sum<F>)
+        MSM_LOCAL(msm_scatter<F>)
+        MSM_LOCAL(msm_window_segments<F>)
+        MSM_LOCAL(msm_window_shift<F>)
+        MSM_LOCAL(msm_window_combine<F>)
+        MSM_LOCAL(msm_tree_sum<F>)
+        MSM_LOCAL(msm_digits)
+#undef MSM_LOCAL
+        return mx;
+    }
+
+    /* The chunk an engine works with: a streamed engine's parts are never
+     * larger than its largest array (its staging buffers' size). */
+    static size_t clamp_chunk(const size_t *ns, unsigned k, size_t chunk, bool stream)
+    {
+        size_t largest = 0;
+        for (unsigned i = 0; i < k; i++)
+            largest = ns[i] > largest ? ns[i] : largest;
+        return stream && chunk > largest ? largest : chunk;
+    }
+
+    /* Ledger bytes of resident points for k arrays of ns[i] points (one
+     * allocation). */
+    static size_t points_bytes(const size_t *ns, unsigned k)
+    {
+        size_t n = 0;
+        for (unsigned i = 0; i < k; i++)
+            n += ns[i];
+        return gpu_mem_charge(n * sizeof(affine<F>));
+    }
+
+    /* Ledger bytes an engine made by create(ns, k, chunk, stream) takes
+     * besides resident points (msm_points_bytes): layout's buffers. Host
+     * scalars (a run given host memory) add their buffer (msm_scalar_bytes)
+     * at the first such run. 0 with e set on a CUDA error. */
+    static size_t plan(const size_t *ns, unsigned k, size_t chunk, bool stream, struct sp_err *e)
+    {
+        msm_dims mx;
+        size_t sp;
+        if (layout(ns, k, clamp_chunk(ns, k, chunk, stream), stream, &mx, &sp, e))
+            return 0;
+        return work_bytes(mx) + fixed_bytes(sp);
+    }
+
+    /* Ledger bytes this engine holds now: what plan counted for it, its
+     * resident points, its host-scalar buffer and any growth by a run
+     * larger than its arrays. */
+    size_t held() const override
+    {
+        return (points ? gpu_mem_charge(n_max * sizeof(affine<F>)) : 0) + work_bytes(cap) +
+               (counters ? fixed_bytes(stage_pts) : 0) + gpu_mem_charge(cap_scalars * 32);
     }
 
     int ensure(size_t n, unsigned c, struct sp_err *e)
     {
         msm_dims d;
         int rc = dims(n, c, &d, e);
-        if (rc)
-            return rc;
-        size_t np = d.np, chunks = d.chunks, lst = d.lst, bk = d.bk, prt = d.prt, tmp = d.tmp;
-        if (np <= cap_np && chunks <= cap_chunks && lst <= cap_list && bk <= cap_buckets &&
-            prt <= cap_part && tmp <= cap_temp)
+        return rc ? rc : grow(d, e);
+    }
+
+    /* The working buffers grown to hold d (each dimension the larger of d's
+     * and what is held), allocated from work_sizes. */
+    int grow(const msm_dims &want, struct sp_err *e)
+    {
+        if (want.np <= cap.np && want.chunks <= cap.chunks && want.lst <= cap.lst && want.bk <= cap.bk &&
+            want.prt <= cap.prt && want.tmp <= cap.tmp)
             return 0;
-        np = np > cap_np ? np : cap_np;
-        chunks = chunks > cap_chunks ? chunks : cap_chunks;
-        lst = lst > cap_list ? lst : cap_list;
-        bk = bk > cap_buckets ? bk : cap_buckets;
-        prt = prt > cap_part ? prt : cap_part;
-        tmp = tmp > cap_temp ? tmp : cap_temp;
+        msm_dims d;
+        d.np = want.np > cap.np ? want.np : cap.np;
+        d.chunks = want.chunks > cap.chunks ? want.chunks : cap.chunks;
+        d.lst = want.lst > cap.lst ? want.lst : cap.lst;
+        d.bk = want.bk > cap.bk ? want.bk : cap.bk;
+        d.prt = want.prt > cap.prt ? want.prt : cap.prt;
+        d.tmp = want.tmp > cap.tmp ? want.tmp : cap.tmp;
         release();
-        MSM_ALLOC(keys[0], np * 4, GPU_MEM_MSM, "msm sort keys");
-        MSM_ALLOC(keys[1], np * 4, GPU_MEM_MSM, "msm sort keys");
-        MSM_ALLOC(vals[0], np * 4, GPU_MEM_MSM, "msm sort values");
-        MSM_ALLOC(vals[1], np * 4, GPU_MEM_MSM, "msm sort values");
-        MSM_ALLOC(cnt, (chunks + 1) * 4, GPU_MEM_MSM, "msm chunk counts");
-        MSM_ALLOC(off, (chunks + 1) * 4, GPU_MEM_MSM, "msm chunk offsets");
-        MSM_ALLOC(lkeys[0], lst * 4, GPU_MEM_MSM, "msm partial keys");
-        MSM_ALLOC(lkeys[1], lst * 4, GPU_MEM_MSM, "msm partial keys");
-        MSM_ALLOC(list[0], lst * sizeof(xyzz<F>), GPU_MEM_MSM, "msm partial sums");
-        MSM_ALLOC(list[1], lst * sizeof(xyzz<F>), GPU_MEM_MSM, "msm partial sums");
-        MSM_ALLOC(seq, lst * 4, GPU_MEM_MSM, "msm index sequence");
-        MSM_ALLOC(starts, lst * 4, GPU_MEM_MSM, "msm run starts");
-        MSM_ALLOC(nch, (lst + 1) * 4, GPU_MEM_MSM, "msm run chunks");
-        MSM_ALLOC(co, (lst + 1) * 4, GPU_MEM_MSM, "msm run chunk offsets");
-        MSM_ALLOC(flags, lst, GPU_MEM_MSM, "msm run flags");
-        MSM_ALLOC(buckets, bk * sizeof(xyzz<F>), GPU_MEM_MSM, "msm buckets");
-        MSM_ALLOC(part, prt * sizeof(xyzz<F>), GPU_MEM_MSM, "msm window segments");
-        MSM_ALLOC(seg, prt * sizeof(xyzz<F>), GPU_MEM_MSM, "msm window segments");
-        MSM_ALLOC(temp, tmp, GPU_MEM_MSM, "msm CUB scratch");
-        cap_np = np;
-        cap_chunks = chunks;
-        cap_list = lst;
-        cap_buckets = bk;
-        cap_part = prt;
-        cap_temp = tmp;
+        size_t sz[W_N];
+        work_sizes(d, sz);
+        MSM_ALLOC(keys[0], sz[W_KEYS0], GPU_MEM_MSM, "msm sort keys");
+        MSM_ALLOC(keys[1], sz[W_KEYS1], GPU_MEM_MSM, "msm sort keys");
+        MSM_ALLOC(vals[0], sz[W_VALS0], GPU_MEM_MSM, "msm sort values");
+        MSM_ALLOC(vals[1], sz[W_VALS1], GPU_MEM_MSM, "msm sort values");
+        MSM_ALLOC(cnt, sz[W_CNT], GPU_MEM_MSM, "msm chunk counts");
+        MSM_ALLOC(off, sz[W_OFF], GPU_MEM_MSM, "msm chunk offsets");
+        MSM_ALLOC(lkeys[0], sz[W_LKEYS0], GPU_MEM_MSM, "msm partial keys");
+        MSM_ALLOC(lkeys[1], sz[W_LKEYS1], GPU_MEM_MSM, "msm partial keys");
+        MSM_ALLOC(list[0], sz[W_LIST0], GPU_MEM_MSM, "msm partial sums");
+        MSM_ALLOC(list[1], sz[W_LIST1], GPU_MEM_MSM, "msm partial sums");
+        MSM_ALLOC(seq, sz[W_SEQ], GPU_MEM_MSM, "msm index sequence");
+        MSM_ALLOC(starts, sz[W_STARTS], GPU_MEM_MSM, "msm run starts");
+        MSM_ALLOC(nch, sz[W_NCH], GPU_MEM_MSM, "msm run chunks");
+        MSM_ALLOC(co, sz[W_CO], GPU_MEM_MSM, "msm run chunk offsets");
+        MSM_ALLOC(flags, sz[W_FLAGS], GPU_MEM_MSM, "msm run flags");
+        MSM_ALLOC(buckets, sz[W_BUCKETS], GPU_MEM_MSM, "msm buckets");
+        MSM_ALLOC(part, sz[W_PART], GPU_MEM_MSM, "msm window segments");
+        MSM_ALLOC(seg, sz[W_SEG], GPU_MEM_MSM, "msm window segments");
+        MSM_ALLOC(temp, sz[W_TEMP], GPU_MEM_MSM, "msm CUB scratch");
+        cap = d;
         return 0;
     }
 
@@ -512,7 +615,7 @@ template <class G> struct msm_engine : msm_engine_base {
                 cudaEventRecord(prof[1], 0);
             /* 2. */
             int end_bit = 32 - __builtin_clz(nwin * m); /* the sentinel W·m needs these bits */
-            size_t tb = cap_temp;
+            size_t tb = cap.tmp;
             CU_TRY(cub::DeviceRadixSort::SortPairs(temp, tb, keys[0], keys[1], vals[0], vals[1], (int)np, 0,
                                                    end_bit),
                    e, "radix sort");
@@ -525,12 +628,12 @@ template <class G> struct msm_engine : msm_engine_base {
                 continue;
             /* 3. equal chunks of the sorted pairs → partial sums per run */
             uint32_t K = chunk_size(M);
-            if ((M + K - 1) / K + 1 > cap_chunks) /* fewer digits than the buffers were sized for */
-                K = (uint32_t)((M + cap_chunks - 2) / (cap_chunks - 1));
+            if ((M + K - 1) / K + 1 > cap.chunks) /* fewer digits than the buffers were sized for */
+                K = (uint32_t)((M + cap.chunks - 2) / (cap.chunks - 1));
             uint32_t nchunks = (M + K - 1) / K;
             msm_chunk_count<<<blocks(nchunks, 256), 256>>>(keys[1], M, K, nchunks, cnt);
             CU_TRY(cudaGetLastError(), e, "chunk count kernel");
-            tb = cap_temp;
+            tb = cap.tmp;
             CU_TRY(cub::DeviceScan::ExclusiveSum(temp, tb, cnt, off, (int)nchunks + 1), e, "scan");
             uint32_t S;
             CU_TRY(cudaMemcpy(&S, off + nchunks, 4, cudaMemcpyDeviceToHost), e, "partial count");
@@ -551,7 +654,7 @@ template <class G> struct msm_engine : msm_engine_base {
             for (;;) {
                 msm_sequence<<<blocks(S, 256), 256>>>(seq, S);
                 msm_run_flags<<<blocks(S, 256), 256>>>(lkeys[cur], S, flags);
-                tb = cap_temp;
+                tb = cap.tmp;
                 CU_TRY(cub::DeviceSelect::Flagged(temp, tb, seq, flags, starts, counters + 1, (int)S), e,
                        "select");
                 CU_TRY(cudaMemcpy(host_counters, counters, sizeof(host_counters), cudaMemcpyDeviceToHost),
@@ -560,7 +663,7 @@ template <class G> struct msm_engine : msm_engine_base {
                 if (D == S)
                     break;
                 msm_run_chunks<<<blocks(D, 256), 256>>>(starts, D, S, run_group, nch);
-                tb = cap_temp;
+                tb = cap.tmp;
                 CU_TRY(cub::DeviceScan::ExclusiveSum(temp, tb, nch, co, (int)D + 1), e, "scan");
                 uint32_t C;
                 CU_TRY(cudaMemcpy(&C, co + D, 4, cudaMemcpyDeviceToHost), e, "group count");
@@ -671,6 +774,14 @@ template <class G> struct msm_engine : msm_engine_base {
                                 struct sp_err *e)                                      \
     {                                                                                 \
         return msm_engine<GROUP##_group>::plan(ns, k, chunk, stream, e);              \
+    }                                                                                 \
+    size_t gpu_msm_local_##GROUP(void)                                                \
+    {                                                                                 \
+        return msm_engine<GROUP##_group>::local_bytes();                              \
+    }                                                                                 \
+    size_t gpu_msm_points_##GROUP(const size_t *ns, unsigned k)                       \
+    {                                                                                 \
+        return msm_engine<GROUP##_group>::points_bytes(ns, k);                        \
     }                                                                                 \
     msm_engine_base *gpu_msm_new_##GROUP(const void *const *arrays, const size_t *counts,  \
                                          unsigned k, size_t chunk, bool stream,       \

@@ -16,7 +16,10 @@
  *
  * Tables on the device (gpu_ntt_create): tw[2^s + j] = ω_{2^(s+1)}^j for the
  * stage of half-size 2^s (n entries in all, each computed from a table of
- * ω^(2^b)), and cz[i] = shift^i / n for the coset LDE.
+ * ω^(2^b)), and for the coset LDE's factors shift^i / n two half tables
+ * (ntt_coset_factor): cz[k] = shift^k / n for k < 2^L and cz[2^L + m] =
+ * shift^(m·2^L), L = ⌈log_n / 2⌉ (2^14 + 2^13 entries at 2^27 instead of
+ * 2^27).
  */
 #ifndef SLOTPROVE_CUDA_NTT_CUH
 #define SLOTPROVE_CUDA_NTT_CUH
@@ -76,9 +79,25 @@ template <class F> FF_INLINE void ntt_sm_store(uint32_t *sm, uint32_t E, uint32_
         sm[w * E + e] = x.v[w];
 }
 
+/* The twiddle ω_{2^(S+1)}^j of the stage of half-size 2^S. HALF false:
+ * tw[2^S + j] (the domain-sized table). HALF true, a compact domain's two
+ * half tables (gpu_ntt_create_compact): ω_{2^(S+1)}^j = ω_n^e with
+ * e = j·2^(log_n−1−S), = tw[e mod 2^L] · tw[2^L + (e >> L)] (L = ⌈log_n/2⌉:
+ * tw[k] = ω_n^k, tw[2^L + m] = ω_n^(m·2^L)), one more product. */
+template <class F, bool HALF>
+FF_INLINE F ntt_twiddle(const F *tw, unsigned log_n, unsigned S, uint32_t j)
+{
+    if (!HALF)
+        return tw[(1u << S) + j];
+    const unsigned L = (log_n + 1) / 2;
+    const uint32_t ex = j << (log_n - 1 - S);
+    return tw[ex & ((1u << L) - 1)] * tw[(1u << L) + (ex >> L)];
+}
+
 /* Stages s .. s+k−1 over tiles of 2^(k+l) elements (see the file comment).
- * first: read in at bit-reversed indices (in ≠ out); else in == out. */
-template <class F>
+ * first: read in at bit-reversed indices (in ≠ out); else in == out.
+ * HALF: the twiddles of a compact domain (ntt_twiddle). */
+template <class F, bool HALF = false>
 __global__ void __launch_bounds__(NTT_THREADS) ntt_pass(F *out, const F *in, const F *tw,
                                                         unsigned log_n, unsigned s, unsigned k,
                                                         unsigned l, int first)
@@ -97,7 +116,6 @@ __global__ void __launch_bounds__(NTT_THREADS) ntt_pass(F *out, const F *in, con
     __syncthreads();
     for (unsigned t = 0; t < k; t++) {
         const uint32_t h = 1u << t;
-        const F *tws = tw + (1u << (s + t));
         for (uint32_t q = threadIdx.x; q < E / 2; q += blockDim.x) {
             uint32_t lo = q & (lw - 1), mq = q >> l;
             uint32_t mid0 = ((mq >> t) << (t + 1)) | (mq & (h - 1));
@@ -105,7 +123,7 @@ __global__ void __launch_bounds__(NTT_THREADS) ntt_pass(F *out, const F *in, con
             uint32_t j = ((mq & (h - 1)) << s) | (lo_grp << l) | lo;
             F a = ntt_sm_load<F>(sm, E, e0), c = ntt_sm_load<F>(sm, E, e1);
             if (j)
-                c = c * tws[j];
+                c = c * ntt_twiddle<F, HALF>(tw, log_n, s + t, j);
             ntt_sm_store(sm, E, e0, a + c);
             ntt_sm_store(sm, E, e1, a - c);
         }
@@ -202,7 +220,7 @@ template <int LR> FF_INLINE uint32_t ntt_slot(uint32_t e)
     return e ^ (e3 | (e4 << 1) | ((e3 ^ e4) << 2));
 }
 
-template <class F, int LR>
+template <class F, int LR, bool HALF = false>
 __global__ void __launch_bounds__(1u << (NTT8_TILE_LOG - LR), NTT_R_MIN_BLOCKS(LR))
     ntt_pass_r(F *out, const F *in, const F *tw, unsigned log_n, unsigned s, unsigned k, unsigned l,
                int first)
@@ -248,14 +266,14 @@ __global__ void __launch_bounds__(1u << (NTT8_TILE_LOG - LR), NTT_R_MIN_BLOCKS(L
                 }
                 continue;
             }
-            const F *tws = tw + (1u << S);
             const uint32_t smask = (1u << S) - 1;
             F wv[R / 2];
 #pragma unroll
             for (unsigned d = 0; d < (1u << q); d++) {
                 uint32_t e = tlo | (d << p) | thi;
                 uint32_t i = base + ((e >> l) << s) + (e & lmask);
-                wv[d] = ntt_ldg32(tws + (i & smask));
+                wv[d] = HALF ? ntt_twiddle<F, true>(tw, log_n, S, i & smask)
+                             : ntt_ldg32(tw + (1u << S) + (i & smask));
             }
 #pragma unroll
             for (unsigned r = 0; r < R; r++) {
@@ -285,17 +303,24 @@ __global__ void __launch_bounds__(1u << (NTT8_TILE_LOG - LR), NTT_R_MIN_BLOCKS(L
     }
 }
 
-/* v[i] ← f_i · v[(n − i) mod n] for all i (in place), f_i = cz[i] or the
- * constant *c: turns a forward transform into the inverse (×1/n) or into the
- * coset-scaled inverse of the LDE. One thread per pair {i, n−i}. */
+/* shift^i / n from the two half tables of cz (see the file comment). */
+template <class F> FF_INLINE F ntt_coset_factor(const F *cz, unsigned L, size_t i)
+{
+    return cz[i & (((size_t)1 << L) - 1)] * cz[((size_t)1 << L) + (i >> L)];
+}
+
+/* v[i] ← f_i · v[(n − i) mod n] for all i (in place), f_i = shift^i / n
+ * (cz, L: ntt_coset_factor) or the constant *c (cz NULL): turns a forward
+ * transform into the inverse (×1/n) or into the coset-scaled inverse of the
+ * LDE. One thread per pair {i, n−i}. */
 template <class F>
-__global__ void ntt_reverse_scale(F *v, size_t n, const F *cz, const F *c)
+__global__ void ntt_reverse_scale(F *v, size_t n, const F *cz, unsigned L, const F *c)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i > n / 2)
         return;
     size_t j = (n - i) & (n - 1);
-    F fi = cz ? cz[i] : *c, fj = cz ? cz[j] : *c;
+    F fi = cz ? ntt_coset_factor(cz, L, i) : *c, fj = cz ? ntt_coset_factor(cz, L, j) : *c;
     F a = v[i];
     if (i == j) {
         v[i] = a * fi;
@@ -306,13 +331,30 @@ __global__ void ntt_reverse_scale(F *v, size_t n, const F *cz, const F *c)
     v[j] = a * fj;
 }
 
-/* dst[i] ← cz[i] · src[(n − i) mod n] (out of place, dst ≠ src). */
+/* v[i] ↔ v[bitrev(i)] for all i (in place; log_n bits): the permutation
+ * the first pass otherwise reads through, so that an in-place transform's
+ * passes can all read and write one buffer (each pass's block reads its
+ * whole tile before it writes it back). One thread per index. */
+template <class F> __global__ void ntt_bitrev_inplace(F *v, size_t n, unsigned log_n)
+{
+    size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    size_t j = __brev((uint32_t)i) >> (32 - log_n);
+    if (i < j) {
+        F a = v[i];
+        v[i] = v[j];
+        v[j] = a;
+    }
+}
+
+/* dst[i] ← shift^i / n · src[(n − i) mod n] (out of place, dst ≠ src). */
 template <class F>
-__global__ void ntt_reverse_scale_to(F *dst, const F *src, size_t n, const F *cz)
+__global__ void ntt_reverse_scale_to(F *dst, const F *src, size_t n, const F *cz, unsigned L)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n)
-        dst[i] = src[(n - i) & (n - 1)] * cz[i];
+        dst[i] = src[(n - i) & (n - 1)] * ntt_coset_factor(cz, L, i);
 }
 
 #endif
