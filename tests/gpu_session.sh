@@ -41,7 +41,9 @@
 #             proved under GPU_BUDGET_BIG_BUDGETS (default "none 24G 16G"),
 #             its proofs, publics and vk.json in $OUT/budget-big.tgz
 #   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
-#             same files byte for byte) and times → keygen.log
+#             same files byte for byte) and times → keygen.log; the same
+#             for `keygen --format bellperson` at 2^$GPU_KEYGEN_BP (default
+#             16; its seven files)
 #   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
 #             "CURVE/SPEC/SYNTHDS/SLOTS/PARTS" (SPEC as PIPE_SIZES takes it:
 #             K, K:N or K:N:V; SYNTHDS "auto": serve's own pick of synthds
@@ -62,17 +64,18 @@
 #             bellperson key with a 2^$GPU_BP_SCALE_LOG domain (default 27;
 #             GPU_BP_SCALE_CONSTRAINTS rows, default 2^(log−1) + 1, the
 #             fewest that need that domain; GPU_BP_SCALE_VARS wires, default
-#             2^20) made by keygen under $GPU_KEYS (CPU keygen: allow tens of
-#             minutes and ~45 GiB of disk at the defaults, from 2^10 here:
-#             .params ~12 GiB (h), PCE ~11 GiB (~160 B a row), the zkey twin
-#             ~21 GiB), proved with `prove
+#             2^20) made by keygen --backend ${GPU_BP_SCALE_KEYGEN:-cuda}
+#             under $GPU_KEYS (the point sections on the GPU, streamed to
+#             the files; ~45 GiB of disk at the defaults: .params ~12.4 GiB
+#             (h: (2^27 − 1) × 96 B), PCE ~11 GiB (~160 B a row), the zkey
+#             twin ~21 GiB; the device machine's disk is 64 GiB), proved with `prove
 #             --params --backend cuda --gpu-mem ${GPU_BP_SCALE_MEM:-24G}` on
 #             $GPU_BP_SCALE_PARTS (default 2) partitions; time per partition
 #             and peak device memory (nvidia-smi, 50 ms) → bellperson-scale.log;
 #             the keys are deleted unless GPU_KEEP_KEYS=1. GPU_BP_SCALE_STEP
 #             "keygen" makes the key and keeps it, "prove" proves a key an
-#             earlier call made (two calls when one would pass the machine's
-#             10-minute limit); default both. The key is loaded with
+#             earlier call made (two calls: the 2^27 keygen alone may take
+#             most of the machine's 10-minute limit); default both. The key is loaded with
 #             --no-subgroup-check (on-curve checks stay) unless
 #             GPU_BP_SCALE_SUBGROUP=1: at 2^27 the subgroup tests alone would
 #             take ~13 minutes on 16 cores
@@ -427,8 +430,8 @@ for stage in $STAGES; do
             t=$EPOCHREALTIME
             kg=0
             if [ "$step" != prove ]; then
-                "$BIN_DIR/slotprove" keygen -q --curve bls12381 --format bellperson --constraints $n \
-                    --public 4 --vars $v --seed 27 --out "$d" 2>"$d/kg.txt"
+                "$BIN_DIR/slotprove" keygen -q --backend "${GPU_BP_SCALE_KEYGEN:-cuda}" --curve bls12381 \
+                    --format bellperson --constraints $n --public 4 --vars $v --seed 27 --out "$d" 2>"$d/kg.txt"
                 kg=$?
                 echo "# keygen: exit $kg, $(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) ms; $(du -sh "$d" | cut -f1) on disk:" \
                     $(cd "$d" && ls -s --block-size=M circuit.params circuit.pce circuit.zkey 2>/dev/null | tr '\n' ' ')
@@ -492,6 +495,26 @@ for stage in $STAGES; do
                 else echo "FAIL - keygen $curve 2^$lg: the GPU's files differ from the CPU's"; fi
                 echo "# keygen $curve 2^$lg: $times (whole command)"
             done
+        done 2>&1 | tee -a "$OUT/keygen.log"
+        # keygen --format bellperson: the point sections on the GPU helper,
+        # streamed to the files in batches; all seven files the CPU's, byte
+        # for byte (same seed), at each log size of GPU_KEYGEN_BP (default 16)
+        for lg in ${GPU_KEYGEN_BP:-16}; do
+            n=$(((1 << lg) - 5)) same=1 times=
+            for b in cuda cpu; do
+                rm -rf "$KEYS/kgbp-$b" && mkdir -p "$KEYS/kgbp-$b"
+                t=$EPOCHREALTIME
+                "$BIN_DIR/slotprove" keygen -q --backend $b --curve bls12381 --format bellperson \
+                    --constraints $n --public 4 --seed $lg --out "$KEYS/kgbp-$b" 2>>"$OUT/keygen.log" || same=0
+                times="$times${times:+, }$b $(( (${EPOCHREALTIME/./} - ${t/./}) / 1000 )) ms"
+            done
+            for f in circuit.params circuit.vk circuit.pce circuit.zkey circuit.wtns vk.json public.json; do
+                cmp -s "$KEYS/kgbp-cuda/$f" "$KEYS/kgbp-cpu/$f" || { same=0; echo "#   $f differs"; }
+            done
+            if [ $same = 1 ]; then echo "ok   - keygen --format bellperson 2^$lg: --backend cuda writes the CPU's seven files byte for byte"
+            else echo "FAIL - keygen --format bellperson 2^$lg: the GPU's files differ from the CPU's"; fi
+            echo "# keygen --format bellperson 2^$lg: $times (whole command)"
+            rm -rf "$KEYS/kgbp-cuda" "$KEYS/kgbp-cpu"
         done 2>&1 | tee -a "$OUT/keygen.log"
         # the GPU context lost in the first G2 batch (after the G1 sections
         # A and B1 were made on the GPU): --backend auto says so, the CPU
