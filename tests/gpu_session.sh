@@ -63,12 +63,15 @@
 #   bellperson-scale  issue 23 item 6, apart from the small stage: a
 #             bellperson key with a 2^$GPU_BP_SCALE_LOG domain (default 27;
 #             GPU_BP_SCALE_CONSTRAINTS rows, default 2^(log−1) + 1, the
-#             fewest that need that domain; GPU_BP_SCALE_VARS wires, default
-#             2^20) made by keygen --backend ${GPU_BP_SCALE_KEYGEN:-cuda}
-#             under $GPU_KEYS (the point sections on the GPU, streamed to
-#             the files; ~45 GiB of disk at the defaults: .params ~12.4 GiB
-#             (h: (2^27 − 1) × 96 B), PCE ~11 GiB (~160 B a row), the zkey
-#             twin ~21 GiB; the device machine's disk is 64 GiB), proved with `prove
+#             fewest that need that domain; wires: the first of
+#             GPU_BP_SCALE_VARS, default "8388608 4194304 1048576", whose
+#             files fit the disk, as keygen's own bound says: at 2^27 up to
+#             51.4, 47.5 and 44.6 GiB: .params ~12.4 GiB (h: (2^27 − 1) ×
+#             96 B) + ~0.5 KiB a wire, PCE ~11 GiB, the zkey twin ~21 GiB +
+#             ~0.5 KiB a wire; the device machine's disk is 64 GiB) made by
+#             keygen --backend ${GPU_BP_SCALE_KEYGEN:-cuda} under $GPU_KEYS
+#             (the point sections on the GPU, streamed to the files; its
+#             phases' times in the log), proved with `prove
 #             --params --backend cuda --gpu-mem ${GPU_BP_SCALE_MEM:-24G}` on
 #             $GPU_BP_SCALE_PARTS (default 2) partitions; time per partition
 #             and peak device memory (nvidia-smi, 50 ms) → bellperson-scale.log;
@@ -417,7 +420,9 @@ for stage in $STAGES; do
     bellperson-scale)
         lg=${GPU_BP_SCALE_LOG:-27}
         n=${GPU_BP_SCALE_CONSTRAINTS:-$(((1 << (lg - 1)) + 1))}
-        v=${GPU_BP_SCALE_VARS:-$((1 << 20))}
+        # wire counts to try, largest first: keygen refuses one whose files
+        # would not fit the disk (checked before any work), the next is tried
+        vs=${GPU_BP_SCALE_VARS:-8388608 4194304 1048576}
         parts=${GPU_BP_SCALE_PARTS:-2}
         mem=${GPU_BP_SCALE_MEM:-24G}
         step=${GPU_BP_SCALE_STEP:-all}
@@ -425,16 +430,24 @@ for stage in $STAGES; do
         log=$OUT/bellperson-scale.log
         [ "$step" = prove ] || { rm -rf "$d" && mkdir -p "$d"; }
         {
-            echo "# bellperson at scale ($step): domain 2^$lg, $n constraints, $v wires, $parts partitions, --gpu-mem $mem"
+            echo "# bellperson at scale ($step): domain 2^$lg, $n constraints, $parts partitions, --gpu-mem $mem"
             echo "# disk free: $(df -h --output=avail "$KEYS" | tail -1 | tr -d ' ')"
-            t=$EPOCHREALTIME
             kg=0
             if [ "$step" != prove ]; then
-                "$BIN_DIR/slotprove" keygen -q --backend "${GPU_BP_SCALE_KEYGEN:-cuda}" --curve bls12381 \
-                    --format bellperson --constraints $n --public 4 --vars $v --seed 27 --out "$d" 2>"$d/kg.txt"
-                kg=$?
-                echo "# keygen: exit $kg, $(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) ms; $(du -sh "$d" | cut -f1) on disk:" \
+                for v in $vs; do
+                    t=$EPOCHREALTIME
+                    "$BIN_DIR/slotprove" keygen --backend "${GPU_BP_SCALE_KEYGEN:-cuda}" --curve bls12381 \
+                        --format bellperson --constraints $n --public 4 --vars $v --seed 27 --out "$d" 2>"$d/kg.txt"
+                    kg=$?
+                    if [ $kg != 0 ] && grep -q 'not enough free space' "$d/kg.txt"; then
+                        echo "# $v wires do not fit: $(grep -o 'need up to [0-9]* bytes ([0-9.]* GiB' "$d/kg.txt")); fewer"
+                        continue
+                    fi
+                    break
+                done
+                echo "# keygen --backend ${GPU_BP_SCALE_KEYGEN:-cuda}, $v wires: exit $kg, $(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) ms; $(du -sh "$d" | cut -f1) on disk:" \
                     $(cd "$d" && ls -s --block-size=M circuit.params circuit.pce circuit.zkey 2>/dev/null | tr '\n' ' ')
+                grep -E '^  |points on|up to' "$d/kg.txt" | sed 's/^/#   /'
             fi
             if [ "$step" = keygen ]; then
                 [ $kg = 0 ] && echo "ok   - bellperson-scale: key made, kept in $d" ||
