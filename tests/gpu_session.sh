@@ -477,6 +477,12 @@ for stage in $STAGES; do
                 else
                     echo "FAIL - bellperson-scale: prove exit $prc (device peak $peak MiB)"
                 fi
+                lim=$(( $(numfmt --from=iec "$mem") / 1048576 ))
+                if [ "$peak" -le "$lim" ]; then
+                    echo "ok   - bellperson-scale: device peak $peak MiB within the --gpu-mem $mem budget ($lim MiB)"
+                else
+                    echo "FAIL - bellperson-scale: device peak $peak MiB over the --gpu-mem $mem budget ($lim MiB)"
+                fi
             else
                 echo "FAIL - bellperson-scale: no key (keygen failed, or GPU_BP_SCALE_STEP=prove before keygen)"
                 tail -5 "$d/kg.txt" 2>/dev/null
