@@ -41,7 +41,9 @@
 #             proved under GPU_BUDGET_BIG_BUDGETS (default "none 24G 16G"),
 #             its proofs, publics and vk.json in $OUT/budget-big.tgz
 #   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
-#             same files byte for byte) and times → keygen.log
+#             same files byte for byte) and times → keygen.log; the same
+#             for `keygen --format bellperson` at 2^$GPU_KEYGEN_BP (default
+#             16; its seven files)
 #   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
 #             "CURVE/SPEC/SYNTHDS/SLOTS/PARTS[/GPUMEM]" (SPEC as PIPE_SIZES takes it:
 #             K, K:N or K:N:V; SYNTHDS "auto": serve's own pick of synthds
@@ -61,18 +63,22 @@
 #   bellperson-scale  issue 23 item 6, apart from the small stage: a
 #             bellperson key with a 2^$GPU_BP_SCALE_LOG domain (default 27;
 #             GPU_BP_SCALE_CONSTRAINTS rows, default 2^(log−1) + 1, the
-#             fewest that need that domain; GPU_BP_SCALE_VARS wires, default
-#             2^20) made by keygen under $GPU_KEYS (CPU keygen: allow tens of
-#             minutes and ~45 GiB of disk at the defaults, from 2^10 here:
-#             .params ~12 GiB (h), PCE ~11 GiB (~160 B a row), the zkey twin
-#             ~21 GiB), proved with `prove
+#             fewest that need that domain; wires: the first of
+#             GPU_BP_SCALE_VARS, default "8388608 4194304 1048576", whose
+#             files fit the disk, as keygen's own bound says: at 2^27 up to
+#             51.4, 47.5 and 44.6 GiB: .params ~12.4 GiB (h: (2^27 − 1) ×
+#             96 B) + ~0.5 KiB a wire, PCE ~11 GiB, the zkey twin ~21 GiB +
+#             ~0.5 KiB a wire; the device machine's disk is 64 GiB) made by
+#             keygen --backend ${GPU_BP_SCALE_KEYGEN:-cuda} under $GPU_KEYS
+#             (the point sections on the GPU, streamed to the files; its
+#             phases' times in the log), proved with `prove
 #             --params --backend cuda --gpu-mem ${GPU_BP_SCALE_MEM:-24G}` on
 #             $GPU_BP_SCALE_PARTS (default 2) partitions; time per partition
 #             and peak device memory (nvidia-smi, 50 ms) → bellperson-scale.log;
 #             the keys are deleted unless GPU_KEEP_KEYS=1. GPU_BP_SCALE_STEP
 #             "keygen" makes the key and keeps it, "prove" proves a key an
-#             earlier call made (two calls when one would pass the machine's
-#             10-minute limit); default both. The key is loaded with
+#             earlier call made (two calls: the 2^27 keygen alone may take
+#             most of the machine's 10-minute limit); default both. The key is loaded with
 #             --no-subgroup-check (on-curve checks stay) unless
 #             GPU_BP_SCALE_SUBGROUP=1: at 2^27 the subgroup tests alone would
 #             take ~13 minutes on 16 cores
@@ -414,7 +420,9 @@ for stage in $STAGES; do
     bellperson-scale)
         lg=${GPU_BP_SCALE_LOG:-27}
         n=${GPU_BP_SCALE_CONSTRAINTS:-$(((1 << (lg - 1)) + 1))}
-        v=${GPU_BP_SCALE_VARS:-$((1 << 20))}
+        # wire counts to try, largest first: keygen refuses one whose files
+        # would not fit the disk (checked before any work), the next is tried
+        vs=${GPU_BP_SCALE_VARS:-8388608 4194304 1048576}
         parts=${GPU_BP_SCALE_PARTS:-2}
         mem=${GPU_BP_SCALE_MEM:-24G}
         step=${GPU_BP_SCALE_STEP:-all}
@@ -422,16 +430,24 @@ for stage in $STAGES; do
         log=$OUT/bellperson-scale.log
         [ "$step" = prove ] || { rm -rf "$d" && mkdir -p "$d"; }
         {
-            echo "# bellperson at scale ($step): domain 2^$lg, $n constraints, $v wires, $parts partitions, --gpu-mem $mem"
+            echo "# bellperson at scale ($step): domain 2^$lg, $n constraints, $parts partitions, --gpu-mem $mem"
             echo "# disk free: $(df -h --output=avail "$KEYS" | tail -1 | tr -d ' ')"
-            t=$EPOCHREALTIME
             kg=0
             if [ "$step" != prove ]; then
-                "$BIN_DIR/slotprove" keygen -q --curve bls12381 --format bellperson --constraints $n \
-                    --public 4 --vars $v --seed 27 --out "$d" 2>"$d/kg.txt"
-                kg=$?
-                echo "# keygen: exit $kg, $(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) ms; $(du -sh "$d" | cut -f1) on disk:" \
+                for v in $vs; do
+                    t=$EPOCHREALTIME
+                    "$BIN_DIR/slotprove" keygen --backend "${GPU_BP_SCALE_KEYGEN:-cuda}" --curve bls12381 \
+                        --format bellperson --constraints $n --public 4 --vars $v --seed 27 --out "$d" 2>"$d/kg.txt"
+                    kg=$?
+                    if [ $kg != 0 ] && grep -q 'not enough free space' "$d/kg.txt"; then
+                        echo "# $v wires do not fit: $(grep -o 'need up to [0-9]* bytes ([0-9.]* GiB' "$d/kg.txt")); fewer"
+                        continue
+                    fi
+                    break
+                done
+                echo "# keygen --backend ${GPU_BP_SCALE_KEYGEN:-cuda}, $v wires: exit $kg, $(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) ms; $(du -sh "$d" | cut -f1) on disk:" \
                     $(cd "$d" && ls -s --block-size=M circuit.params circuit.pce circuit.zkey 2>/dev/null | tr '\n' ' ')
+                grep -E '^  |points on|up to' "$d/kg.txt" | sed 's/^/#   /'
             fi
             if [ "$step" = keygen ]; then
                 [ $kg = 0 ] && echo "ok   - bellperson-scale: key made, kept in $d" ||
@@ -460,6 +476,12 @@ for stage in $STAGES; do
                     echo "ok   - bellperson-scale: 2^$lg, $parts partitions under --gpu-mem $mem: $ms ms whole command (key load and checks included; per-partition lines above), device peak $peak MiB over idle"
                 else
                     echo "FAIL - bellperson-scale: prove exit $prc (device peak $peak MiB)"
+                fi
+                lim=$(( $(numfmt --from=iec "$mem") / 1048576 ))
+                if [ "$peak" -le "$lim" ]; then
+                    echo "ok   - bellperson-scale: device peak $peak MiB within the --gpu-mem $mem budget ($lim MiB)"
+                else
+                    echo "FAIL - bellperson-scale: device peak $peak MiB over the --gpu-mem $mem budget ($lim MiB)"
                 fi
             else
                 echo "FAIL - bellperson-scale: no key (keygen failed, or GPU_BP_SCALE_STEP=prove before keygen)"
@@ -492,6 +514,26 @@ for stage in $STAGES; do
                 else echo "FAIL - keygen $curve 2^$lg: the GPU's files differ from the CPU's"; fi
                 echo "# keygen $curve 2^$lg: $times (whole command)"
             done
+        done 2>&1 | tee -a "$OUT/keygen.log"
+        # keygen --format bellperson: the point sections on the GPU helper,
+        # streamed to the files in batches; all seven files the CPU's, byte
+        # for byte (same seed), at each log size of GPU_KEYGEN_BP (default 16)
+        for lg in ${GPU_KEYGEN_BP:-16}; do
+            n=$(((1 << lg) - 5)) same=1 times=
+            for b in cuda cpu; do
+                rm -rf "$KEYS/kgbp-$b" && mkdir -p "$KEYS/kgbp-$b"
+                t=$EPOCHREALTIME
+                "$BIN_DIR/slotprove" keygen -q --backend $b --curve bls12381 --format bellperson \
+                    --constraints $n --public 4 --seed $lg --out "$KEYS/kgbp-$b" 2>>"$OUT/keygen.log" || same=0
+                times="$times${times:+, }$b $(( (${EPOCHREALTIME/./} - ${t/./}) / 1000 )) ms"
+            done
+            for f in circuit.params circuit.vk circuit.pce circuit.zkey circuit.wtns vk.json public.json; do
+                cmp -s "$KEYS/kgbp-cuda/$f" "$KEYS/kgbp-cpu/$f" || { same=0; echo "#   $f differs"; }
+            done
+            if [ $same = 1 ]; then echo "ok   - keygen --format bellperson 2^$lg: --backend cuda writes the CPU's seven files byte for byte"
+            else echo "FAIL - keygen --format bellperson 2^$lg: the GPU's files differ from the CPU's"; fi
+            echo "# keygen --format bellperson 2^$lg: $times (whole command)"
+            rm -rf "$KEYS/kgbp-cuda" "$KEYS/kgbp-cpu"
         done 2>&1 | tee -a "$OUT/keygen.log"
         # the GPU context lost in the first G2 batch (after the G1 sections
         # A and B1 were made on the GPU): --backend auto says so, the CPU

@@ -600,23 +600,49 @@ static void bellperson_quotient_check(unsigned log_n, uint64_t *rng)
         bls12381_fr_from_mont(&ca[i], &ca[i]);
     bls12381_fr_t scale, shift_inv;
     bp_device_coset_constants(log_n, &scale, &shift_inv);
-    double t0 = now_ms();
-    int rc = gpu_bp_quotient(log_n, a, b, c, bp_row_map_factor(log_n), &scale, &shift_inv, &hd, &e);
-    double t1 = now_ms();
-    if (rc == 0)
-        rc = gpu_download(got, hd, bytes, &e);
-    if (rc)
-        printf("%s\n", e.msg);
-    static const uint8_t zero[32];
-    int ok = rc == 0 && memcmp(got, ca, bytes) == 0 && memcmp(got + bytes - 32, zero, 32) == 0;
-    if (rc == 0 && !ok)
-        for (size_t i = 0; i < n; i++)
-            if (memcmp(got + 32 * i, &ca[i], 32) != 0) {
-                printf("  first difference at coefficient %zu of %zu\n", i, n);
-                break;
-            }
-    check(ok, "bls12381 bellperson quotient (monomial h) = CPU bp_quotient", log_n, t1 - t0);
-    gpu_mem_free(hd);
+    /* fast (full NTT tables), then lean (in place on a compact domain)
+     * under a budget of exactly its plan (gpu_bp_quotient_plan), then lean
+     * under one byte less: refused, the ledger back where it was */
+    for (int lean = 0; lean <= 2; lean++) {
+        size_t before = gpu_mem_used(GPU_MEM_NPARTS), old = gpu_mem_budget();
+        size_t plan = gpu_bp_quotient_plan(log_n, lean != 0);
+        if (lean)
+            gpu_mem_set_budget(before + plan - (lean == 2), &e);
+        double t0 = now_ms();
+        int rc = gpu_bp_quotient(log_n, lean != 0, a, b, c, bp_row_map_factor(log_n), &scale,
+                                 &shift_inv, &hd, &e);
+        double t1 = now_ms();
+        size_t peak_ok = gpu_mem_used(GPU_MEM_NPARTS) <= before + plan;
+        if (lean)
+            gpu_mem_set_budget(old ? old : (size_t)1 << 50, &e);
+        if (lean == 2) {
+            check(rc == -ENOMEM && gpu_mem_used(GPU_MEM_NPARTS) == before,
+                  "bls12381 bellperson quotient lean: a budget 1 B under its plan refused",
+                  log_n, 0);
+            if (rc == 0)
+                gpu_mem_free(hd), hd = NULL;
+            continue;
+        }
+        if (rc == 0)
+            rc = gpu_download(got, hd, bytes, &e);
+        if (rc)
+            printf("%s\n", e.msg);
+        static const uint8_t zero[32];
+        int ok = rc == 0 && peak_ok && memcmp(got, ca, bytes) == 0 &&
+                 memcmp(got + bytes - 32, zero, 32) == 0;
+        if (rc == 0 && !ok)
+            for (size_t i = 0; i < n; i++)
+                if (memcmp(got + 32 * i, &ca[i], 32) != 0) {
+                    printf("  first difference at coefficient %zu of %zu\n", i, n);
+                    break;
+                }
+        check(ok, lean ? "bls12381 bellperson quotient lean (in place, compact NTT, within "
+                         "its plan) = CPU bp_quotient"
+                       : "bls12381 bellperson quotient (monomial h) = CPU bp_quotient",
+              log_n, t1 - t0);
+        gpu_mem_free(hd);
+        hd = NULL;
+    }
     bls12381_ntt_domain_free(&dom);
     free(a), free(b), free(c), free(ca), free(cb), free(cc), free(got);
 }

@@ -130,6 +130,7 @@ expect 2 "--backend \"gpu\": want auto, cpu or cuda" --curve bn128 --constraints
 # (no CUDA in this build, or no device), before any file is made
 if ! command -v nvidia-smi >/dev/null 2>&1 || ! nvidia-smi -L >/dev/null 2>&1; then
     expect 1 "--backend cuda: " --curve bn128 --constraints 10 --backend cuda $O
+    expect 1 "--backend cuda: " --curve bls12381 --format bellperson --constraints 10 --backend cuda $O
 fi
 expect 2 "want an integer 0..2^64-1" --curve bn128 --constraints 10 --seed -1 $O
 expect 2 "want an integer 0..2^64-1" --curve bn128 --constraints 10 --seed 18446744073709551616 $O
@@ -166,6 +167,24 @@ if unshare -r -m sh -c 'mount -t tmpfs -o size=1m tmpfs "$0"' "$TMP/probe" 2>/de
         --curve bls12381 --constraints 1 --public $((MAXROWS - 2))
     expect_tmpfs 1 "not enough free space: the files need [0-9]* bytes (.* MiB: key" size=1m \
         --curve bls12381 --constraints 65531 --public 4
+    # --format bellperson: its seven files' bound (keygen_bellperson.c
+    # bk_disk_bytes), checked first; a tmpfs of exactly that size (in
+    # pages) proves it is enough, one page less is refused
+    expect_tmpfs 1 "not enough free space: the bellperson files need up to [0-9]* bytes" size=1m \
+        --curve bls12381 --format bellperson --constraints 30000 --public 3
+    bpneed=$(sed -n 's/.*files need up to \([0-9]*\) bytes.*/\1/p' "$TMP/err")
+    if [ -n "$bpneed" ]; then
+        pg=$(getconf PAGESIZE)
+        at=$(( (bpneed + pg - 1) / pg * pg ))
+        in_tmpfs size=$at --curve bls12381 --format bellperson --constraints 30000 --public 3 -q \
+            >"$TMP/res" 2>"$TMP/err"
+        grep -q '^rc=0$' "$TMP/res" &&
+            grep -q 'files:circuit.params circuit.pce circuit.vk circuit.wtns circuit.zkey public.json vk.json $' "$TMP/res" &&
+            ok "keygen --format bellperson in a tmpfs of exactly its bound ($at bytes): exit 0, seven files" ||
+            { cat "$TMP/res" >> "$TMP/err"; bad "keygen --format bellperson at its disk bound"; }
+        expect_tmpfs 1 "not enough free space: the bellperson files need up to $bpneed bytes" size=$((at - pg)) \
+            --curve bls12381 --format bellperson --constraints 30000 --public 3
+    else bad "keygen --format bellperson: no byte figure in the refusal"; fi
     expect_tmpfs 1 "cannot create files there: Read-only file system" ro,size=64m \
         --curve bn128 --constraints 100
     in_tmpfs size=64m --curve bn128 --constraints 100 -q >"$TMP/res" 2>"$TMP/err"

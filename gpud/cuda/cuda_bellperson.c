@@ -8,14 +8,16 @@
 #include <string.h>
 
 #include "bellperson_ntt.h"
+#include "cuda_budget.h"
 #include "gpu_bellperson.h"
 #include "gpu_mem.h"
 #include "gpu_msm.h"
+#include "gpu_ntt.h"
 #include "gpu_prove.h"
 
 struct cuda_bp_engine {
     struct gpu_msm *g1, *g2;
-    int stream;
+    int stream, lean; /* the plan's (cuda_budget.h) */
     size_t chunk;
     const void *registered[5]; /* host arrays page-locked for streaming */
     size_t reg_bytes[5];
@@ -35,14 +37,31 @@ void cuda_bp_free(struct cuda_bp_engine *eng)
     free(eng);
 }
 
-/* Device bytes of the quotient's working set: three vectors and the NTT's
- * tables (gpu_ntt_create: about two vectors). */
-static size_t quotient_bytes(size_t n)
+/* The key's shape for the planner (cuda_budget.h): the G1 engine over h,
+ * l, a, b_g1, the G2 engine over b_g2; one worker (a lock); its buffers:
+ * the quotient's three vectors (gpu_bp_quotient) and the engines'
+ * host-scalar buffers (l's, a's and b's scalars come from host memory:
+ * the G1 engine's as large as its largest such run, the G2 engine's b's),
+ * the full or the compact NTT domain. */
+static void bp_shape(const struct bp_key *k, unsigned log_n, struct cuda_shape *s)
 {
-    return 5 * n * 32;
+    const uint32_t *cnt = k->params.count;
+    size_t host1 = cnt[BP_L] > cnt[BP_A] ? cnt[BP_L] : cnt[BP_A];
+    host1 = host1 > cnt[BP_B_G1] ? host1 : cnt[BP_B_G1];
+    *s = (struct cuda_shape){ 0 };
+    s->g1 = GPU_BLS12381_G1;
+    s->g2 = GPU_BLS12381_G2;
+    s->g1n[0] = cnt[BP_H], s->g1n[1] = cnt[BP_L], s->g1n[2] = cnt[BP_A], s->g1n[3] = cnt[BP_B_G1];
+    s->g2n = cnt[BP_B_G2];
+    for (int lean = 0; lean <= 1; lean++) {
+        s->ntt[lean] = gpu_ntt_plan(log_n, lean);
+        s->vec[lean] = gpu_bp_quotient_plan(log_n, lean) - s->ntt[lean] +
+                       gpu_mem_charge(host1 * 32) + gpu_mem_charge((size_t)cnt[BP_B_G2] * 32);
+    }
+    s->max_sets = 1;
 }
 
-static int make_engine(struct cuda_bp_engine **ret, const struct bp_key *k, size_t n,
+static int make_engine(struct cuda_bp_engine **ret, const struct bp_key *k, unsigned log_n,
                        struct sp_err *e)
 {
     const uint32_t *cnt = k->params.count;
@@ -50,42 +69,19 @@ static int make_engine(struct cuda_bp_engine **ret, const struct bp_key *k, size
     size_t g1n[4] = { cnt[BP_H], cnt[BP_L], cnt[BP_A], cnt[BP_B_G1] };
     const void *g2[1] = { k->b_g2 };
     size_t g2n[1] = { cnt[BP_B_G2] };
-    size_t pts = (g1n[0] + g1n[1] + g1n[2] + g1n[3]) * sizeof(bls12381_g1_affine_t) +
-                 g2n[0] * sizeof(bls12381_g2_affine_t);
-    size_t left = gpu_mem_left(), q = quotient_bytes(n);
-    static const size_t chunks[] = { 0, (size_t)1 << 24, (size_t)1 << 22, (size_t)1 << 20,
-                                     (size_t)1 << 18, (size_t)1 << 16 };
+    size_t left = gpu_mem_left();
+    struct cuda_shape sh;
+    struct cuda_plan pl;
+    bp_shape(k, log_n, &sh);
+    int rc = cuda_plan_shape(&sh, k->params.path, left, &pl, e);
+    if (rc < 0)
+        return rc;
     struct cuda_bp_engine *eng = calloc(1, sizeof *eng);
     if (!eng)
         return sp_fail(e, -ENOMEM, "out of memory");
-    size_t need = 0;
-    int found = 0;
-    /* resident points first, then streamed in smaller and smaller parts */
-    for (int stream = 0; stream <= 1 && !found; stream++)
-        for (unsigned i = stream ? 1 : 0; i < sizeof chunks / sizeof chunks[0]; i++) {
-            size_t m1 = gpu_msm_plan(GPU_BLS12381_G1, g1n, 4, chunks[i], stream, e);
-            size_t m2 = gpu_msm_plan(GPU_BLS12381_G2, g2n, 1, chunks[i], stream, e);
-            if (!m1 || !m2) {
-                free(eng);
-                return -EIO;
-            }
-            need = m1 + m2 + q + (stream ? 0 : pts);
-            if (need <= left) {
-                eng->stream = stream;
-                eng->chunk = chunks[i];
-                found = 1;
-                break;
-            }
-            if (!stream)
-                break; /* resident: only without a chunk limit */
-        }
-    if (!found) {
-        free(eng);
-        return sp_fail(e, -E2BIG, "bellperson key %s: a 2^%u domain needs at least %.2f GiB of "
-                       "device memory (points streamed), %.2f GiB of the budget are left",
-                       k->params.path, (unsigned)__builtin_ctzll(n), need / 1073741824.0,
-                       left / 1073741824.0);
-    }
+    eng->stream = pl.stream;
+    eng->chunk = pl.chunk;
+    eng->lean = pl.lean;
     if (eng->stream) {
         const void *arr[5] = { k->h, k->l, k->a, k->b_g1, k->b_g2 };
         size_t bytes[5] = { g1n[0] * 96, g1n[1] * 96, g1n[2] * 96, g1n[3] * 96, g2n[0] * 192 };
@@ -95,8 +91,7 @@ static int make_engine(struct cuda_bp_engine **ret, const struct bp_key *k, size
                 eng->registered[i] = arr[i], eng->reg_bytes[i] = bytes[i];
         }
     }
-    int rc = gpu_msm_create_chunked(&eng->g1, GPU_BLS12381_G1, g1, g1n, 4, eng->chunk,
-                                    eng->stream, e);
+    rc = gpu_msm_create_chunked(&eng->g1, GPU_BLS12381_G1, g1, g1n, 4, eng->chunk, eng->stream, e);
     if (rc == 0)
         rc = gpu_msm_create_chunked(&eng->g2, GPU_BLS12381_G2, g2, g2n, 1, eng->chunk,
                                     eng->stream, e);
@@ -104,28 +99,34 @@ static int make_engine(struct cuda_bp_engine **ret, const struct bp_key *k, size
         cuda_bp_free(eng);
         return rc;
     }
-    fprintf(stderr, "gpud: bellperson key %s on the GPU: points %s (%.2f GiB)%s, %.2f GiB "
-            "planned of %.2f GiB left\n", k->params.path, eng->stream ? "streamed" : "resident",
-            pts / 1073741824.0, eng->chunk ? " in parts" : "", need / 1073741824.0,
-            left / 1073741824.0);
+    char parts[40] = "unbounded";
+    if (pl.chunk)
+        snprintf(parts, sizeof(parts), "of at most 2^%d points", __builtin_ctzl(pl.chunk));
+    fprintf(stderr, "gpud: bellperson key %s (2^%u domain) on the GPU: points %s, MSM parts %s, "
+            "%s quotient, %.2f GiB planned (points %.2f, MSM %.2f, vectors %.2f, NTT %.2f) of "
+            "%.2f GiB left\n", k->params.path, log_n,
+            eng->stream ? "streamed from host memory" : "resident", parts,
+            eng->lean ? "lean (in place, compact NTT domain)" : "fast", pl.total / 1073741824.0,
+            pl.points / 1073741824.0, pl.msm / 1073741824.0, pl.vectors / 1073741824.0,
+            pl.ntt / 1073741824.0, left / 1073741824.0);
     *ret = eng;
     return 0;
 }
 
 /* h (device, n standard-form coefficients) from host a, b, c. */
-static int quotient(unsigned log_n, const bls12381_fr_t *a, const bls12381_fr_t *b,
+static int quotient(unsigned log_n, int lean, const bls12381_fr_t *a, const bls12381_fr_t *b,
                     const bls12381_fr_t *c, void **hd, struct sp_err *e)
 {
     bls12381_fr_t scale, shift_inv;
     bp_device_coset_constants(log_n, &scale, &shift_inv);
-    return gpu_bp_quotient(log_n, a, b, c, bp_row_map_factor(log_n), &scale, &shift_inv, hd, e);
+    return gpu_bp_quotient(log_n, lean, a, b, c, bp_row_map_factor(log_n), &scale, &shift_inv, hd, e);
 }
 
-int cuda_bp_quotient(unsigned log_n, const bls12381_fr_t *a, const bls12381_fr_t *b,
+int cuda_bp_quotient(unsigned log_n, int lean, const bls12381_fr_t *a, const bls12381_fr_t *b,
                      const bls12381_fr_t *c, uint8_t *h, struct sp_err *e)
 {
     void *hd = NULL;
-    int rc = quotient(log_n, a, b, c, &hd, e);
+    int rc = quotient(log_n, lean, a, b, c, &hd, e);
     if (rc == 0)
         rc = gpu_download(h, hd, ((size_t)32) << log_n, e);
     gpu_mem_free(hd);
@@ -147,10 +148,10 @@ int cuda_bp_prove(struct cuda_bp_engine **engp, const struct bp_key *k, const st
     if (!sc)
         return sp_fail(e, -ENOMEM, "out of memory for the MSM scalars");
     pthread_mutex_lock(&bp_lock);
-    if (!*engp && (rc = make_engine(engp, k, n, e)) < 0)
+    if (!*engp && (rc = make_engine(engp, k, log_n, e)) < 0)
         goto out;
     struct cuda_bp_engine *eng = *engp;
-    if ((rc = quotient(log_n, a, b, c, &hd, e)) < 0)
+    if ((rc = quotient(log_n, eng->lean, a, b, c, &hd, e)) < 0)
         goto out;
     bls12381_g1_jac_t h, l, ma, mb1;
     bls12381_g2_jac_t mb2;

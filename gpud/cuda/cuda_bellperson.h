@@ -20,21 +20,24 @@
  * MSMs. One G1 engine holds h (n − 1), l (aux), a and b_g1 back to back,
  * one G2 engine b_g2; their scalars: h's stay on the device, l's are the
  * aux wires, a's and b's are gathered by the PCE's density bitmaps
- * (bp_gather). Points are resident when they fit the budget (--gpu-mem)
- * beside the quotient's working set (3 vectors of n Fr and the NTT
- * tables), else streamed from page-locked host memory in chunks of 2^24
- * down to 2^16 points.
+ * (bp_gather). The way is the budget's planner's (cuda_plan_shape,
+ * cuda_budget.h; the budget is what the ledger has left when the key's
+ * first proof comes): points resident or streamed from page-locked host
+ * memory in parts of 2^24 down to 2^16 points, the quotient fast (full NTT
+ * tables) or lean (in place on a compact NTT domain: 12 GiB of vectors
+ * and under 1 MiB of tables at 2^27), one worker (the lock).
  *
  *   cuda_bp_prove(&eng, k, p, w, a, b, c, A, B, C, nthreads, e)
  *       *eng: the key's engines (NULL: made here, on the first proof);
  *       a, b, c: the slot's vectors (host, Montgomery form; kept, for a
  *       CPU re-prove); w the witness (standard form). One proof at a time
  *       per process (a lock). 0; -E2BIG when the key cannot be proved
- *       within the budget (message names budget and need); -ENOMEM, -EIO.
+ *       within the budget (the message names the budget and what one lean
+ *       worker streaming 2^16-point parts needs); -ENOMEM, -EIO.
  *   cuda_bp_free(eng)   frees a key's engines.
- *   cuda_bp_quotient(log_n, a, b, c, h, e)
- *       the quotient alone (gpu_bp_quotient), h ← n standard-form
- *       coefficients in host memory.
+ *   cuda_bp_quotient(log_n, lean, a, b, c, h, e)
+ *       the quotient alone (gpu_bp_quotient, fast or lean), h ← n
+ *       standard-form coefficients in host memory.
  */
 #ifndef SLOTPROVE_CUDA_BELLPERSON_H
 #define SLOTPROVE_CUDA_BELLPERSON_H
@@ -51,7 +54,7 @@ int cuda_bp_prove(struct cuda_bp_engine **eng, const struct bp_key *k, const str
                   const bls12381_fr_t *c, bls12381_g1_affine_t *A, bls12381_g2_affine_t *B,
                   bls12381_g1_affine_t *C, unsigned nthreads, struct sp_err *e);
 void cuda_bp_free(struct cuda_bp_engine *eng);
-int cuda_bp_quotient(unsigned log_n, const bls12381_fr_t *a, const bls12381_fr_t *b,
+int cuda_bp_quotient(unsigned log_n, int lean, const bls12381_fr_t *a, const bls12381_fr_t *b,
                      const bls12381_fr_t *c, uint8_t *h, struct sp_err *e);
 
 #endif

@@ -30,49 +30,41 @@ static const size_t resident_chunks[] = { 0, (size_t)1 << 22, (size_t)1 << 20 };
 #define STREAM_CHUNK_MAX 24
 #define STREAM_CHUNK_MIN 16
 
-/* The engines' bytes for zk with (chunk, stream); 0 on a CUDA error. */
-static size_t msm_bytes(const struct zkey *zk, size_t chunk, int stream, struct sp_err *e)
+/* The engines' bytes for s with (chunk, stream); 0 on a CUDA error. */
+static size_t msm_bytes(const struct cuda_shape *s, size_t chunk, int stream, struct sp_err *e)
 {
-    size_t nv = zk->n_vars, nc = nv - zk->n_public - 1, n = zk->domain_size;
-    size_t g1n[4] = { nv, nv, nc, n }, g2n[1] = { nv };
-    enum gpu_group gg1 = zk->curve == CURVE_BN254 ? GPU_BN254_G1 : GPU_BLS12381_G1;
-    enum gpu_group gg2 = zk->curve == CURVE_BN254 ? GPU_BN254_G2 : GPU_BLS12381_G2;
-    size_t a = gpu_msm_plan(gg1, g1n, 4, chunk, stream, e);
-    size_t b = a ? gpu_msm_plan(gg2, g2n, 1, chunk, stream, e) : 0;
+    size_t a = gpu_msm_plan(s->g1, s->g1n, 4, chunk, stream, e);
+    size_t b = a ? gpu_msm_plan(s->g2, &s->g2n, 1, chunk, stream, e) : 0;
     return a && b ? a + b : 0;
 }
 
-static int try_plan(const struct zkey *zk, size_t budget, int stream, size_t chunk, unsigned sets,
-                    int lean, struct cuda_plan *pl, size_t pts, size_t vec, size_t ntt, struct sp_err *e)
+static int try_plan(const struct cuda_shape *s, size_t budget, int stream, size_t chunk,
+                    unsigned sets, int lean, struct cuda_plan *pl, size_t pts, struct sp_err *e)
 {
-    size_t msm = msm_bytes(zk, chunk, stream, e);
+    size_t msm = msm_bytes(s, chunk, stream, e);
     if (!msm)
         return -EIO;
-    size_t total = (stream ? 0 : pts) + msm + sets * vec + ntt;
-    *pl = (struct cuda_plan){ stream, chunk, sets, lean, stream ? 0 : pts, msm, vec, ntt, total };
+    size_t total = (stream ? 0 : pts) + msm + sets * s->vec[lean] + s->ntt[lean];
+    *pl = (struct cuda_plan){ stream, chunk, sets, lean, stream ? 0 : pts, msm, s->vec[lean],
+                              s->ntt[lean], total };
     return total <= budget ? 1 : 0;
 }
 
-int cuda_plan_key(const struct zkey *zk, const char *name, size_t budget, struct cuda_plan *pl,
-                  struct sp_err *e)
+int cuda_plan_shape(const struct cuda_shape *s, const char *name, size_t budget,
+                    struct cuda_plan *pl, struct sp_err *e)
 {
-    size_t nv = zk->n_vars, nc = nv - zk->n_public - 1, n = zk->domain_size;
-    size_t g1n[4] = { nv, nv, nc, n };
-    enum gpu_group gg1 = zk->curve == CURVE_BN254 ? GPU_BN254_G1 : GPU_BLS12381_G1;
-    enum gpu_group gg2 = zk->curve == CURVE_BN254 ? GPU_BN254_G2 : GPU_BLS12381_G2;
     /* each figure from the function the allocation is sized by */
-    size_t pts = gpu_msm_plan_points(gg1, g1n, 4) + gpu_msm_plan_points(gg2, &nv, 1);
+    size_t pts = gpu_msm_plan_points(s->g1, s->g1n, 4) + gpu_msm_plan_points(s->g2, &s->g2n, 1);
+    unsigned max_sets = s->max_sets < 1 ? 1 : s->max_sets > 2 ? 2 : s->max_sets;
     int rc;
     for (int lean = 0; lean <= 1; lean++) {
-        size_t vec = cuda_set_bytes(zk->domain_size, zk->n_vars, lean);
-        size_t ntt = gpu_ntt_plan(zk->log_domain, lean); /* lean: a compact domain */
         for (unsigned i = 0; i < sizeof(resident_chunks) / sizeof(resident_chunks[0]); i++)
-            for (unsigned sets = 2; sets >= 1; sets--)
-                if ((rc = try_plan(zk, budget, 0, resident_chunks[i], sets, lean, pl, pts, vec, ntt, e)) != 0)
+            for (unsigned sets = max_sets; sets >= 1; sets--)
+                if ((rc = try_plan(s, budget, 0, resident_chunks[i], sets, lean, pl, pts, e)) != 0)
                     return rc < 0 ? rc : 0;
         for (unsigned lg = STREAM_CHUNK_MAX; lg >= STREAM_CHUNK_MIN; lg--)
-            for (unsigned sets = 2; sets >= 1; sets--)
-                if ((rc = try_plan(zk, budget, 1, (size_t)1 << lg, sets, lean, pl, pts, vec, ntt, e)) != 0)
+            for (unsigned sets = max_sets; sets >= 1; sets--)
+                if ((rc = try_plan(s, budget, 1, (size_t)1 << lg, sets, lean, pl, pts, e)) != 0)
                     return rc < 0 ? rc : 0;
     }
     /* pl: the last try, the smallest way */
@@ -82,6 +74,31 @@ int cuda_plan_key(const struct zkey *zk, const char *name, size_t budget, struct
                    "points at a time)",
                    budget / GIB, name, pl->total / GIB, pl->vectors / GIB, pl->ntt / GIB,
                    pl->msm / GIB, STREAM_CHUNK_MIN);
+}
+
+/* A zkey's shape: G1 MSMs over A, B1 (the wires), C (the private wires)
+ * and H (the domain), G2 over B2; two workers' buffer sets. */
+static void zkey_shape(const struct zkey *zk, struct cuda_shape *s)
+{
+    size_t nv = zk->n_vars, nc = nv - zk->n_public - 1, n = zk->domain_size;
+    *s = (struct cuda_shape){ 0 };
+    s->g1 = zk->curve == CURVE_BN254 ? GPU_BN254_G1 : GPU_BLS12381_G1;
+    s->g2 = zk->curve == CURVE_BN254 ? GPU_BN254_G2 : GPU_BLS12381_G2;
+    s->g1n[0] = nv, s->g1n[1] = nv, s->g1n[2] = nc, s->g1n[3] = n;
+    s->g2n = nv;
+    for (int lean = 0; lean <= 1; lean++) {
+        s->vec[lean] = cuda_set_bytes(n, nv, lean);
+        s->ntt[lean] = gpu_ntt_plan(zk->log_domain, lean); /* lean: a compact domain */
+    }
+    s->max_sets = 2;
+}
+
+int cuda_plan_key(const struct zkey *zk, const char *name, size_t budget, struct cuda_plan *pl,
+                  struct sp_err *e)
+{
+    struct cuda_shape s;
+    zkey_shape(zk, &s);
+    return cuda_plan_shape(&s, name, budget, pl, e);
 }
 
 size_t cuda_budget_floor(void)
@@ -94,8 +111,9 @@ size_t cuda_budget_floor(void)
     zk.log_domain = 10;
     zk.n_vars = 1024;
     zk.n_public = 1;
-    if (try_plan(&zk, 0, 1, (size_t)1 << STREAM_CHUNK_MIN, 1, 1, &pl, 0, cuda_set_bytes(1024, 1024, 1),
-                 gpu_ntt_plan(10, 1), &e) < 0)
+    struct cuda_shape s;
+    zkey_shape(&zk, &s);
+    if (try_plan(&s, 0, 1, (size_t)1 << STREAM_CHUNK_MIN, 1, 1, &pl, 0, &e) < 0)
         return 0;
     return pl.total;
 }

@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "err.h"
+#include "gpu_types.h"
 #include "zkey.h"
 
 struct cuda_plan {
@@ -54,7 +55,28 @@ struct cuda_plan {
 void cuda_set_sizes(size_t domain_size, size_t n_vars, int lean, size_t sz[CUDA_SET_NBUF]);
 size_t cuda_set_bytes(size_t domain_size, size_t n_vars, int lean);
 
-/* The plan for zk within budget bytes. -E2BIG when not even one worker
+/* What a key asks of the device, whatever its format: the G1 engine's
+ * four arrays of points (g1n; a zkey's A, B1, C, H, a bellperson key's h,
+ * l, a, b_g1), the G2 engine's one (g2n), one worker's buffer bytes and
+ * the NTT tables' bytes, fast [0] and lean [1], and the most workers
+ * (1 or 2). A zkey's: cuda_plan_key; a bellperson key's:
+ * cuda_bellperson.c (three vectors, the MSMs' host-scalar buffers, the
+ * full or the compact NTT domain). */
+struct cuda_shape {
+    enum gpu_group g1, g2;
+    size_t g1n[4], g2n;
+    size_t vec[2], ntt[2];
+    unsigned max_sets;
+};
+
+/* The plan for s within budget bytes (the order above): pl ← the first
+ * way that fits. -E2BIG when not even one lean worker streaming 2^16 points
+ * at a time fits, with a message naming the key (name), the budget and the
+ * figure needed (pl then holds that smallest way); -EIO on a CUDA error. */
+int cuda_plan_shape(const struct cuda_shape *s, const char *name, size_t budget,
+                    struct cuda_plan *pl, struct sp_err *e);
+
+/* The plan for zk within budget bytes (cuda_plan_shape of its shape). -E2BIG when not even one worker
  * streaming 2^16 points at a time fits, with a message naming the key
  * (name), the budget and the figure needed; -EIO on a CUDA error. */
 int cuda_plan_key(const struct zkey *zk, const char *name, size_t budget, struct cuda_plan *pl,

@@ -97,7 +97,8 @@ static void usage(FILE *f)
             "                      (e.g. 16G; default: the free memory less a margin)\n"
             "  --format F          zkey (default) or bellperson: BLS12-381 only, the same\n"
             "                      setup also as circuit.params, circuit.vk (bellperson)\n"
-            "                      and circuit.pce (cuzk's constraint file); CPU only\n"
+            "                      and circuit.pce (cuzk's constraint file); --backend\n"
+            "                      as for zkey (the point sections on the GPU)\n"
             "  -q, --quiet         no progress on stderr (the INSECURE notice stays)\n"
             "  -h, --help          this text\n"
             "\n"
@@ -357,9 +358,6 @@ int cmd_keygen(int argc, char **argv)
         j.seed = r[0];
     }
 
-    if (bellperson) /* keygen_bellperson.c */
-        return keygen_bellperson_cmd(&j, dir, curve);
-
     /* The GPU, when asked for or available. */
     char gpu_desc[160] = "";
     if (strcmp(backend, "cpu") != 0) {
@@ -371,6 +369,13 @@ int cmd_keygen(int argc, char **argv)
             fprintf(stderr, "slotprove keygen: --backend cuda: %s\n", ge.msg);
             return 1;
         }
+    }
+
+    if (bellperson) { /* keygen_bellperson.c */
+        if (!prog.quiet)
+            fprintf(stderr, "slotprove keygen: points on the %s%s\n", j.gpu ? "GPU: " : "CPU",
+                    gpu_desc);
+        return keygen_bellperson_cmd(&j, dir, curve);
     }
 
     /* The directory and its free space, before any work. */

@@ -19,8 +19,12 @@
  * snarkjs's coset Lagrange bases (keygen_curve.h), the .params h the
  * monomials τ^i·Z(τ)/δ, i < n − 1.
  *
- * Sizes are held in memory whole (wires × ~200 bytes plus the matrices):
- * meant for test and benchmark keys up to a few million wires.
+ * The circuit pass is held in memory whole (wires × ~100 bytes, the
+ * domain's Lagrange bases while it runs, plus the matrices); the point
+ * sections are computed and written in batches of BK_CHUNK points, on the
+ * GPU helper (keygen_gpu.h, --backend cuda|auto) or the CPU, the same bytes
+ * either way. The .params is written in order; its l section is read back
+ * from the zkey's C section (the same points).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "bellperson_ntt.h"
@@ -40,6 +45,7 @@
 #include "keygen_types.h"
 #include "keygen_bellperson.h"
 #include "keygen_curve.h"
+#include "keygen_gpu.h"
 #include "keygen_progress.h"
 #include "keygen_vk.h"
 #include "parallel.h"
@@ -128,29 +134,44 @@ static int bk_emit(void *ctx, uint32_t row, const struct keygen_bls12381_term *c
 
 /* ------------------------------------------------------------------ points */
 
+#define BK_CHUNK ((size_t)1 << 18) /* points per batch of a section */
+
 struct bk_tables {
     struct bls12381_g1_fb_table t1;
     struct bls12381_g2_fb_table t2;
     unsigned nthreads;
+    const struct keygen_job *j;
+    struct keygen_gpu *gpu; /* the tables on the GPU (keygen_gpu.h), or NULL: the CPU */
+    uint64_t (*k)[4];       /* BK_CHUNK scalars, standard form */
 };
 
-/* out[i] = sc[i]·G (sc Montgomery form); G1 (g2 = 0) or G2. */
-static int bk_mul(const struct bk_tables *t, int g2, void *out, const fr_t *sc, size_t n)
+/* out[i] = sc[i]·G (sc Montgomery form, n ≤ BK_CHUNK); G1 (g2 = 0) or G2;
+ * on the GPU helper when open (the same bytes as the CPU's: keygen_gpu.h),
+ * under --backend auto the CPU takes over when it fails. 0 or rc with e. */
+static int bk_mul(struct bk_tables *t, int g2, void *out, const fr_t *sc, size_t n,
+                  struct sp_err *e)
 {
     if (n == 0)
         return 0;
-    uint64_t(*k)[4] = malloc(n * sizeof(*k));
-    if (!k)
-        return -ENOMEM;
     for (size_t i = 0; i < n; i++) {
         fr_t s;
         bls12381_fr_from_mont(&s, &sc[i]);
-        memcpy(k[i], s.l, 32);
+        memcpy(t->k[i], s.l, 32);
     }
-    int rc = g2 ? bls12381_g2_fb_mul_batch(out, &t->t2, (const uint64_t(*)[4])k, n, t->nthreads)
-                : bls12381_g1_fb_mul_batch(out, &t->t1, (const uint64_t(*)[4])k, n, t->nthreads);
-    free(k);
-    return rc;
+    int rc;
+    if (t->gpu && (rc = keygen_gpu_mul(t->gpu, g2, out, (const uint64_t(*)[4])t->k, n, e)) < 0) {
+        if (t->j->gpu == KEYGEN_GPU_REQUIRED)
+            return rc;
+        fprintf(stderr, "\nslotprove keygen: the GPU failed (%s); the CPU computes the rest of "
+                        "the points\n", e->msg);
+        keygen_gpu_close(t->gpu);
+        t->gpu = NULL;
+    }
+    if (t->gpu)
+        return 0;
+    rc = g2 ? bls12381_g2_fb_mul_batch(out, &t->t2, (const uint64_t(*)[4])t->k, n, t->nthreads)
+            : bls12381_g1_fb_mul_batch(out, &t->t1, (const uint64_t(*)[4])t->k, n, t->nthreads);
+    return rc < 0 ? sp_fail(e, rc, "out of memory for the points") : 0;
 }
 
 static int bk_write(FILE *f, const void *p, size_t n)
@@ -308,7 +329,7 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
     fr_t tau, alpha, beta, gamma, delta, shift;
     struct keygen_bls12381_qap qs, qb;
     struct bk_acc a = { 0 };
-    struct bk_tables t = { .nthreads = j->nthreads };
+    struct bk_tables t = { .nthreads = j->nthreads, .j = j };
     struct bk_files o = { 0 };
     fr_t *L = NULL, *w = NULL, *sc = NULL;
     g1_t *pts1 = NULL;
@@ -418,8 +439,10 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
                            s->n_constraints + (uint32_t)n_in, pm, e)) < 0)
         goto out;
 
-    /* points */
+    /* points, in batches of BK_CHUNK */
+    free(L), L = NULL; /* the circuit pass is done */
     keygen_phase(j->progress, "points");
+    keygen_phase_units(j->progress, 6 * nv + 2 * n - 1);
     tables = 1; /* fb_free is safe on a zeroed or failed table */
     if ((rc = bls12381_g1_fb_init(&t.t1, &bls12381_g1_generator,
                                   bls12381_g1_fb_window(4 * nv + 2 * n), j->nthreads)) < 0 ||
@@ -428,48 +451,38 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
         rc = sp_fail(e, rc, "out of memory for the generator tables");
         goto out;
     }
-    size_t big = nv > n ? nv : n;
-    sc = malloc(big * sizeof(fr_t));
-    pts1 = malloc(big * sizeof(g1_t));
-    pts2 = malloc(nv * sizeof(g2_t));
+    if (j->gpu && (rc = keygen_gpu_open(&t.gpu, CURVE_BLS12381, t.t1.pts, t.t1.window, t.t2.pts,
+                                        t.t2.window, BK_CHUNK, e)) < 0) {
+        if (j->gpu == KEYGEN_GPU_REQUIRED)
+            goto out;
+        fprintf(stderr, "slotprove keygen: the GPU failed (%s); the CPU computes the points\n",
+                e->msg);
+        t.gpu = NULL;
+    }
+    sc = malloc(BK_CHUNK * sizeof(fr_t));
+    pts1 = malloc(BK_CHUNK * sizeof(g1_t));
+    pts2 = malloc(BK_CHUNK * sizeof(g2_t));
+    t.k = malloc(BK_CHUNK * sizeof(*t.k));
     g1_t *ic = malloc(n_in * sizeof(g1_t)), hdr1[3];
     g2_t hdr2[3];
     for (int k = 0; k < 3; k++)
         dens[k] = calloc(nv, 1);
-    if (!sc || !pts1 || !pts2 || !ic || !dens[0] || !dens[1] || !dens[2]) {
+    if (!sc || !pts1 || !pts2 || !t.k || !ic || !dens[0] || !dens[1] || !dens[2]) {
         free(ic);
         rc = sp_fail(e, -ENOMEM, "out of memory");
         goto out;
     }
     /* header points: alpha1, beta1, delta1 / beta2, gamma2, delta2 */
     fr_t h1[3] = { alpha, beta, delta }, h2[3] = { beta, gamma, delta };
-    if ((rc = bk_mul(&t, 0, hdr1, h1, 3)) < 0 || (rc = bk_mul(&t, 1, hdr2, h2, 3)) < 0)
-        goto oom;
+    rc = bk_mul(&t, 0, hdr1, h1, 3, e);
+    if (rc == 0)
+        rc = bk_mul(&t, 1, hdr2, h2, 3, e);
     explicit_bzero(h1, sizeof h1);
     explicit_bzero(h2, sizeof h2);
+    if (rc < 0)
+        goto out_ic;
 
-    /* IC (/γ) and L = C (/δ): (β u + α v + w)/γ or /δ */
-    fr_t gamma_inv, delta_inv;
-    bls12381_fr_inv(&gamma_inv, &gamma);
-    bls12381_fr_inv(&delta_inv, &delta);
-    for (uint64_t i = 0; i < nv; i++) {
-        fr_t x, y;
-        bls12381_fr_mul(&x, &beta, &a.u[i]);
-        bls12381_fr_mul(&y, &alpha, &a.v[i]);
-        bls12381_fr_add(&x, &x, &y);
-        bls12381_fr_add(&x, &x, &a.w[i]);
-        bls12381_fr_mul(&sc[i], &x, i < n_in ? &gamma_inv : &delta_inv);
-        if (i >= n_in && bls12381_fr_is_zero(&sc[i])) {
-            rc = sp_fail(e, SP_EINTERNAL, "keygen: aux wire %llu is unconstrained (l at infinity)",
-                         (unsigned long long)(i - n_in));
-            goto out_ic;
-        }
-    }
-    if ((rc = bk_mul(&t, 0, pts1, sc, nv)) < 0)
-        goto oom;
-    memcpy(ic, pts1, n_in * sizeof(g1_t));
-
-    /* zkey: layout, headers, coefficients, IC, C; then A, B1, B2, H */
+    /* zkey: layout, headers, coefficients */
     struct zkey_layout l;
     int zfd = fileno(o.f[F_ZKEY]);
     const char *zp = o.tmp[F_ZKEY];
@@ -483,103 +496,154 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
     memcpy(zq, &hdr2[2], sizeof(g2_t));
     if ((rc = zkey_write_headers(zfd, zp, &l, zh, e)) < 0 ||
         (rc = file_pwrite(zfd, zp, a.coefs, a.ncoefs * sizeof(struct zkey_coef),
-                          l.off[ZKEY_COEFS] + 4, e)) < 0 ||
-        (rc = file_pwrite(zfd, zp, ic, n_in * sizeof(g1_t), l.off[ZKEY_IC], e)) < 0 ||
-        (rc = file_pwrite(zfd, zp, pts1 + n_in, n_aux * sizeof(g1_t), l.off[ZKEY_C], e)) < 0)
+                          l.off[ZKEY_COEFS] + 4, e)) < 0)
         goto out_ic;
 
+    /* IC (/γ) and L = C (/δ): (β u + α v + w)/γ or /δ: the zkey's IC and
+     * C sections (C read back below for the .params l) */
+    fr_t gamma_inv, delta_inv;
+    bls12381_fr_inv(&gamma_inv, &gamma);
+    bls12381_fr_inv(&delta_inv, &delta);
+    for (uint64_t first = 0; first < nv; first += BK_CHUNK) {
+        size_t cnt = nv - first < BK_CHUNK ? (size_t)(nv - first) : BK_CHUNK;
+        for (size_t k = 0; k < cnt; k++) {
+            uint64_t i = first + k;
+            fr_t x, y;
+            bls12381_fr_mul(&x, &beta, &a.u[i]);
+            bls12381_fr_mul(&y, &alpha, &a.v[i]);
+            bls12381_fr_add(&x, &x, &y);
+            bls12381_fr_add(&x, &x, &a.w[i]);
+            bls12381_fr_mul(&sc[k], &x, i < n_in ? &gamma_inv : &delta_inv);
+            if (i >= n_in && bls12381_fr_is_zero(&sc[k])) {
+                rc = sp_fail(e, SP_EINTERNAL, "keygen: aux wire %llu is unconstrained (l at "
+                             "infinity)", (unsigned long long)(i - n_in));
+                goto out_ic;
+            }
+        }
+        if ((rc = bk_mul(&t, 0, pts1, sc, cnt, e)) < 0)
+            goto out_ic;
+        size_t n_ic = first >= n_in ? 0 : n_in - first < cnt ? (size_t)(n_in - first) : cnt;
+        memcpy(ic + first, pts1, n_ic * sizeof(g1_t));
+        if ((n_ic && (rc = file_pwrite(zfd, zp, pts1, n_ic * sizeof(g1_t),
+                                       l.off[ZKEY_IC] + first * sizeof(g1_t), e)) < 0) ||
+            (cnt > n_ic &&
+             (rc = file_pwrite(zfd, zp, pts1 + n_ic, (cnt - n_ic) * sizeof(g1_t),
+                               l.off[ZKEY_C] + (first + n_ic - n_in) * sizeof(g1_t), e)) < 0))
+            goto out_ic;
+        keygen_advance(j->progress, cnt);
+    }
+
     /* .params and .vk: the vk part */
+    FILE *pf = o.f[F_PARAMS];
     if ((rc = bk_vk(o.f[F_VK], hdr1, hdr2, ic, (uint32_t)n_in)) < 0 ||
-        (rc = bk_vk(o.f[F_PARAMS], hdr1, hdr2, ic, (uint32_t)n_in)) < 0) {
+        (rc = bk_vk(pf, hdr1, hdr2, ic, (uint32_t)n_in)) < 0) {
         rc = sp_fail(e, rc, "%s: write failed", o.tmp[F_PARAMS]);
         goto out_ic;
     }
     /* h: τ^i·Z(τ)/δ, i < n − 1 */
     {
-        fr_t zt, p, one;
+        fr_t p, one;
         uint64_t ne[1] = { n };
-        bls12381_fr_pow(&zt, &tau, ne, 1);
+        bls12381_fr_pow(&p, &tau, ne, 1);
         bls12381_fr_set_one(&one);
-        bls12381_fr_sub(&zt, &zt, &one);
-        bls12381_fr_mul(&p, &zt, &delta_inv);
-        for (uint64_t i = 0; i + 1 < n; i++) {
-            sc[i] = p;
-            bls12381_fr_mul(&p, &p, &tau);
+        bls12381_fr_sub(&p, &p, &one);
+        bls12381_fr_mul(&p, &p, &delta_inv);
+        if (bk_be32(pf, (uint32_t)(n - 1))) {
+            rc = sp_fail(e, -EIO, "%s: write failed", o.tmp[F_PARAMS]);
+            goto out_ic;
         }
+        for (uint64_t first = 0; first + 1 < n; first += BK_CHUNK) {
+            size_t cnt = n - 1 - first < BK_CHUNK ? (size_t)(n - 1 - first) : BK_CHUNK;
+            for (size_t k = 0; k < cnt; k++) {
+                sc[k] = p;
+                bls12381_fr_mul(&p, &p, &tau);
+            }
+            if ((rc = bk_mul(&t, 0, pts1, sc, cnt, e)) < 0)
+                goto out_ic;
+            if (bk_g1s(pf, pts1, cnt)) {
+                rc = sp_fail(e, -EIO, "%s: write failed", o.tmp[F_PARAMS]);
+                goto out_ic;
+            }
+            keygen_advance(j->progress, cnt);
+        }
+        explicit_bzero(&p, sizeof p);
     }
-    /* l (= the zkey's C points, still in pts1) comes after h; keep it */
-    g1_t *lpts = malloc((n_aux ? n_aux : 1) * sizeof(g1_t));
-    if (!lpts)
-        goto oom;
-    memcpy(lpts, pts1 + n_in, n_aux * sizeof(g1_t));
-    FILE *pf = o.f[F_PARAMS];
-    if ((rc = bk_mul(&t, 0, pts1, sc, n - 1)) < 0) {
-        free(lpts);
-        goto oom;
-    }
-    if (bk_be32(pf, (uint32_t)(n - 1)) || bk_g1s(pf, pts1, n - 1) || bk_be32(pf, (uint32_t)n_aux) ||
-        bk_g1s(pf, lpts, n_aux)) {
-        free(lpts);
+    /* l: the zkey's C points, read back */
+    if (bk_be32(pf, (uint32_t)n_aux)) {
         rc = sp_fail(e, -EIO, "%s: write failed", o.tmp[F_PARAMS]);
         goto out_ic;
     }
-    free(lpts);
+    for (uint64_t first = 0; first < n_aux; first += BK_CHUNK) {
+        size_t cnt = n_aux - first < BK_CHUNK ? (size_t)(n_aux - first) : BK_CHUNK;
+        ssize_t got = pread(zfd, pts1, cnt * sizeof(g1_t),
+                            (off_t)(l.off[ZKEY_C] + first * sizeof(g1_t)));
+        if (got != (ssize_t)(cnt * sizeof(g1_t))) {
+            rc = sp_fail(e, -EIO, "%s: read back: %s", zp, got < 0 ? strerror(errno) : "short");
+            goto out_ic;
+        }
+        if (bk_g1s(pf, pts1, cnt)) {
+            rc = sp_fail(e, -EIO, "%s: write failed", o.tmp[F_PARAMS]);
+            goto out_ic;
+        }
+    }
 
-    /* A and B at τ: the zkey's A, B1, B2 (every wire) and the .params a, b
-     * sections (the wires the density bitmaps name; inputs always in a) */
+    /* A and B at τ: the zkey's A, B1, B2 (every wire) and the .params a,
+     * b_g1, b_g2 sections (the wires the density bitmaps name; inputs
+     * always in a) */
     bk_density(dens[0], a.cols[0], a.nnz[0]);
     bk_density(dens[1], a.cols[1], a.nnz[1]);
     for (uint64_t i = 0; i < n_in; i++)
         dens[0][i] = 1;
-    if ((rc = bk_mul(&t, 0, pts1, a.u, nv)) < 0)
-        goto oom;
-    if ((rc = file_pwrite(zfd, zp, pts1, nv * sizeof(g1_t), l.off[ZKEY_A], e)) < 0)
-        goto out_ic;
     uint64_t na = 0, nb = 0;
     for (uint64_t i = 0; i < nv; i++) {
         na += dens[0][i];
         nb += dens[1][i];
     }
-    if (bk_be32(pf, (uint32_t)na)) {
-        rc = sp_fail(e, -EIO, "%s: write failed", o.tmp[F_PARAMS]);
-        goto out_ic;
-    }
-    for (uint64_t i = 0; i < nv; i++) {
-        if (!dens[0][i])
-            continue;
-        if (bls12381_g1_affine_is_inf(&pts1[i]) || bk_g1s(pf, &pts1[i], 1)) {
-            rc = sp_fail(e, SP_EINTERNAL, "keygen: wire %llu: A at τ is zero or write failed",
-                         (unsigned long long)i);
-            goto out_ic;
-        }
-    }
-    if ((rc = bk_mul(&t, 0, pts1, a.v, nv)) < 0 || (rc = bk_mul(&t, 1, pts2, a.v, nv)) < 0)
-        goto oom;
-    if ((rc = file_pwrite(zfd, zp, pts1, nv * sizeof(g1_t), l.off[ZKEY_B1], e)) < 0 ||
-        (rc = file_pwrite(zfd, zp, pts2, nv * sizeof(g2_t), l.off[ZKEY_B2], e)) < 0)
-        goto out_ic;
-    for (int g2 = 0; g2 < 2; g2++) {
-        if (bk_be32(pf, (uint32_t)nb)) {
+    /* pass 0: A (G1, u), pass 1: B1 (G1, v), pass 2: B2 (G2, v) */
+    for (int pass = 0; pass < 3; pass++) {
+        int g2 = pass == 2;
+        const uint8_t *dn = dens[pass ? 1 : 0];
+        const fr_t *src = pass ? a.v : a.u;
+        unsigned zsec = pass == 0 ? ZKEY_A : pass == 1 ? ZKEY_B1 : ZKEY_B2;
+        size_t psz = g2 ? sizeof(g2_t) : sizeof(g1_t);
+        void *buf = g2 ? (void *)pts2 : (void *)pts1;
+        if (bk_be32(pf, (uint32_t)(pass ? nb : na))) {
             rc = sp_fail(e, -EIO, "%s: write failed", o.tmp[F_PARAMS]);
             goto out_ic;
         }
-        for (uint64_t i = 0; i < nv; i++) {
-            if (!dens[1][i])
-                continue;
-            int bad = g2 ? bls12381_g2_affine_is_inf(&pts2[i]) || bk_g2s(pf, &pts2[i], 1)
-                         : bls12381_g1_affine_is_inf(&pts1[i]) || bk_g1s(pf, &pts1[i], 1);
-            if (bad) {
-                rc = sp_fail(e, SP_EINTERNAL, "keygen: wire %llu: B at τ is zero or write failed",
-                             (unsigned long long)i);
+        for (uint64_t first = 0; first < nv; first += BK_CHUNK) {
+            size_t cnt = nv - first < BK_CHUNK ? (size_t)(nv - first) : BK_CHUNK;
+            if ((rc = bk_mul(&t, g2, buf, src + first, cnt, e)) < 0)
                 goto out_ic;
+            if ((rc = file_pwrite(zfd, zp, buf, cnt * psz, l.off[zsec] + first * psz, e)) < 0)
+                goto out_ic;
+            for (size_t k = 0; k < cnt; k++) {
+                if (!dn[first + k])
+                    continue;
+                int bad = g2 ? bls12381_g2_affine_is_inf(&pts2[k]) || bk_g2s(pf, &pts2[k], 1)
+                             : bls12381_g1_affine_is_inf(&pts1[k]) || bk_g1s(pf, &pts1[k], 1);
+                if (bad) {
+                    rc = sp_fail(e, SP_EINTERNAL, "keygen: wire %llu: %s at τ is zero or write "
+                                 "failed", (unsigned long long)(first + k), pass ? "B" : "A");
+                    goto out_ic;
+                }
             }
+            keygen_advance(j->progress, g2 ? 3 * cnt : cnt);
         }
     }
     /* the zkey's H: snarkjs's coset Lagrange bases */
-    if ((rc = keygen_bls12381_h_bases(&qs, sc, 0, n)) < 0 || (rc = bk_mul(&t, 0, pts1, sc, n)) < 0)
-        goto oom;
-    if ((rc = file_pwrite(zfd, zp, pts1, n * sizeof(g1_t), l.off[ZKEY_H], e)) < 0)
-        goto out_ic;
+    for (uint64_t first = 0; first < n; first += BK_CHUNK) {
+        size_t cnt = n - first < BK_CHUNK ? (size_t)(n - first) : BK_CHUNK;
+        if ((rc = keygen_bls12381_h_bases(&qs, sc, first, cnt)) < 0) {
+            rc = sp_fail(e, rc, "out of memory");
+            goto out_ic;
+        }
+        if ((rc = bk_mul(&t, 0, pts1, sc, cnt, e)) < 0 ||
+            (rc = file_pwrite(zfd, zp, pts1, cnt * sizeof(g1_t),
+                              l.off[ZKEY_H] + first * sizeof(g1_t), e)) < 0)
+            goto out_ic;
+        keygen_advance(j->progress, cnt);
+    }
     if (ftruncate(zfd, (off_t)l.file_size) != 0) {
         rc = sp_fail(e, -errno, "%s: ftruncate: %s", zp, strerror(errno));
         goto out_ic;
@@ -601,8 +665,6 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
     free(ic);
     rc = 0;
     goto out;
-oom:
-    rc = sp_fail(e, -ENOMEM, "out of memory");
 out_ic:
     free(ic);
 out:
@@ -615,6 +677,8 @@ out:
     explicit_bzero(&qb, sizeof qb);
     explicit_bzero(&gs, sizeof gs);
     bk_close(&o, rc == 0);
+    keygen_gpu_close(t.gpu);
+    free(t.k);
     if (tables) {
         bls12381_g1_fb_free(&t.t1);
         bls12381_g2_fb_free(&t.t2);
@@ -628,6 +692,25 @@ out:
     free(a.u), free(a.v), free(a.w), free(a.coefs);
     free(L), free(w), free(sc), free(pts1), free(pts2), free(wbytes);
     return rc;
+}
+
+/* The most bytes the seven files of shape s take: .params and .vk
+ * (bellperson_params.h: every wire counted in a, b_g1 and b_g2), the PCE
+ * (bellperson_pce.h: header, three CSR matrices of N + inputs rows with
+ * n_a + inputs, n_b and n_c entries of 4 + 32 bytes, three bitmaps), the
+ * zkey (zkey_layout), the witness and the two JSON files. */
+static uint64_t bk_disk_bytes(const struct keygen_shape *s)
+{
+    uint64_t n = s->domain_size, nv = s->n_vars, n_in = (uint64_t)s->n_public + 1;
+    uint64_t vk = 3 * 96 + 3 * 192 + 4 + n_in * 96;
+    uint64_t params = vk + 4 + (n - 1) * 96 + 4 + (nv - n_in) * 96 + 12 + 2 * nv * 96 + nv * 192;
+    uint64_t rows = (uint64_t)s->n_constraints + n_in;
+    uint64_t pce = 32 + 3 * (24 + (rows + 1) * 4) + (s->n_a + n_in + s->n_b + s->n_c) * 36 +
+                   3 * (24 + 8 * (nv / 64 + 1)) + 4096;
+    struct zkey_layout l;
+    zkey_layout(&l, CURVE_BLS12381, s->n_vars, s->n_public, s->domain_size, s->n_coefs);
+    uint64_t text = 4096 + 200 * n_in + 84 * (uint64_t)s->n_public;
+    return params + vk + pce + l.file_size + wtns_file_bytes(s->n_vars) + 2 * text;
 }
 
 int keygen_bellperson_cmd(struct keygen_job *j, const char *dir, enum curve_id curve)
@@ -644,14 +727,28 @@ int keygen_bellperson_cmd(struct keygen_job *j, const char *dir, enum curve_id c
                 errno ? strerror(errno) : "not a directory");
         return 1;
     }
+    struct statvfs vfs;
+    uint64_t need = bk_disk_bytes(&j->shape);
+    if (statvfs(dir, &vfs) < 0) {
+        fprintf(stderr, "slotprove keygen: %s: statvfs: %s\n", dir, strerror(errno));
+        return 1;
+    }
+    if ((uint64_t)vfs.f_bavail * vfs.f_frsize < need) {
+        fprintf(stderr, "slotprove keygen: %s: not enough free space: the bellperson files need "
+                        "up to %llu bytes (%.2f GiB: .params, .pce, .zkey and the rest), only "
+                        "%llu bytes are free\n", dir, (unsigned long long)need,
+                need / 1073741824.0, (unsigned long long)vfs.f_bavail * vfs.f_frsize);
+        return 1;
+    }
     fprintf(stderr, "slotprove keygen: INSECURE, FOR TESTING ONLY: a single-party setup whose "
                     "secrets %s\n",
             j->seeded ? "follow from --seed (anyone can recompute them)"
                       : "came from getrandom and are discarded at the end");
     if (!j->progress->quiet)
         fprintf(stderr, "slotprove keygen: bellperson format, %u constraints, %u public, %u wires, "
-                        "domain 2^%u\n",
-                j->shape.n_constraints, j->shape.n_public, j->shape.n_vars, j->shape.log_domain);
+                        "domain 2^%u; up to %.2f GiB to %s\n",
+                j->shape.n_constraints, j->shape.n_public, j->shape.n_vars, j->shape.log_domain,
+                need / 1073741824.0, dir);
     j->progress->tty = isatty(2);
     if (keygen_bellperson(j, dir, &e) < 0) {
         fprintf(stderr, "slotprove keygen: %s\n", e.msg);

@@ -74,9 +74,9 @@ extern "C" int gpu_bp_monomial(void *out, const void *in, size_t n, const void *
     return 0;
 }
 
-extern "C" int gpu_bp_quotient(unsigned log_n, const void *a, const void *b, const void *c,
-                               uint64_t u, const void *scale, const void *shift_inv, void **h,
-                               struct sp_err *e)
+extern "C" int gpu_bp_quotient(unsigned log_n, int lean, const void *a, const void *b,
+                               const void *c, uint64_t u, const void *scale,
+                               const void *shift_inv, void **h, struct sp_err *e)
 {
     size_t n = (size_t)1 << log_n, vb = n * 32;
     void *x = NULL, *y = NULL, *z = NULL;
@@ -85,19 +85,33 @@ extern "C" int gpu_bp_quotient(unsigned log_n, const void *a, const void *b, con
     if ((rc = gpu_mem_alloc(&x, vb, GPU_MEM_VECTORS, "vectors", e)) < 0 ||
         (rc = gpu_mem_alloc(&y, vb, GPU_MEM_VECTORS, "vectors", e)) < 0 ||
         (rc = gpu_mem_alloc(&z, vb, GPU_MEM_VECTORS, "vectors", e)) < 0 ||
-        (rc = gpu_ntt_create(&d, GPU_BLS12381, log_n, e)) < 0)
+        (rc = (lean ? gpu_ntt_create_compact : gpu_ntt_create)(&d, GPU_BLS12381, log_n, e)) < 0)
         goto out;
-    /* A on the coset in y; B in x, y <- A*B; C in x, y <- A*B - C; x <- iNTT(y) */
-    if ((rc = gpu_upload(z, a, vb, e)) < 0 || (rc = gpu_bp_scatter(x, z, n, u, e)) < 0 ||
-        (rc = gpu_ntt_coset_lde(d, y, x, e)) < 0 || (rc = gpu_sync(e)) < 0 ||
-        (rc = gpu_upload(x, b, vb, e)) < 0 || (rc = gpu_bp_scatter(z, x, n, u, e)) < 0 ||
-        (rc = gpu_ntt_coset_lde(d, x, z, e)) < 0 ||
-        (rc = gpu_fr_mul(GPU_BLS12381, y, y, x, n, e)) < 0 || (rc = gpu_sync(e)) < 0 ||
-        (rc = gpu_upload(x, c, vb, e)) < 0 || (rc = gpu_bp_scatter(z, x, n, u, e)) < 0 ||
-        (rc = gpu_ntt_coset_lde(d, x, z, e)) < 0 || (rc = gpu_bp_sub(y, y, x, n, e)) < 0 ||
-        (rc = gpu_ntt_inverse(d, x, y, e)) < 0 ||
-        (rc = gpu_bp_monomial(x, x, n, scale, shift_inv, e)) < 0 || (rc = gpu_sync(e)) < 0)
-        goto out;
+    if (lean) {
+        /* z stages each upload; A's coset values in x, B's in y, x <- A*B;
+         * C's in y, x <- A*B - C; x <- iNTT(x): all in place */
+        if ((rc = gpu_upload(z, a, vb, e)) < 0 || (rc = gpu_bp_scatter(x, z, n, u, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde_inplace(d, x, e)) < 0 || (rc = gpu_sync(e)) < 0 ||
+            (rc = gpu_upload(z, b, vb, e)) < 0 || (rc = gpu_bp_scatter(y, z, n, u, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde_inplace(d, y, e)) < 0 ||
+            (rc = gpu_fr_mul(GPU_BLS12381, x, x, y, n, e)) < 0 || (rc = gpu_sync(e)) < 0 ||
+            (rc = gpu_upload(z, c, vb, e)) < 0 || (rc = gpu_bp_scatter(y, z, n, u, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde_inplace(d, y, e)) < 0 || (rc = gpu_bp_sub(x, x, y, n, e)) < 0 ||
+            (rc = gpu_ntt_inverse_inplace(d, x, e)) < 0 ||
+            (rc = gpu_bp_monomial(x, x, n, scale, shift_inv, e)) < 0 || (rc = gpu_sync(e)) < 0)
+            goto out;
+    } else
+        /* A on the coset in y; B in x, y <- A*B; C in x, y <- A*B - C; x <- iNTT(y) */
+        if ((rc = gpu_upload(z, a, vb, e)) < 0 || (rc = gpu_bp_scatter(x, z, n, u, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde(d, y, x, e)) < 0 || (rc = gpu_sync(e)) < 0 ||
+            (rc = gpu_upload(x, b, vb, e)) < 0 || (rc = gpu_bp_scatter(z, x, n, u, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde(d, x, z, e)) < 0 ||
+            (rc = gpu_fr_mul(GPU_BLS12381, y, y, x, n, e)) < 0 || (rc = gpu_sync(e)) < 0 ||
+            (rc = gpu_upload(x, c, vb, e)) < 0 || (rc = gpu_bp_scatter(z, x, n, u, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde(d, x, z, e)) < 0 || (rc = gpu_bp_sub(y, y, x, n, e)) < 0 ||
+            (rc = gpu_ntt_inverse(d, x, y, e)) < 0 ||
+            (rc = gpu_bp_monomial(x, x, n, scale, shift_inv, e)) < 0 || (rc = gpu_sync(e)) < 0)
+            goto out;
     *h = x;
     x = NULL;
 out:
@@ -106,4 +120,9 @@ out:
     gpu_mem_free(y);
     gpu_mem_free(z);
     return rc;
+}
+
+extern "C" size_t gpu_bp_quotient_plan(unsigned log_n, int lean)
+{
+    return 3 * gpu_mem_charge(((size_t)32) << log_n) + gpu_ntt_plan(log_n, lean);
 }

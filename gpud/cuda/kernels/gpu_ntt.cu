@@ -325,6 +325,13 @@ static int ntt_run(struct gpu_ntt *d, F *out, F *in, int what, struct sp_err *e)
     unsigned nb = (unsigned)((d->n / 2 + 1 + 255) / 256);
     int rc;
     switch (what) {
+    case 4:
+        /* inverse in place: x → NTT(x), then reversed and ×1/n in place */
+        if ((rc = d->compact ? ntt_forward_inplace<F, true>(d, in, e) : ntt_forward_inplace<F, false>(d, in, e)))
+            return rc;
+        ntt_reverse_scale<F><<<nb, 256>>>(in, d->n, nullptr, 0, (const F *)d->consts);
+        CU_TRY(cudaGetLastError(), e, "ntt scale");
+        return 0;
     case 3:
         /* coset LDE in place: x → NTT(x), reversed and ×shift^i/n in
          * place, → NTT */
@@ -355,10 +362,10 @@ static int ntt_run(struct gpu_ntt *d, F *out, F *in, int what, struct sp_err *e)
 
 static int ntt_dispatch(struct gpu_ntt *d, void *out, void *in, int what, struct sp_err *e)
 {
-    if (out == in && what != 3)
+    if (out == in && what < 3)
         return sp_fail(e, -EINVAL, "gpu ntt: out and in must differ");
-    if (d->compact && what != 3)
-        return sp_fail(e, -EINVAL, "gpu ntt: a compact domain runs the in-place coset LDE only");
+    if (d->compact && what < 3)
+        return sp_fail(e, -EINVAL, "gpu ntt: a compact domain runs the in-place transforms only");
     if (d->curve == GPU_BN254)
         return ntt_run<bn254_fr_d>(d, (bn254_fr_d *)out, (bn254_fr_d *)in, what, e);
     return ntt_run<bls12381_fr_d>(d, (bls12381_fr_d *)out, (bls12381_fr_d *)in, what, e);
@@ -379,4 +386,8 @@ extern "C" int gpu_ntt_coset_lde(struct gpu_ntt *d, void *out, void *in, struct 
 extern "C" int gpu_ntt_coset_lde_inplace(struct gpu_ntt *d, void *x, struct sp_err *e)
 {
     return ntt_dispatch(d, x, x, 3, e);
+}
+extern "C" int gpu_ntt_inverse_inplace(struct gpu_ntt *d, void *x, struct sp_err *e)
+{
+    return ntt_dispatch(d, x, x, 4, e);
 }

@@ -24,7 +24,8 @@ void gpu_ntt_free(struct gpu_ntt *d);
 /* The same domain with the twiddles in two half tables (2^⌈log_n/2⌉ +
  * 2^⌊log_n/2⌋ entries instead of 2^log_n: 0.75 MiB instead of 4 GiB at
  * 2^27), each twiddle one product of two of them: for
- * gpu_ntt_coset_lde_inplace only (the others return -EINVAL): the CUDA
+ * gpu_ntt_coset_lde_inplace and gpu_ntt_inverse_inplace only (the others
+ * return -EINVAL): the CUDA
  * backend's lean workers. */
 int gpu_ntt_create_compact(struct gpu_ntt **ret, enum gpu_curve curve, unsigned log_n,
                            struct sp_err *e);
@@ -44,6 +45,10 @@ int gpu_ntt_coset_lde(struct gpu_ntt *d, void *out, void *in, struct sp_err *e);
  * in-place bit-reversal permutations more than the out-of-place one, and
  * no second buffer: the CUDA backend's lean buffer sets (cuda_budget.h). */
 int gpu_ntt_coset_lde_inplace(struct gpu_ntt *d, void *x, struct sp_err *e);
+/* x ← NTT^−1(x) in place (the same values as gpu_ntt_inverse: a forward
+ * NTT in place, then reversed and ×1/n in place); a compact domain too:
+ * bellperson's lean quotient (gpu_bellperson.h). */
+int gpu_ntt_inverse_inplace(struct gpu_ntt *d, void *x, struct sp_err *e);
 
 #ifdef __cplusplus
 }
