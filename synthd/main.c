@@ -300,6 +300,7 @@ int main(int argc, char **argv)
     if (child_start(&args, argc, argv, "synthd", &pool, PROT_READ | PROT_WRITE) != 0)
         return 2;
     trace_buffers = args.trace_buffers;
+    witness_private_dirs_sweep(); /* what a killed predecessor left */
     nthreads = args.threads ? args.threads : parallel_threads();
     struct ctl_msg hello;
     ctl_init(&hello, CTL_HELLO);

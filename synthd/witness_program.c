@@ -2,6 +2,7 @@
  * witness_program.c — a witness program run as a contained child
  * (witness_program.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -200,6 +201,49 @@ static void child_exec(pid_t parent, enum witness_kind kind, int prog_fd, int da
     _exit(127);
 }
 
+static const char *tmp_dir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+}
+
+void witness_private_dirs_sweep(void)
+{
+    const char *tmp = tmp_dir();
+    int dfd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
+        return;
+    }
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        int pid = 0, n = 0;
+        struct stat st;
+        if (sscanf(de->d_name, "slotprove-witness-%d-%n", &pid, &n) != 1 || n == 0 ||
+            pid <= 0 || (kill(pid, 0) == 0 || errno != ESRCH))
+            continue;
+        if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
+            st.st_uid != geteuid())
+            continue;
+        int sub = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        DIR *s = sub >= 0 ? fdopendir(sub) : NULL;
+        if (!s) {
+            if (sub >= 0)
+                close(sub);
+            continue;
+        }
+        struct dirent *f;
+        while ((f = readdir(s)))
+            if (strcmp(f->d_name, ".") != 0 && strcmp(f->d_name, "..") != 0)
+                unlinkat(sub, f->d_name, 0);
+        closedir(s);
+        unlinkat(dfd, de->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
 /* Copies the memfd src into a new file dir/name (0600). 0 or -errno. */
 static int copy_into(int src, const char *dir, const char *name)
 {
@@ -255,8 +299,7 @@ int witness_program_run(int prog_fd, const char *prog_path, const int *aux, int 
         return sp_fail(e, -EINVAL, "%s: synthd got %d of the program's pinned files, not %d",
                        prog_path, naux, kind == WITNESS_NATIVE ? 1 : 2);
     /* the run's private directory: only the daemon's user can name into it */
-    const char *tmp = getenv("TMPDIR");
-    snprintf(dir, sizeof(dir), "%s/slotprove-witness-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    snprintf(dir, sizeof(dir), "%s/slotprove-witness-%d-XXXXXX", tmp_dir(), (int)getpid());
     if (!mkdtemp(dir))
         return sp_fail(e, -errno, "synthd: mkdtemp %s: %s", dir, strerror(errno));
     const char *base = strrchr(prog_path, '/');

@@ -22,7 +22,10 @@
  * /proc/self/fd/6, the pinned .dat (argv[0] = DIR/NAME: main.cpp opens
  * argv[0] + ".dat"); for a .wasm, DIR holds copies of the pinned
  * generate_witness.js and witness_calculator.js (node resolves a script's
- * real path, so a link to a memfd would not load).
+ * real path, so a link to a memfd would not load). The directory is
+ * $TMPDIR (else /tmp)/slotprove-witness-PID-XXXXXX, PID synthd's own: one
+ * left behind by a synthd that was killed mid-run is removed by the next
+ * synthd's start (witness_private_dirs_sweep).
  *
  * Containment: the child gets its own process group, PR_SET_PDEATHSIG
  * (SIGKILL: a killed synthd takes its program along), stdin /dev/null,
@@ -84,5 +87,11 @@ int witness_program_run(int prog_fd, const char *prog_path, const int *aux, int 
                         int input_fd, const char *input_name,
                         const struct witness_limits *l, uint64_t max_wtns_bytes, int *wtns_fd,
                         struct sp_err *e);
+
+/* Removes the private directories of synthds that no longer run (a name
+ * slotprove-witness-PID-* in $TMPDIR or /tmp whose PID does not exist, a
+ * directory of this user): what a SIGKILL mid-run left. Called at synthd's
+ * start. */
+void witness_private_dirs_sweep(void);
 
 #endif

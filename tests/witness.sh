@@ -403,6 +403,16 @@ done
 if [ $killed -eq 20 ] && [ $orphans -eq 0 ] && [ $lost -eq 0 ]; then
     ok "daemon: synthd SIGKILLed mid-witness $killed times: no orphan program, no job lost"
 else bad "daemon: SIGKILL mid-witness: $killed kills, $orphans orphan programs, $lost jobs lost"; fi
+# each killed synthd left its run's private directory; the synthd started
+# after it removes it: none of a dead synthd's remains
+left=0
+for d in "${TMPDIR:-/tmp}"/slotprove-witness-*-*; do
+    [ -d "$d" ] || continue
+    p=${d#"${TMPDIR:-/tmp}"/slotprove-witness-}
+    kill -0 "${p%%-*}" 2>/dev/null || left=$((left + 1))
+done
+if [ $left -eq 0 ]; then ok "daemon: no private witness directory of a killed synthd is left"
+else bad "daemon: $left private witness directories of killed synthds are left"; fi
 if $SNARKJS groth16 verify "$FIX/bn128/chain.vk.json" "$D/k.public.json" "$D/k.proof.json" 2>&1 | grep -q 'OK!'; then
     ok "daemon: the last proof after the kills verifies"
 else bad "daemon: the last proof after the kills does not verify"; fi
