@@ -243,12 +243,16 @@ int cmd_prove(int argc, char **argv)
         sp_fail(&e, -errno, "%s: dup: %s", zkey_path, strerror(errno));
         goto out;
     }
+    /* synthd and gpud start (exec, map the pool) while this process checks
+     * every point of the key: the check is whole before the key is sent */
+    if (core_start(&core, &e) < 0) {
+        close(kfd);
+        goto out;
+    }
     if (keys_add_fd(&core.keys, kfd, zkey_path, "prove", &key_id, &e) < 0)
         goto out;
     r.key_check_ns = core.keys.keys[key_id].check_ns;
     r.key_points = core.keys.keys[key_id].check_points;
-    if (core_start(&core, &e) < 0)
-        goto out;
 
     struct submission sub = { .key = "prove", .zkey = "", .n_witnesses = 1,
                               .witnesses = { wtns_path } };
