@@ -181,7 +181,8 @@ int cmd_fullprove(int argc, char **argv)
     core_init(&core);
     log_setup("slotprove", 0, LOG_WARN, r.quiet);
 
-    /* bad files fail before any process starts */
+    /* bad files fail before any process starts (the key's points are
+     * checked below, while synthd and gpud start) */
     if ((zfd = open_input(zkey_path, &e)) < 0 || zkey_open(&zk, zfd, zkey_path, &e) < 0 ||
         (ifd = open_input(input_path, &e)) < 0 ||
         (pfd = witness_program_open(prog_path, prog_abs, sizeof(prog_abs), paux, &e)) < 0)

@@ -6,8 +6,9 @@
  * synthd, one gpud and a one-slot pool sized for the key, the same
  * dispatcher, the same crash recovery (a child that dies is respawned and
  * its partition redone; a partition that keeps crashing its process fails
- * after the usual 3 attempts). The inputs are validated before any process
- * starts; progress lines (children, synthesis, each proving stage, totals)
+ * after the usual 3 attempts). The inputs' headers are validated before any
+ * process starts, the key's points while synthd and gpud start (before the
+ * key is sent to them); progress lines (children, synthesis, each proving stage, totals)
  * go to stderr as each happens; both outputs are written together
  * (temporary files, then renames). It never touches slot payloads.
  */
@@ -222,7 +223,7 @@ int cmd_prove(int argc, char **argv)
     core_init(&core);
     log_setup("slotprove", 0, LOG_WARN, r.quiet);
 
-    /* Validate up front, so bad input fails before any process starts. */
+    /* Headers up front, so bad input fails before any process starts. */
     if ((zfd = open_input(zkey_path, &e)) < 0 || zkey_open(&zk, zfd, zkey_path, &e) < 0 ||
         (wfd = open_input(wtns_path, &e)) < 0 || wtns_open(&w, wfd, wtns_path, &e) < 0 ||
         wtns_check_key(&w, &zk, &e) < 0)
