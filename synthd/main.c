@@ -258,9 +258,12 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
 }
 
 /* An input partition: fds[0] the input (a sealed memfd), fds[1] the key's
- * witness program; text "INPUT_NAME\0PROGRAM_PATH". The program's failure
- * is the input's: SYNTH_ERR with its message, never a crash of synthd. */
-static void synthesize_input(const struct ctl_msg *req, int input_fd, int prog_fd)
+ * witness program, then its naux pinned companions (the .dat; or
+ * generate_witness.js, witness_calculator.js); text
+ * "INPUT_NAME\0PROGRAM_PATH". The program's failure is the input's:
+ * SYNTH_ERR with its message, never a crash of synthd. */
+static void synthesize_input(const struct ctl_msg *req, int input_fd, int prog_fd,
+                             const int *aux, int naux)
 {
     struct sp_err e = { "" };
     struct witness_limits lim;
@@ -280,7 +283,7 @@ static void synthesize_input(const struct ctl_msg *req, int input_fd, int prog_f
     /* .wtns: header 12, section 1 (12 + 40), section 2 header 12, values */
     uint64_t max_wtns = 76 + (uint64_t)k->zk.n_vars * 32 + 4096;
     fault_point_kill("synthd-witness", name);
-    int rc = witness_program_run(prog_fd, prog, input_fd, name, &lim, max_wtns, &wfd, &e);
+    int rc = witness_program_run(prog_fd, prog, aux, naux, input_fd, name, &lim, max_wtns, &wfd, &e);
     if (rc < 0) {
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;
@@ -297,6 +300,7 @@ int main(int argc, char **argv)
     if (child_start(&args, argc, argv, "synthd", &pool, PROT_READ | PROT_WRITE) != 0)
         return 2;
     trace_buffers = args.trace_buffers;
+    witness_private_dirs_sweep(); /* what a killed predecessor left */
     nthreads = args.threads ? args.threads : parallel_threads();
     struct ctl_msg hello;
     ctl_init(&hello, CTL_HELLO);
@@ -331,8 +335,8 @@ int main(int argc, char **argv)
                 char wname[256];
                 snprintf(wname, sizeof(wname), "%.255s", m.text);
                 synthesize(&m, fds[0], wname, 1);
-            } else if (nfds == 2) {
-                synthesize_input(&m, fds[0], fds[1]);
+            } else if (nfds >= 2) {
+                synthesize_input(&m, fds[0], fds[1], fds + 2, nfds - 2);
             } else
                 reply(&m, CTL_SYNTH_ERR, -EINVAL, "SYNTH without a witness descriptor");
             break;

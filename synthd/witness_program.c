@@ -2,6 +2,7 @@
  * witness_program.c — a witness program run as a contained child
  * (witness_program.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -13,6 +14,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -24,7 +26,7 @@
 extern char **environ;
 
 /* Fixed descriptor numbers inside the program. */
-enum { FD_INPUT = 3, FD_WTNS = 4, FD_PROGRAM = 5 };
+enum { FD_INPUT = 3, FD_WTNS = 4, FD_PROGRAM = 5, FD_DAT = 6 };
 
 void witness_limits_init(struct witness_limits *l, uint64_t mem_bytes, unsigned cpu_s,
                          unsigned wall_s)
@@ -156,8 +158,8 @@ static uint64_t mono_ms(void)
 }
 
 /* In the child, after fork: only async-signal-safe calls. Never returns. */
-static void child_exec(pid_t parent, enum witness_kind kind, int prog_fd, int input_fd,
-                       int wtns_fd, int log_fd, const struct witness_limits *l,
+static void child_exec(pid_t parent, enum witness_kind kind, int prog_fd, int dat_fd,
+                       int input_fd, int wtns_fd, int log_fd, const struct witness_limits *l,
                        uint64_t max_wtns_bytes, char *const *argv)
 {
     setpgid(0, 0);
@@ -166,15 +168,17 @@ static void child_exec(pid_t parent, enum witness_kind kind, int prog_fd, int in
     /* out of the way of the fixed numbers first, then into place */
     int in = fcntl(input_fd, F_DUPFD_CLOEXEC, 64), out = fcntl(wtns_fd, F_DUPFD_CLOEXEC, 64);
     int prog = fcntl(prog_fd, F_DUPFD_CLOEXEC, 64), log = fcntl(log_fd, F_DUPFD_CLOEXEC, 64);
+    int dat = dat_fd >= 0 ? fcntl(dat_fd, F_DUPFD_CLOEXEC, 64) : 0;
     int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (in < 0 || out < 0 || prog < 0 || log < 0 || null < 0 || dup2(null, 0) < 0 ||
+    if (in < 0 || out < 0 || prog < 0 || log < 0 || dat < 0 || null < 0 || dup2(null, 0) < 0 ||
         dup2(log, 1) < 0 || dup2(log, 2) < 0 || dup2(in, FD_INPUT) < 0 ||
-        dup2(out, FD_WTNS) < 0 || dup2(prog, FD_PROGRAM) < 0)
+        dup2(out, FD_WTNS) < 0 || dup2(prog, FD_PROGRAM) < 0 ||
+        (dat_fd >= 0 && dup2(dat, FD_DAT) < 0))
         _exit(127);
     /* the ELF is executed through its descriptor, which need not stay open */
     if (kind == WITNESS_NATIVE)
         fcntl(FD_PROGRAM, F_SETFD, FD_CLOEXEC);
-    syscall(SYS_close_range, FD_PROGRAM + 1, ~0u, 0);
+    syscall(SYS_close_range, dat_fd >= 0 ? FD_DAT + 1 : FD_PROGRAM + 1, ~0u, 0);
     struct rlimit mem = { l->mem_bytes, l->mem_bytes };
     struct rlimit cpu = { l->cpu_s, (rlim_t)l->cpu_s + 1 };
     struct rlimit fsize = { max_wtns_bytes, max_wtns_bytes };
@@ -197,34 +201,160 @@ static void child_exec(pid_t parent, enum witness_kind kind, int prog_fd, int in
     _exit(127);
 }
 
-int witness_program_run(int prog_fd, const char *prog_path, int input_fd, const char *input_name,
+static const char *tmp_dir(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+}
+
+void witness_private_dirs_sweep(void)
+{
+    const char *tmp = tmp_dir();
+    int dfd = open(tmp, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
+    if (!d) {
+        if (dfd >= 0)
+            close(dfd);
+        return;
+    }
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        int pid = 0, n = 0;
+        struct stat st;
+        if (sscanf(de->d_name, "slotprove-witness-%d-%n", &pid, &n) != 1 || n == 0 ||
+            pid <= 0 || (kill(pid, 0) == 0 || errno != ESRCH))
+            continue;
+        if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
+            st.st_uid != geteuid())
+            continue;
+        int sub = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        DIR *s = sub >= 0 ? fdopendir(sub) : NULL;
+        if (!s) {
+            if (sub >= 0)
+                close(sub);
+            continue;
+        }
+        struct dirent *f;
+        while ((f = readdir(s)))
+            if (strcmp(f->d_name, ".") != 0 && strcmp(f->d_name, "..") != 0)
+                unlinkat(sub, f->d_name, 0);
+        closedir(s);
+        unlinkat(dfd, de->d_name, AT_REMOVEDIR);
+    }
+    closedir(d);
+}
+
+/* Copies the memfd src into a new file dir/name (0600). 0 or -errno. */
+static int copy_into(int src, const char *dir, const char *name)
+{
+    char path[PATH_MAX + NAME_MAX + 2];
+    struct stat st;
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    if (fstat(src, &st) < 0)
+        return -errno;
+    int d = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (d < 0)
+        return -errno;
+    off_t off = 0;
+    while (off < st.st_size) {
+        ssize_t n = sendfile(d, src, &off, (size_t)(st.st_size - off));
+        if (n <= 0) {
+            int err = n < 0 ? errno : EIO;
+            close(d);
+            return -err;
+        }
+    }
+    return close(d) < 0 ? -errno : 0;
+}
+
+/* Empties and removes the run's private directory (only the names this
+ * file put there). */
+static void private_dir_remove(const char *dir, const char *const *names, int n)
+{
+    char path[PATH_MAX + NAME_MAX + 2];
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+static int run_in(enum witness_kind kind, int prog_fd, int dat_fd, const char *dir,
+                  const char *base, int input_fd, const char *input_name,
+                  const struct witness_limits *l, uint64_t max_wtns_bytes, int *wtns_fd,
+                  struct sp_err *e);
+
+int witness_program_run(int prog_fd, const char *prog_path, const int *aux, int naux,
+                        int input_fd, const char *input_name,
                         const struct witness_limits *l, uint64_t max_wtns_bytes, int *wtns_fd,
                         struct sp_err *e)
 {
     enum witness_kind kind;
-    char script[PATH_MAX], in_path[32], out_path[32], prog_arg[32];
+    char script[PATH_MAX + NAME_MAX + 2], dat_name[NAME_MAX + 1], dir[PATH_MAX];
+    const char *names[2] = { "generate_witness.js", "witness_calculator.js" };
     int rc = witness_program_kind(prog_fd, prog_path, &kind, e);
     if (rc < 0)
         return rc;
+    if (naux != (kind == WITNESS_NATIVE ? 1 : 2))
+        return sp_fail(e, -EINVAL, "%s: synthd got %d of the program's pinned files, not %d",
+                       prog_path, naux, kind == WITNESS_NATIVE ? 1 : 2);
+    /* the run's private directory: only the daemon's user can name into it */
+    snprintf(dir, sizeof(dir), "%s/slotprove-witness-%d-XXXXXX", tmp_dir(), (int)getpid());
+    if (!mkdtemp(dir))
+        return sp_fail(e, -errno, "synthd: mkdtemp %s: %s", dir, strerror(errno));
+    const char *base = strrchr(prog_path, '/');
+    base = base ? base + 1 : prog_path;
+    if (!*base || strlen(base) + 4 > NAME_MAX)
+        base = "circuit";
+    if (kind == WITNESS_NATIVE) {
+        char link_to[32];
+        snprintf(dat_name, sizeof(dat_name), "%s.dat", base);
+        snprintf(link_to, sizeof(link_to), "/proc/self/fd/%d", FD_DAT);
+        snprintf(script, sizeof(script), "%s/%s", dir, dat_name);
+        names[0] = dat_name;
+        if (symlink(link_to, script) < 0) {
+            rc = sp_fail(e, -errno, "synthd: symlink %s: %s", script, strerror(errno));
+            private_dir_remove(dir, names, 0);
+            return rc;
+        }
+    } else {
+        for (int i = 0; i < 2; i++)
+            if ((rc = copy_into(aux[i], dir, names[i])) < 0) {
+                sp_fail(e, rc, "synthd: %s/%s: %s", dir, names[i], strerror(-rc));
+                private_dir_remove(dir, names, 2);
+                return rc;
+            }
+    }
+    int nnames = kind == WITNESS_NATIVE ? 1 : 2;
+    rc = run_in(kind, prog_fd, kind == WITNESS_NATIVE ? aux[0] : -1, dir, base, input_fd,
+                input_name, l, max_wtns_bytes, wtns_fd, e);
+    private_dir_remove(dir, names, nnames);
+    return rc;
+}
+
+/* witness_program_run in its private directory dir. */
+static int run_in(enum witness_kind kind, int prog_fd, int dat_fd, const char *dir,
+                  const char *base, int input_fd, const char *input_name,
+                  const struct witness_limits *l, uint64_t max_wtns_bytes, int *wtns_fd,
+                  struct sp_err *e)
+{
+    char script[PATH_MAX + NAME_MAX + 2], argv0[PATH_MAX + NAME_MAX + 2];
+    char in_path[32], out_path[32], prog_arg[32];
+    int rc;
     snprintf(in_path, sizeof(in_path), "/proc/self/fd/%d", FD_INPUT);
     snprintf(out_path, sizeof(out_path), "/proc/self/fd/%d", FD_WTNS);
     snprintf(prog_arg, sizeof(prog_arg), "/proc/self/fd/%d", FD_PROGRAM);
     const char *node = getenv("SLOTPROVE_NODE");
     char *argv[6];
     if (kind == WITNESS_NATIVE) {
-        /* argv[0] is the program's own path: circom's main.cpp opens argv[0].dat */
-        argv[0] = (char *)prog_path;
+        /* circom's main.cpp opens argv[0] + ".dat": DIR/NAME.dat, the pinned .dat */
+        snprintf(argv0, sizeof(argv0), "%s/%s", dir, base);
+        argv[0] = argv0;
         argv[1] = in_path;
         argv[2] = out_path;
         argv[3] = NULL;
     } else {
-        const char *slash = strrchr(prog_path, '/');
-        int dir = slash ? (int)(slash - prog_path) : 1;
-        snprintf(script, sizeof(script), "%.*s/generate_witness.js", dir, slash ? prog_path : ".");
-        if (access(script, R_OK) != 0)
-            return sp_fail(e, -ENOENT, "%s: circom's generate_witness.js (and "
-                           "witness_calculator.js) must be beside the .wasm: %s: %s", prog_path,
-                           script, strerror(errno));
+        snprintf(script, sizeof(script), "%s/generate_witness.js", dir);
         argv[0] = (char *)(node && *node ? node : "node");
         argv[1] = script;
         argv[2] = prog_arg;
@@ -244,7 +374,7 @@ int witness_program_run(int prog_fd, const char *prog_path, int input_fd, const 
     pid_t parent = getpid();
     pid_t pid = fork();
     if (pid == 0)
-        child_exec(parent, kind, prog_fd, input_fd, out, pp[1], l, max_wtns_bytes, argv);
+        child_exec(parent, kind, prog_fd, dat_fd, input_fd, out, pp[1], l, max_wtns_bytes, argv);
     close(pp[1]);
     if (pid < 0) {
         rc = sp_fail(e, -errno, "synthd: fork: %s", strerror(errno));

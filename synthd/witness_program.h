@@ -15,6 +15,17 @@
  * INPUT and WTNS are /proc/self/fd/N paths of memfds: the program reads the
  * input the supervisor pinned at submit and writes the witness into memory
  * only synthd holds, never a named temporary file another process could swap.
+ * The files it reads from beside itself come pinned too (sealed memfds,
+ * witness_files.h) and are named to it only inside a private directory that
+ * synthd makes for the run (mkdtemp: mode 0700, the daemon's user) and
+ * removes after: for a native program DIR/NAME.dat is a symbolic link to
+ * /proc/self/fd/6, the pinned .dat (argv[0] = DIR/NAME: main.cpp opens
+ * argv[0] + ".dat"); for a .wasm, DIR holds copies of the pinned
+ * generate_witness.js and witness_calculator.js (node resolves a script's
+ * real path, so a link to a memfd would not load). The directory is
+ * $TMPDIR (else /tmp)/slotprove-witness-PID-XXXXXX, PID synthd's own: one
+ * left behind by a synthd that was killed mid-run is removed by the next
+ * synthd's start (witness_private_dirs_sweep).
  *
  * Containment: the child gets its own process group, PR_SET_PDEATHSIG
  * (SIGKILL: a killed synthd takes its program along), stdin /dev/null,
@@ -60,7 +71,10 @@ void witness_limits_init(struct witness_limits *l, uint64_t mem_bytes, unsigned 
 int witness_program_kind(int prog_fd, const char *prog_path, enum witness_kind *kind,
                          struct sp_err *e);
 
-/* Runs the program at prog_path (open as prog_fd) on the input (input_fd,
+/* Runs the program at prog_path (open as prog_fd; prog_path names it in
+ * messages and gives argv[0]'s last component) with its naux pinned
+ * companions aux (native: 1, the .dat; wasm: 2, generate_witness.js then
+ * witness_calculator.js) on the input (input_fd,
  * read from offset 0 through its own path) under the limits, allowing the
  * output at most max_wtns_bytes. On success *wtns_fd is a new memfd (CLOEXEC)
  * holding what the program wrote (unchecked: the caller checks it as any
@@ -69,8 +83,15 @@ int witness_program_kind(int prog_fd, const char *prog_path, enum witness_kind *
  * CPU limit of N s | past its wall-clock limit of N s | …)", where the message
  * is circom's error line if it printed one, else its last line of output.
  * -errno (and a message) when the program could not be started. */
-int witness_program_run(int prog_fd, const char *prog_path, int input_fd, const char *input_name,
+int witness_program_run(int prog_fd, const char *prog_path, const int *aux, int naux,
+                        int input_fd, const char *input_name,
                         const struct witness_limits *l, uint64_t max_wtns_bytes, int *wtns_fd,
                         struct sp_err *e);
+
+/* Removes the private directories of synthds that no longer run (a name
+ * slotprove-witness-PID-* in $TMPDIR or /tmp whose PID does not exist, a
+ * directory of this user): what a SIGKILL mid-run left. Called at synthd's
+ * start. */
+void witness_private_dirs_sweep(void);
 
 #endif

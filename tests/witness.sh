@@ -174,7 +174,7 @@ F=$TMP/fault
 cc -O2 -o "$F" tests/witness/fault_program.c || bad "cannot build tests/witness/fault_program.c"
 for k in segv loop sleep alloc exit truncated prime; do
     cp "$F" "$F-$k"
-    cp "$FIX/bn128/chain.wtns" "$F-$k.wtns"
+    realpath "$FIX/bn128/chain.wtns" >"$F-$k.dat" # the witness it writes
 done
 printf 'just text\n' >"$TMP/notaprogram"
 chmod +x "$TMP/notaprogram"
@@ -216,13 +216,16 @@ expect_fail "truncated .wtns" "chain.input.json (its witness program's .wtns): t
 expect_fail "wrong-prime .wtns" "chain.input.json (its witness program's .wtns): unknown prime" "" "$CIN" "$F-prime"
 expect_fail "not a program" "notaprogram: not a witness program" "" "$CIN" "$TMP/notaprogram"
 expect_fail "a .wasm without generate_witness.js" "generate_witness.js" "" "$CIN" "$TMP/lonely/chain.wasm"
+cp "$NATIVE" "$TMP/lonely/chain"
+expect_fail "a native program without its .dat" "lonely/chain.dat: circom's data file must be beside the witness program" \
+    "" "$CIN" "$TMP/lonely/chain"
 
 # ---- the daemon: serve --witness-program, submit --input ---------------------
 D=$TMP/d
 mkdir -m 700 "$D"
 SOCK=$D/s.sock
 cp "$F" "$F-slow"
-cp "$FIX/bls12381/chain.wtns" "$F-slow.wtns"
+realpath "$FIX/bls12381/chain.wtns" >"$F-slow.dat"
 $BIN serve --socket "$SOCK" --threads 2 --synth 2 --slots 2 --witness-time 30 \
     --key chain=$KEY --witness-program chain=$NATIVE \
     --key nopub=$FIX/bn128/nopub.zkey --witness-program nopub=$PROGS/bn128/nopub_js/nopub.wasm \
@@ -284,7 +287,7 @@ for v in "zn $FIX/bn128/chain.vk.json $FIX/bn128/chain.public.json" "zw $FIX/bn1
     else bad "daemon: --zkey job with its program ($1) failed or does not verify"; fi
 done
 cp "$F" "$D/carried-slow"
-cp "$FIX/bn128/chain.wtns" "$D/carried-slow.wtns"
+realpath "$FIX/bn128/chain.wtns" >"$D/carried-slow.dat"
 zp=$(sub --zkey "$KEY" --program "$D/carried-slow" --input "$CIN" --input "$CIN" --input "$CIN" --input "$CIN")
 sleep 0.5
 cat "$TMP/notaprogram" >"$D/carried-slow" # same inode, other bytes
@@ -293,6 +296,36 @@ if $BIN wait --socket "$SOCK" --proof "$D/zp.proof.json" --public "$D/zp.public.
     $SNARKJS groth16 verify "$FIX/bn128/chain.vk.json" "$D/zp3.public.json" "$D/zp3.proof.json" 2>&1 | grep -q 'OK!'; then
     ok "daemon: a carried program is pinned at submit (overwritten after, all 4 partitions proved)"
 else bad "daemon: a carried program overwritten after submit broke its job"; fi
+# the files a program reads from beside itself are pinned at submit too: a
+# native program's .dat and a .wasm's generate_witness.js and
+# witness_calculator.js, overwritten in place after the submit while the
+# jobs wait behind slow ones (4 partitions of 1 s on 2 synthds), change
+# nothing: both proofs verify. The same files run as they are now fail.
+mkdir -p "$D/swap"
+cp "$NATIVE" "$NATIVE.dat" "$D/swap/"
+cp -r "$PROGS/bn128/nopub_js" "$D/swap/"
+hold=$(sub --key slow --input "$CIN" --input "$CIN" --input "$CIN" --input "$CIN")
+sn=$(sub --zkey "$KEY" --program "$D/swap/chain" --input "$CIN")
+sw=$(sub --zkey "$FIX/bn128/nopub.zkey" --program "$D/swap/nopub_js/nopub.wasm" --input "$FIX/circuits/nopub.input.json")
+sleep 0.5
+printf 'not circom data\n' >"$D/swap/chain.dat"
+printf 'process.exit(9);\n' >"$D/swap/nopub_js/generate_witness.js"
+printf 'garbage(\n' >"$D/swap/nopub_js/witness_calculator.js"
+swapped=0
+for v in "sn $FIX/bn128/chain.vk.json $FIX/bn128/chain.public.json" "sw $FIX/bn128/nopub.vk.json $FIX/bn128/nopub.public.json"; do
+    set -- $v
+    eval id=\$$1
+    if $BIN wait --socket "$SOCK" --proof "$D/$1.proof.json" --public "$D/$1.public.json" "$id" 2>"$TMP/err" &&
+        $SNARKJS groth16 verify "$2" "$D/$1.public.json" "$D/$1.proof.json" 2>&1 | grep -q 'OK!' &&
+        cmp -s "$D/$1.public.json" "$3"; then swapped=$((swapped + 1)); fi
+done
+$BIN wait --socket "$SOCK" --proof "$D/h.proof.json" --public "$D/h.public.json" "$hold" 2>"$TMP/err" || bad "daemon: the slow job before the swap failed"
+if [ $swapped -eq 2 ]; then ok "daemon: a program's .dat and .js files are pinned at submit (swapped after, both proofs verify)"
+else bad "daemon: a program's .dat or .js swapped after submit reached its job ($swapped of 2 proofs good)"; fi
+if ! $BIN fullprove -q "$CIN" "$D/swap/chain" "$KEY" "$D/x.proof.json" "$D/x.public.json" 2>/dev/null &&
+    ! $BIN fullprove -q "$FIX/circuits/nopub.input.json" "$D/swap/nopub_js/nopub.wasm" "$FIX/bn128/nopub.zkey" "$D/x.proof.json" "$D/x.public.json" 2>/dev/null; then
+    ok "daemon: the swapped .dat and .js fail when run as they are now (the pin test can fail)"
+else bad "daemon: the swapped files still prove: the pin test proves nothing"; fi
 zt=$(sub --zkey "$KEY" --program "$TMP/notaprogram" --input "$CIN")
 expect_job_fail "carried non-program" "$zt" "notaprogram: not a witness program (neither an ELF"
 if sub --key chain --program "$NATIVE" --input "$CIN" >/dev/null; then bad "daemon: --program with --key was accepted"
@@ -302,6 +335,36 @@ if python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys
     grep -q '"program\\" goes only with \\"zkey\\" and \\"inputs\\"'; then
     ok "daemon: the protocol refuses \"program\" without \"zkey\""
 else bad "daemon: the protocol took \"program\" with \"key\""; fi
+
+# a job carrying its own program from another uid than the daemon's is
+# refused (the program would run as the daemon's user): a second daemon that
+# serves uid 65534 (nobody) in a directory nobody can reach, the submit run
+# as nobody (setpriv); the daemon carries on. Needs root and setpriv.
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    G=$(mktemp -d /tmp/slotprove-witness-uid.XXXXXX)
+    chgrp 65534 "$G" && chmod 0750 "$G"
+    cp "$KEY" "$NATIVE" "$NATIVE.dat" "$CIN" "$FIX/bn128/chain.wtns" "$G/" && chmod -R g+rX "$G"
+    mkdir "$G/nobody" && chown 65534:65534 "$G/nobody" # nobody's outputs
+    $BIN serve --socket "$G/s.sock" --synth 1 --allow-uid 65534 --allow-gid 65534 --key chain="$G/chain.zkey" 2>"$G/log" &
+    upid=$!
+    i=0
+    while [ ! -S "$G/s.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    setpriv --reuid 65534 --regid 65534 --clear-groups $BIN submit --socket "$G/s.sock" \
+        --zkey "$G/chain.zkey" --program "$G/chain" --input "$G/chain.input.json" >/dev/null 2>"$TMP/err"
+    rc=$?
+    if [ $rc -ne 0 ] && grep -q "$G/chain: a job may carry its witness program only from the daemon's own user (uid 0" "$TMP/err"; then
+        ok "daemon: a job carrying its program from uid 65534 is refused with its reason"
+    else bad "daemon: a program from another uid was not refused as it should be (exit $rc)"; fi
+    if setpriv --reuid 65534 --regid 65534 --clear-groups $BIN submit --socket "$G/s.sock" --key chain \
+            --witness "$G/chain.wtns" --wait --proof "$G/nobody/o.proof.json" --public "$G/nobody/o.public.json" >/dev/null 2>"$TMP/err" &&
+        $BIN submit --socket "$G/s.sock" --zkey "$G/chain.zkey" --program "$G/chain" --input "$G/chain.input.json" \
+            --wait --proof "$G/r.proof.json" --public "$G/r.public.json" >/dev/null 2>"$TMP/err" &&
+        $SNARKJS groth16 verify "$FIX/bn128/chain.vk.json" "$G/r.public.json" "$G/r.proof.json" 2>&1 | grep -q 'OK!'; then
+        ok "daemon: after the refusal it serves uid 65534's witness job and root's job with its program"
+    else bad "daemon: after refusing another uid's program it did not carry on"; fi
+    kill -TERM $upid 2>/dev/null; wait $upid 2>/dev/null
+    rm -rf "$G"
+else echo "note - SKIP the other-uid --program check: not root (or no setpriv)"; fi
 
 kids_after=$(pgrep -P "$SERVE_PID" | sort | tr '\n' ' ')
 if [ "$kids_before" = "$kids_after" ]; then ok "daemon: no synthd or gpud restarted by failing witness programs"
@@ -340,6 +403,16 @@ done
 if [ $killed -eq 20 ] && [ $orphans -eq 0 ] && [ $lost -eq 0 ]; then
     ok "daemon: synthd SIGKILLed mid-witness $killed times: no orphan program, no job lost"
 else bad "daemon: SIGKILL mid-witness: $killed kills, $orphans orphan programs, $lost jobs lost"; fi
+# each killed synthd left its run's private directory; the synthd started
+# after it removes it: none of a dead synthd's remains
+left=0
+for d in "${TMPDIR:-/tmp}"/slotprove-witness-*-*; do
+    [ -d "$d" ] || continue
+    p=${d#"${TMPDIR:-/tmp}"/slotprove-witness-}
+    kill -0 "${p%%-*}" 2>/dev/null || left=$((left + 1))
+done
+if [ $left -eq 0 ]; then ok "daemon: no private witness directory of a killed synthd is left"
+else bad "daemon: $left private witness directories of killed synthds are left"; fi
 if $SNARKJS groth16 verify "$FIX/bn128/chain.vk.json" "$D/k.public.json" "$D/k.proof.json" 2>&1 | grep -q 'OK!'; then
     ok "daemon: the last proof after the kills verifies"
 else bad "daemon: the last proof after the kills does not verify"; fi

@@ -70,6 +70,7 @@ static void usage(FILE *f)
 
 struct fullprove_run {
     int quiet, ended;
+    uint64_t t_start, key_check_ns, key_points;
 };
 
 static void on_synthesized(void *ctx, const struct job *j, uint32_t part, uint32_t slot,
@@ -77,9 +78,24 @@ static void on_synthesized(void *ctx, const struct job *j, uint32_t part, uint32
 {
     struct fullprove_run *r = ctx;
     (void)part;
+    if (r->quiet)
+        return;
+    fprintf(stderr, "slotprove: %s: witness computed and synthesized into slot %u at "
+                    "%.3f ms; proving\n", j->parts[0].wname, slot, (now_ns() - r->t_start) / 1e6);
+    fprintf(stderr, "  %-10s %10.3f ms (%llu zkey points on their curves, while synthd and "
+                    "gpud start)\n", "key_check", r->key_check_ns / 1e6,
+            (unsigned long long)r->key_points);
+    fprintf(stderr, "  %-10s %10.3f ms (synthd, after the witness program: its .wtns read "
+                    "and checked, a, b, c)\n", stage_name(STAGE_SYNTH), synth_ns / 1e6);
+}
+
+static void on_progress(void *ctx, const struct job *j, uint32_t part, enum stage s, uint64_t ns)
+{
+    struct fullprove_run *r = ctx;
+    (void)j;
+    (void)part;
     if (!r->quiet)
-        fprintf(stderr, "slotprove: %s: witness computed and synthesized into slot %u in "
-                        "%.3f ms; proving\n", j->parts[0].wname, slot, synth_ns / 1e6);
+        fprintf(stderr, "  %-10s %10.3f ms\n", stage_name(s), ns / 1e6);
 }
 
 static void on_job_ended(void *ctx, struct job *j)
@@ -102,7 +118,7 @@ int cmd_fullprove(int argc, char **argv)
         { 0, 0, 0, 0 },
     };
     static struct core core;
-    struct fullprove_run r = { 0, 0 };
+    struct fullprove_run r = { 0, 0, 0, 0, 0 };
     const char *backend = "auto";
     int no_verify = 0;
     unsigned threads = 0, cpu_s = FULLPROVE_CPU_DEFAULT, wall_s = FULLPROVE_WALL_DEFAULT;
@@ -156,18 +172,20 @@ int cmd_fullprove(int argc, char **argv)
     if (orc != 0)
         return orc;
     uint64_t t_start = now_ns();
+    r.t_start = t_start;
     struct sp_err e = { "" };
     struct zkey zk;
     static char prog_abs[4096];
-    int zfd = -1, ifd = -1, pfd = -1, rc = 1;
+    int zfd = -1, ifd = -1, pfd = -1, paux[2] = { -1, -1 }, rc = 1;
     memset(&zk, 0, sizeof(zk));
     core_init(&core);
     log_setup("slotprove", 0, LOG_WARN, r.quiet);
 
-    /* bad files fail before any process starts */
+    /* bad files fail before any process starts (the key's points are
+     * checked below, while synthd and gpud start) */
     if ((zfd = open_input(zkey_path, &e)) < 0 || zkey_open(&zk, zfd, zkey_path, &e) < 0 ||
         (ifd = open_input(input_path, &e)) < 0 ||
-        (pfd = witness_program_open(prog_path, prog_abs, sizeof(prog_abs), &e)) < 0)
+        (pfd = witness_program_open(prog_path, prog_abs, sizeof(prog_abs), paux, &e)) < 0)
         goto out;
 
     core.o = (struct core_opts){
@@ -177,16 +195,23 @@ int cmd_fullprove(int argc, char **argv)
     };
     witness_limits_set(&core.o, mem, cpu_s, wall_s);
     core.hooks = (struct core_hooks){ .ctx = &r, .synthesized = on_synthesized,
-                                      .job_ended = on_job_ended };
+                                      .progress = on_progress, .job_ended = on_job_ended };
     uint32_t key_id;
     int kfd = dup(zfd); /* the key cache keeps its own descriptor */
     if (kfd < 0) {
         sp_fail(&e, -errno, "%s: dup: %s", zkey_path, strerror(errno));
         goto out;
     }
-    if (keys_add_fd(&core.keys, kfd, zkey_path, "fullprove", &key_id, &e) < 0 ||
-        core_start(&core, &e) < 0)
+    /* synthd and gpud start (exec, map the pool) while this process checks
+     * every point of the key: the check is whole before the key is sent */
+    if (core_start(&core, &e) < 0) {
+        close(kfd);
         goto out;
+    }
+    if (keys_add_fd(&core.keys, kfd, zkey_path, "fullprove", &key_id, &e) < 0)
+        goto out;
+    r.key_check_ns = core.keys.keys[key_id].check_ns;
+    r.key_points = core.keys.keys[key_id].check_points;
 
     struct submission sub = { .key = "fullprove", .zkey = "", .n_witnesses = 1, .inputs = 1,
                               .witnesses = { input_path } };
@@ -195,7 +220,7 @@ int cmd_fullprove(int argc, char **argv)
     if (core_submit(&core, getuid(), &sub, fds, 1, &j, &e) < 0)
         goto out;
     ifd = fds[0]; /* -1: the job owns it */
-    if (witness_job_attach(j, pfd, prog_abs, &e) < 0)
+    if (witness_job_attach(j, pfd, paux, prog_abs, &e) < 0)
         goto out;
 
     struct pollfd pf[2 * (MAX_SYNTHDS + MAX_GPUDS) + 1];
@@ -231,5 +256,8 @@ out:
         close(ifd);
     if (pfd >= 0)
         close(pfd);
+    for (int a = 0; a < 2; a++)
+        if (paux[a] >= 0)
+            close(paux[a]);
     return rc;
 }

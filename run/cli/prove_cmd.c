@@ -6,8 +6,9 @@
  * synthd, one gpud and a one-slot pool sized for the key, the same
  * dispatcher, the same crash recovery (a child that dies is respawned and
  * its partition redone; a partition that keeps crashing its process fails
- * after the usual 3 attempts). The inputs are validated before any process
- * starts; progress lines (children, synthesis, each proving stage, totals)
+ * after the usual 3 attempts). The inputs' headers are validated before any
+ * process starts, the key's points while synthd and gpud start (before the
+ * key is sent to them); progress lines (children, synthesis, each proving stage, totals)
  * go to stderr as each happens; both outputs are written together
  * (temporary files, then renames). It never touches slot payloads.
  */
@@ -222,7 +223,7 @@ int cmd_prove(int argc, char **argv)
     core_init(&core);
     log_setup("slotprove", 0, LOG_WARN, r.quiet);
 
-    /* Validate up front, so bad input fails before any process starts. */
+    /* Headers up front, so bad input fails before any process starts. */
     if ((zfd = open_input(zkey_path, &e)) < 0 || zkey_open(&zk, zfd, zkey_path, &e) < 0 ||
         (wfd = open_input(wtns_path, &e)) < 0 || wtns_open(&w, wfd, wtns_path, &e) < 0 ||
         wtns_check_key(&w, &zk, &e) < 0)
@@ -243,12 +244,16 @@ int cmd_prove(int argc, char **argv)
         sp_fail(&e, -errno, "%s: dup: %s", zkey_path, strerror(errno));
         goto out;
     }
+    /* synthd and gpud start (exec, map the pool) while this process checks
+     * every point of the key: the check is whole before the key is sent */
+    if (core_start(&core, &e) < 0) {
+        close(kfd);
+        goto out;
+    }
     if (keys_add_fd(&core.keys, kfd, zkey_path, "prove", &key_id, &e) < 0)
         goto out;
     r.key_check_ns = core.keys.keys[key_id].check_ns;
     r.key_points = core.keys.keys[key_id].check_points;
-    if (core_start(&core, &e) < 0)
-        goto out;
 
     struct submission sub = { .key = "prove", .zkey = "", .n_witnesses = 1,
                               .witnesses = { wtns_path } };

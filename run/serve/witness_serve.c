@@ -66,12 +66,19 @@ int witness_serve_setup(struct key_cache *kc, struct core_opts *o, struct sp_err
             return sp_fail(e, -2, "--witness-program %s: no --key named \"%s\"", programs[i],
                            name);
         struct key_entry *k = &kc->keys[id];
-        int fd = witness_program_open(eq + 1, k->program_path, sizeof(k->program_path), e);
+        int aux[2];
+        int fd = witness_program_open(eq + 1, k->program_path, sizeof(k->program_path), aux, e);
         if (fd < 0)
             return fd;
-        if (k->has_program)
+        if (k->has_program) {
             close(k->program_fd);
+            for (int a = 0; a < 2; a++)
+                if (k->program_aux[a] >= 0)
+                    close(k->program_aux[a]);
+        }
         k->program_fd = fd;
+        k->program_aux[0] = aux[0];
+        k->program_aux[1] = aux[1];
         k->has_program = 1;
     }
     return 0;

@@ -534,10 +534,14 @@ static void dispatch_idle(struct core *c, uint64_t now)
         m.gpud = g < 0 ? 0 : (uint32_t)g;
         m.pin = j->parts[p].pin; /* synthd checks what it reads against it */
         ctl_text(&m, "%s", j->parts[p].wname);
-        int sfds[2] = { j->parts[p].wfd, j->prog_fd };
-        if (j->prog_fd >= 0)
+        /* an input's: [input, program, its companions (witness_companions_pin)] */
+        int sfds[4] = { j->parts[p].wfd, j->prog_fd, j->prog_aux[0], j->prog_aux[1] };
+        int nsfds = 1;
+        if (j->prog_fd >= 0) {
             witness_job_text(&m, j->parts[p].wname, j->prog_path);
-        if (ctl_send(k->p.ctl, &m, sfds, j->prog_fd >= 0 ? 2 : 1) < 0)
+            nsfds = 2 + (j->prog_aux[0] >= 0) + (j->prog_aux[1] >= 0);
+        }
+        if (ctl_send(k->p.ctl, &m, sfds, nsfds) < 0)
             continue;
         apply(c, j, p, DSP_EV_SYNTH_START, k->p.incarnation);
         core_note_synth_start(c, &j->parts[p], now);

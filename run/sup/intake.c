@@ -71,6 +71,10 @@ static void read_files(struct intake_task *t)
             t->rc = t->prog_pinned;
             return;
         }
+        /* its companions too, by name beside it: the submitter is the daemon's user */
+        if ((t->rc = witness_companions_pin(t->prog_pinned, t->prog_path, t->prog_aux,
+                                            &t->err)) < 0)
+            return;
     }
     for (uint32_t i = 0; t->inputs && i < t->n; i++)
         if ((t->pinned[i] = witness_input_pin(t->wfds[i], t->wnames[i], &t->err)) < 0) {
@@ -172,6 +176,9 @@ void intake_free(struct intake_task *t)
         close(t->prog_fd);
     if (t->prog_pinned >= 0)
         close(t->prog_pinned);
+    for (int a = 0; a < 2; a++)
+        if (t->prog_aux[a] >= 0)
+            close(t->prog_aux[a]);
     for (uint32_t i = 0; i < t->n; i++) {
         if (t->wfds[i] >= 0)
             close(t->wfds[i]);

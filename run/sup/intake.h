@@ -45,6 +45,7 @@ struct intake_task {
     int pinned[JOB_MAX_PARTS]; /* with inputs: sealed memfd copies (witness_job.h), -1 */
     int prog_fd;               /* a witness program sent with the job (consumed), or -1 */
     int prog_pinned;           /* its sealed read-only copy (witness_program_pin), or -1 */
+    int prog_aux[2];           /* its companions, pinned (witness_companions_pin), or -1 */
     char prog_path[4096];      /* its absolute path (argv[0]; "program" in the request) */
     char wnames[JOB_MAX_PARTS][JOB_NAME_MAX + 1];
     /* set by the thread */

@@ -28,7 +28,7 @@ struct job *jobs_new(struct job_table *t, uid_t uid, uint32_t key_id, uint32_t n
         snprintf(j->id + 2 * i, 3, "%02x", rnd[i]);
     for (uint32_t i = 0; i < n; i++)
         parts[i].wfd = -1;
-    j->prog_fd = -1;
+    j->prog_fd = j->prog_aux[0] = j->prog_aux[1] = -1;
     j->d.num = ++t->next_num;
     j->d.key_id = key_id;
     j->d.nparts = n;
@@ -48,6 +48,11 @@ static void close_witnesses(struct job *j)
         close(j->prog_fd);
         j->prog_fd = -1;
     }
+    for (int a = 0; a < 2; a++)
+        if (j->prog_aux[a] >= 0) {
+            close(j->prog_aux[a]);
+            j->prog_aux[a] = -1;
+        }
     for (uint32_t i = 0; i < j->d.nparts; i++)
         if (j->parts[i].wfd >= 0) {
             close(j->parts[i].wfd);

@@ -57,6 +57,7 @@ struct job {
     /* an input job (each partition's wfd is an input.json pinned in a
      * sealed memfd): the key's witness program, run by synthd */
     int prog_fd;               /* -1: a witness job */
+    int prog_aux[2];           /* its pinned companions (witness_companions_pin), -1 */
     char prog_path[4096];
     unsigned readers;          /* connections streaming its results: not purged */
     struct job *next;          /* all jobs, newest first */

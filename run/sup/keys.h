@@ -41,7 +41,8 @@ struct key_entry {
     uint64_t check_points;
     char error[600];
     int has_program;           /* serve --witness-program NAME=PROGRAM (witness_job.h) */
-    int program_fd;
+    int program_fd;            /* pinned (witness_program_open), with its companions: */
+    int program_aux[2];        /* the .dat, or generate_witness.js + witness_calculator.js */
     char program_path[4096];   /* absolute: argv[0] of a native program, the .wasm's folder */
 };
 

@@ -65,7 +65,7 @@ void core_intake_done(struct core *c, struct intake_task *t)
         intake_free(t);
         return;
     }
-    if (t->prog_pinned >= 0 && witness_job_attach(j, t->prog_pinned, t->prog_path, &e) < 0) {
+    if (t->prog_pinned >= 0 && witness_job_attach(j, t->prog_pinned, t->prog_aux, t->prog_path, &e) < 0) {
         core_fail_job(c, j, FAIL_INPUT, "%s", e.msg);
         intake_free(t);
         return;
@@ -150,9 +150,9 @@ int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds,
         return sp_fail(e, -ENOMEM, "out of memory or randomness");
     }
     t->job_num = j->d.num;
-    t->key_fd = t->prog_fd = t->prog_pinned = -1;
+    t->key_fd = t->prog_fd = t->prog_pinned = t->prog_aux[0] = t->prog_aux[1] = -1;
     if (r->inputs && r->key[0] && c->keys.keys[key_id].has_program &&
-        witness_job_attach(j, c->keys.keys[key_id].program_fd,
+        witness_job_attach(j, c->keys.keys[key_id].program_fd, c->keys.keys[key_id].program_aux,
                            c->keys.keys[key_id].program_path, e) < 0) {
         c->jobs.head = j->next;
         jobs_free(j);

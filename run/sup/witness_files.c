@@ -15,43 +15,6 @@
 #include "args.h"
 #include "witness_files.h"
 
-int witness_program_open(const char *path, char *abs_path, size_t abs_len, struct sp_err *e)
-{
-    char real[PATH_MAX], script[PATH_MAX + 32];
-    unsigned char m[4];
-    int fd = open_input(path, e);
-    if (fd < 0)
-        return fd;
-    if (!realpath(path, real) || strlen(real) >= abs_len) {
-        int err = errno ? errno : ENAMETOOLONG;
-        close(fd);
-        return sp_fail(e, -err, "%s: %s", path, strerror(err));
-    }
-    snprintf(abs_path, abs_len, "%s", real);
-    ssize_t n = pread(fd, m, sizeof(m), 0);
-    int elf = n == 4 && memcmp(m, "\x7f" "ELF", 4) == 0;
-    int wasm = n == 4 && memcmp(m, "\0asm", 4) == 0;
-    if (!elf && !wasm) {
-        close(fd);
-        return sp_fail(e, -SP_EUNSUPPORTED, "%s: not a witness program (neither an ELF "
-                       "executable from circom --c nor a .wasm from circom --wasm)", path);
-    }
-    if (elf && faccessat(AT_FDCWD, real, X_OK, AT_EACCESS) != 0) {
-        close(fd);
-        return sp_fail(e, -EACCES, "%s: the witness program is not executable", path);
-    }
-    if (wasm) {
-        snprintf(script, sizeof(script), "%.*s/generate_witness.js",
-                 (int)(strrchr(real, '/') - real), real);
-        if (access(script, R_OK) != 0) {
-            close(fd);
-            return sp_fail(e, -ENOENT, "%s: circom's generate_witness.js (and "
-                           "witness_calculator.js) must be beside the .wasm", path);
-        }
-    }
-    return fd;
-}
-
 /* A sealed memfd copy of the regular file on fd, at most max bytes (what
  * says "an input" or "a witness program" in the messages). */
 static int pin_copy(int fd, const char *name, uint64_t max, const char *what, struct sp_err *e)
@@ -130,4 +93,75 @@ int witness_program_pin(int fd, const char *name, struct sp_err *e)
     if (r < 0)
         return sp_fail(e, -err, "%s: reopening its pinned copy: %s", name, strerror(err));
     return r;
+}
+
+int witness_companions_pin(int prog_fd, const char *abs_path, int aux[2], struct sp_err *e)
+{
+    static const char *const wasm_files[2] = { "generate_witness.js", "witness_calculator.js" };
+    char path[PATH_MAX + 32];
+    unsigned char m[4];
+    aux[0] = aux[1] = -1;
+    if (pread(prog_fd, m, sizeof(m), 0) != 4)
+        return sp_fail(e, -SP_EFORMAT, "%s: not a witness program", abs_path);
+    int elf = memcmp(m, "\x7f" "ELF", 4) == 0;
+    const char *slash = strrchr(abs_path, '/');
+    int dir = slash ? (int)(slash - abs_path) : 1;
+    for (int i = 0; i < (elf ? 1 : 2); i++) {
+        if (elf)
+            snprintf(path, sizeof(path), "%s.dat", abs_path);
+        else
+            snprintf(path, sizeof(path), "%.*s/%s", dir, slash ? abs_path : ".", wasm_files[i]);
+        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (fd < 0) {
+            int err = errno;
+            sp_fail(e, -err, elf ? "%s: circom's data file must be beside the witness program "
+                                   "(its main.cpp opens PROGRAM.dat): %s"
+                                 : "%s: circom's generate_witness.js and witness_calculator.js "
+                                   "must be beside the .wasm: %s", path, strerror(err));
+        } else {
+            aux[i] = pin_copy(fd, path, WITNESS_PROGRAM_MAX, "a witness program's file", e);
+            close(fd);
+        }
+        if (aux[i] < 0) {
+            int rc = aux[i];
+            for (int k = 0; k < 2; k++)
+                if (aux[k] >= 0)
+                    close(aux[k]);
+            aux[0] = aux[1] = -1;
+            return rc < 0 ? rc : -EIO;
+        }
+    }
+    return 0;
+}
+
+int witness_program_open(const char *path, char *abs_path, size_t abs_len, int aux[2],
+                         struct sp_err *e)
+{
+    char real[PATH_MAX];
+    aux[0] = aux[1] = -1;
+    int fd = open_input(path, e);
+    if (fd < 0)
+        return fd;
+    if (!realpath(path, real) || strlen(real) >= abs_len) {
+        int err = errno ? errno : ENAMETOOLONG;
+        close(fd);
+        return sp_fail(e, -err, "%s: %s", path, strerror(err));
+    }
+    snprintf(abs_path, abs_len, "%s", real);
+    int pinned = witness_program_pin(fd, path, e);
+    close(fd);
+    if (pinned < 0)
+        return pinned;
+    unsigned char m[4];
+    if (pread(pinned, m, sizeof(m), 0) == 4 && memcmp(m, "\x7f" "ELF", 4) == 0 &&
+        faccessat(AT_FDCWD, real, X_OK, AT_EACCESS) != 0) {
+        close(pinned);
+        return sp_fail(e, -EACCES, "%s: the witness program is not executable", path);
+    }
+    int rc = witness_companions_pin(pinned, real, aux, e);
+    if (rc < 0) {
+        close(pinned);
+        return rc;
+    }
+    return pinned;
 }

@@ -16,14 +16,29 @@
 #include "proof.h"
 #include "witness_job.h"
 
-int witness_job_attach(struct job *j, int prog_fd, const char *prog_path, struct sp_err *e)
+int witness_job_attach(struct job *j, int prog_fd, const int aux[2], const char *prog_path,
+                       struct sp_err *e)
 {
-    int fd = fcntl(prog_fd, F_DUPFD_CLOEXEC, 0);
-    if (fd < 0)
-        return sp_fail(e, -errno, "%s: dup: %s", prog_path, strerror(errno));
+    int fd[3] = { fcntl(prog_fd, F_DUPFD_CLOEXEC, 0), -1, -1 };
+    for (int a = 0; a < 2 && fd[0] >= 0; a++)
+        if (aux[a] >= 0 && (fd[1 + a] = fcntl(aux[a], F_DUPFD_CLOEXEC, 0)) < 0) {
+            close(fd[0]);
+            fd[0] = -1;
+        }
+    if (fd[0] < 0) {
+        int err = errno;
+        if (fd[1] >= 0)
+            close(fd[1]);
+        return sp_fail(e, -err, "%s: dup: %s", prog_path, strerror(err));
+    }
     if (j->prog_fd >= 0)
         close(j->prog_fd);
-    j->prog_fd = fd;
+    for (int a = 0; a < 2; a++) {
+        if (j->prog_aux[a] >= 0)
+            close(j->prog_aux[a]);
+        j->prog_aux[a] = fd[1 + a];
+    }
+    j->prog_fd = fd[0];
     snprintf(j->prog_path, sizeof(j->prog_path), "%s", prog_path);
     return 0;
 }

@@ -27,9 +27,11 @@
 #include "witness_files.h"
 
 
-/* Makes j an input job of the program open as prog_fd at prog_path
- * (dup'd: the caller keeps its descriptor). 0 or -errno with e. */
-int witness_job_attach(struct job *j, int prog_fd, const char *prog_path, struct sp_err *e);
+/* Makes j an input job of the program pinned as prog_fd with its companions
+ * aux[2] (witness_companions_pin; -1 where none) at prog_path (all dup'd: the
+ * caller keeps its descriptors). 0 or -errno with e. */
+int witness_job_attach(struct job *j, int prog_fd, const int aux[2], const char *prog_path,
+                       struct sp_err *e);
 
 /* At the end of an input job's intake (key_id known): 0 when the job has a
  * program, else -1 after failing the job with the reason. */

@@ -6,11 +6,13 @@
  * kind): "-segv" dereferences NULL, "-loop" spins on the CPU, "-sleep"
  * sleeps (the wall-clock limit), "-alloc" allocates and touches memory
  * without bound, "-exit" prints a message and exits 3, "-truncated" writes
- * argv[0].wtns (a real witness) less its last 100 bytes, "-prime" writes
- * argv[0].wtns with one byte of its prime changed, "-slow" writes
- * argv[0].wtns after a second (a program to kill synthd under), anything
- * else writes argv[0].wtns (tests/bench_pipeline.sh's replay program, for
- * keygen's circuits, which have no circom program).
+ * W (a real witness) less its last 100 bytes, "-prime" writes W with one
+ * byte of its prime changed, "-slow" writes W after a second (a program to
+ * kill synthd under), anything else writes W (tests/bench_pipeline.sh's
+ * replay program, for keygen's circuits, which have no circom program).
+ * W is the file named in argv[0].dat, the data file beside it that slotprove
+ * pins as it pins circom's (a path, one line: the witness itself may be
+ * larger than a pinned file may be).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -24,13 +26,20 @@ static int ends_with(const char *s, const char *tail)
     return a >= b && strcmp(s + a - b, tail) == 0;
 }
 
-/* Copies SELF.wtns to out in 1 MiB pieces (any size, little memory: it is
- * also bench-pipeline's replay program), less its last cut bytes, with one
- * byte of the prime flipped when flip_prime. */
+/* Copies W (named in SELF.dat) to out in 1 MiB pieces (any size, little
+ * memory: it is also bench-pipeline's replay program), less its last cut
+ * bytes, with one byte of the prime flipped when flip_prime. */
 static int copy_witness(const char *self, const char *out, long cut, int flip_prime)
 {
-    char src[4096];
-    snprintf(src, sizeof(src), "%s.wtns", self);
+    char dat[4096], src[4096] = "";
+    snprintf(dat, sizeof(dat), "%s.dat", self);
+    FILE *d = fopen(dat, "r");
+    if (!d || !fgets(src, sizeof(src), d)) {
+        fprintf(stderr, "fault_program: cannot read %s\n", dat);
+        return 1;
+    }
+    fclose(d);
+    src[strcspn(src, "\n")] = 0;
     FILE *f = fopen(src, "rb"), *g = fopen(out, "wb");
     if (!f || !g || fseek(f, 0, SEEK_END) != 0) {
         fprintf(stderr, "fault_program: cannot open %s or %s\n", src, out);
