@@ -40,6 +40,9 @@
 #             GPU_BUDGET_BIG=only: that alone)
 #             proved under GPU_BUDGET_BIG_BUDGETS (default "none 24G 16G"),
 #             its proofs, publics and vk.json in $OUT/budget-big.tgz
+#   witness   inputs to proof through serve with a circom --c witness program
+#             (issue 18): partitions/s as --input and as --witness jobs, which
+#             process is the bound → witness.log, witness.tgz (GPU_WIT_DIR)
 #   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
 #             same files byte for byte) and times → keygen.log; the same
 #             for `keygen --format bellperson` at 2^$GPU_KEYGEN_BP (default
@@ -494,6 +497,69 @@ for stage in $STAGES; do
         } 2>&1 | tee "$log"
         grep -q '^FAIL' "$log" && rc=1
         [ "${GPU_KEEP_KEYS:-0}" = 1 ] || [ "$step" = keygen ] || rm -rf "$d"
+        ;;
+    witness)
+        # issue 18 item 8: inputs to proof through serve on this machine, the
+        # circuit's witness program run by the synthds. GPU_WIT_DIR (relative
+        # to the repository, default .devroot/sha256; made elsewhere, as circom
+        # and node are not here) holds circuit.zkey, vk.json, input.json,
+        # circuit.wtns (that input's witness) and circom --c's executable
+        # `program` with program.dat beside it. GPU_WIT_PARTS partitions
+        # (default 256) in jobs of 64 submitted at once, first as --input jobs,
+        # then as --witness jobs of the same witness, each on a fresh serve at
+        # its defaults: partitions per second, prover busy and synthd CPU per
+        # partition → witness.log; the first job's proofs in witness.tgz for
+        # snarkjs (a JSON array of 64 proofs of one public input)
+        wd=$ROOT/${GPU_WIT_DIR:-.devroot/sha256} parts=${GPU_WIT_PARTS:-256}
+        ws=$(mktemp -d) && mkdir -p "$OUT/witness" && cp "$wd/vk.json" "$OUT/witness/"
+        {
+            for kind in input witness; do
+                "$BIN_DIR/slotprove" serve --backend "${GPU_WIT_BACKEND:-cuda}" --socket "$ws/s.sock" --key w="$wd/circuit.zkey" \
+                    --witness-program w="$wd/program" 2>"$OUT/witness/serve-$kind.log" &
+                spid=$!
+                for _ in $(seq 600); do
+                    "$BIN_DIR/slotprove" status --socket "$ws/s.sock" >/dev/null 2>&1 && break
+                    sleep 0.1
+                done
+                args=()
+                for _ in $(seq 64); do
+                    if [ $kind = input ]; then args+=(--input "$wd/input.json"); else args+=(--witness "$wd/circuit.wtns"); fi
+                done
+                t=$EPOCHREALTIME pids=()
+                for j in $(seq $((parts / 64))); do
+                    "$BIN_DIR/slotprove" submit --socket "$ws/s.sock" --key w "${args[@]}" --wait \
+                        --proof "$OUT/witness/proof-$kind-$j.json" --public "$OUT/witness/public-$kind-$j.json" \
+                        >/dev/null 2>"$OUT/witness/err-$kind-$j.txt" &
+                    pids+=($!)
+                done
+                fails=0
+                for p in "${pids[@]}"; do wait "$p" || fails=$((fails + 1)); done
+                ms=$(((${EPOCHREALTIME/./} - ${t/./}) / 1000))
+                "$BIN_DIR/slotprove" status --socket "$ws/s.sock" --json >"$OUT/witness/status-$kind.json" 2>&1
+                kill "$spid" && wait "$spid"
+                grep -h 'synthesis\|synthd' "$OUT/witness/serve-$kind.log" | head -3 | sed 's/^/#   /'
+                if [ $fails != 0 ]; then
+                    bad "witness: $parts partitions as --$kind jobs: $fails of $((parts / 64)) jobs failed"
+                    cat "$OUT"/witness/err-$kind-*.txt | head -5 | sed 's/^/#   /'
+                    continue
+                fi
+                python3 - "$OUT/witness/status-$kind.json" "$ms" "$parts" "$kind" <<'PY'
+import json, sys
+st, ms, parts, kind = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+p = st["pipeline"]
+busy = p["prover_busy_ns"] / 1e6 / ms * 100
+cpu = p["synth_cpu_ns"] / 1e6 / max(p["synth_partitions"], 1)
+bound = "the prover (gpud)" if busy >= 90 else "synthesis (the synthds" + (", witness programs included)" if kind == "input" else ")")
+print(f"ok   - witness: {parts} partitions as --{kind} jobs: {ms} ms, {parts * 1000 / ms:.1f} partitions/s, "
+      f"prover busy {busy:.0f}%, synthd CPU {cpu:.1f} ms a partition (its own threads): bound by {bound}")
+PY
+            done
+        } 2>&1 | tee "$OUT/witness.log"
+        grep -q '^FAIL' "$OUT/witness.log" && rc=1
+        (cd "$OUT" && tar czf witness.tgz witness/vk.json witness/proof-input-1.json witness/public-input-1.json \
+            witness/proof-witness-1.json witness/public-witness-1.json witness/status-*.json witness/serve-*.log 2>/dev/null &&
+            rm -rf witness)
+        rm -rf "$ws"
         ;;
     keygen)
         # keygen's points on the GPU: the same files as the CPU's, byte for
