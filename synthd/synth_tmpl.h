@@ -97,7 +97,7 @@ static inline void S_(p_minus)(uint64_t ret[4], const uint64_t x[4])
 /* W += a·b (a, b < 2^256 as 4 limbs; W 8 limbs, no overflow by the
  * caller's bound): mont_adx.h's mulx product where fr_mul takes that path,
  * else a schoolbook one. */
-static inline void S_(wide_mac)(uint64_t W[8], const uint64_t a[4], const uint64_t b[4])
+static inline __attribute__((always_inline)) void S_(wide_mac)(uint64_t W[8], const uint64_t a[4], const uint64_t b[4])
 {
     uint64_t s[8], c = 0;
 #if LIMB_ADX
@@ -125,7 +125,7 @@ static inline void S_(wide_mac)(uint64_t W[8], const uint64_t a[4], const uint64
 /* ret = T·2^-256 mod r, fully reduced, for an 8-limb T < r·2^256
  * (Montgomery reduction: the low half reduced alone, u = (lo + m·r)/2^256
  * ≤ r, plus the high half (< r), below 2r, reduced once). */
-static inline void S_(redc)(S_(fr_t) *ret, const uint64_t T[8])
+static inline __attribute__((always_inline)) void S_(redc)(S_(fr_t) *ret, const uint64_t T[8])
 {
     uint64_t t[4];
 #if LIMB_ADX
@@ -208,8 +208,10 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
         }
     }
     uint64_t c = 0; /* W += V: k·r² + V < r·2^256 (S_(synth_abc)) */
+    TMPL_UNROLL
     for (int j = 0; j < 5; j++)
         W[j] = limb_adc(W[j], V[j], &c);
+    TMPL_UNROLL
     for (int j = 5; j < 8; j++)
         W[j] = limb_adc(W[j], 0, &c);
     S_(redc)(&t, W);
