@@ -86,12 +86,13 @@ $(BUILD)/unit: $(call obj,$(TEST_SRC)) $(LIBRUN) $(LIBSYNTHD) $(LIBGPUD) $(LIBCO
 deps:
 	@sh tests/install-deps.sh
 
-# The field suites run a second time on the portable C multiplication
-# (SLOTPROVE_NO_ADX=1), so both paths are checked against GMP; the
+# The field and synthesis suites run a second time on the portable C
+# multiplication (SLOTPROVE_NO_ADX=1), so both paths are checked against GMP
+# and the naive loop; the
 # BLS12-381 MSM and key check suites a second time without AVX-512 IFMA.
 unit: $(BUILD)/unit
 	$(BUILD)/unit -j2
-	SLOTPROVE_NO_ADX=1 $(BUILD)/unit -j2 --filter 'field*/*'
+	SLOTPROVE_NO_ADX=1 $(BUILD)/unit -j2 --filter '@(field*|synth)/*'
 	SLOTPROVE_NO_IFMA=1 $(BUILD)/unit -j2 --filter '@(msm_bls12381_g1|msm_bls12381_g2|zkey_check)/*'
 
 e2e: $(BINS)

@@ -2,11 +2,25 @@
  * and its backends read.  The one definition; every user computes offsets
  * and sizes from payload_layout().
  *
- *   offset 0                      a = A·w        domain_size Fr, Montgomery form
- *   vec_bytes                     b = B·w        domain_size Fr, Montgomery form
- *   2 * vec_bytes                 c = a∘b        domain_size Fr, Montgomery form
+ *   offset 0                      a = A·w        domain_size Fr, a·R^-1 mod r
+ *   vec_bytes                     b = B·w        domain_size Fr, b·R^-1 mod r
+ *   2 * vec_bytes                 c = a∘b        domain_size Fr, a·b·R^-3 mod r
  *   3 * vec_bytes                 witness        n_vars Fr, standard form (as in .wtns)
  *   total = 3 * vec_bytes + witness_bytes, vec_bytes = domain_size * 32
+ *
+ * The form of a, b, c (R = 2^256, each value fully reduced, < r): not
+ * Montgomery form (x·R) but x·R^-1 for a and b, so that synthd's row sums,
+ * taken in standard form, need one Montgomery reduction each and no
+ * conversion product (synthd/synth_tmpl.h), and c is the Montgomery product
+ * of the two. Every step gpud takes before the H scalars is linear with
+ * Montgomery-form constants (the NTTs), or the Montgomery product a·b
+ * (giving a·b·R^-3, c's form), so the H values come out as h·R^-3 and gpud
+ * multiplies them by the constant R^4 (one Montgomery product: h·R^-3·R^4·
+ * R^-1 = h, standard form for the MSM) where it used to multiply by 1 to
+ * leave Montgomery form: gpud/cpu/prove_tmpl.h (h_pass),
+ * gpud/cuda/kernels/gpu_prove.cu (h_scalars), and for bellperson keys
+ * gpud/cpu/bellperson_prove.c and gpud/cuda/cuda_bellperson.c (the
+ * quotient's scale).
  *
  * Fr is 32 bytes on both supported curves (n8r = 32 for BN254 and
  * BLS12-381), little-endian.

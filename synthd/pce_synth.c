@@ -23,7 +23,7 @@ static void row_dot(bls12381_fr_t *out, const struct bp_csr *m, uint64_t row,
         bls12381_fr_mul(&prod, &v, &w[bp_pce_u32(m->cols, k)]);
         bls12381_fr_add(&acc, &acc, &prod); /* v·R · w / R: standard form */
     }
-    bls12381_fr_to_mont(out, &acc);
+    bls12381_fr_from_mont(out, &acc); /* the slot's form, dot·R^-1 (shm/payload.h) */
 }
 
 static void syn_range(void *arg, size_t b, size_t end)
@@ -34,7 +34,7 @@ static void syn_range(void *arg, size_t b, size_t end)
         if (i < nc) {
             row_dot(&c->a[i], &c->p->m[BP_PCE_A], i, c->w);
             row_dot(&c->b[i], &c->p->m[BP_PCE_B], i, c->w);
-            bls12381_fr_mul(&c->c[i], &c->a[i], &c->b[i]);
+            bls12381_fr_mul(&c->c[i], &c->a[i], &c->b[i]); /* a·b·R^-3 */
         } else {
             bls12381_fr_set_zero(&c->a[i]);
             bls12381_fr_set_zero(&c->b[i]);

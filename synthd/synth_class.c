@@ -6,3 +6,11 @@ enum synth_class synth_coef_class(enum curve_id curve, const uint8_t value[32], 
     return curve == CURVE_BN254 ? bn254_synth_coef_class(value, small)
                                 : bls12381_synth_coef_class(value, small);
 }
+
+void synth_coef_standard(enum curve_id curve, const uint8_t value[32], uint8_t out[32])
+{
+    if (curve == CURVE_BN254)
+        bn254_synth_coef_standard(value, out);
+    else
+        bls12381_synth_coef_standard(value, out);
+}

@@ -49,6 +49,15 @@ enum synth_class S_(synth_coef_class)(const uint8_t value[32], uint32_t *small)
     return S_(coef_class_)(value, &rinv, small);
 }
 
+void S_(synth_coef_standard)(const uint8_t value[32], uint8_t out[32])
+{
+    S_(fr_t) rinv, x, v;
+    S_(rinv_)(&rinv);
+    memcpy(x.l, value, 32);
+    S_(fr_mul)(&v, &x, &rinv); /* v·R²·R^-1·R^-1 = v */
+    memcpy(out, v.l, 32);
+}
+
 void S_(synth_classify)(const struct zkey_coef *coefs, size_t n, uint8_t *cls)
 {
     S_(fr_t) rinv;

@@ -5,19 +5,22 @@
  * (curve prefix) and include; it defines SC##_synth_abc (synth.h). The
  * coefficient classes are synth_class_tmpl.h's.
  *
- * Coefficients are stored as v·R² (snarkjs writeFr2) and witness values in
- * standard form, so one Montgomery product of the two gives Montgomery(v·w)
- * — the old path's one product per term. Here a row of one matrix is
- * summed in two accumulators:
+ * Output form (shm/payload.h): a and b are written as A·w·R^-1 mod r and
+ * B·w·R^-1 mod r (R = 2^256), c as their Montgomery product, (A·w)(B·w)·R^-3;
+ * gpud's H pass multiplies by R^4 where it used to leave Montgomery form
+ * (the same one product), so the proof is unchanged. That form costs a row
+ * one Montgomery reduction per matrix and no conversion product:
  *   - terms with v = ±1 or a small ±s (synth_index.h) go, in standard form,
  *     into a 5-limb sum that is never reduced on the way: +w, p − w, s·w or
  *     s·(p − w), each below 2^24·p, at most 2^32 of them: below 2^311;
- *   - general terms take the Montgomery product and a modular addition.
- * At the row's end the 5-limb sum V becomes Montgomery(V mod r) with one
- * Montgomery product (two when V ≥ 64·2^256, see wide_to_mont), and the two
- * parts are added: one product per row instead of one per term. The result is the
- * same field element as the old path's, fully reduced, so the bytes are the
- * same (tests/test_synth.c checks both against a naive loop).
+ *   - general terms (the index holds v in standard form) add the plain
+ *     256 × 256-bit product v·w into an 8-limb sum, also unreduced;
+ *   - at the row's end the two sums are added and Montgomery-reduced once
+ *     (T·R^-1 mod r, needs T < r·2^256; a row with more than `kmax` general
+ *     terms reduces every kmax of them on the way, see S_(synth_abc)).
+ * The old path (37c1b06) did a full product per term and wrote Montgomery
+ * form; tests/test_synth.c checks both curves against a naive loop in the
+ * documented form, with the ADX and the portable code.
  *
  * The witness values of row k + SYNTH_BATCH_ROWS are prefetched as row k is
  * summed, so the random loads of the witness (512 MiB at 2^24) overlap the
@@ -38,9 +41,6 @@
 #ifndef SYNTH_PREFETCH_LOCALITY
 #define SYNTH_PREFETCH_LOCALITY 0
 #endif
-#ifndef SYNTH_HIGH_TABLE
-#define SYNTH_HIGH_TABLE 64 /* sums of ±1 terms pass 2^256 by a few: h < this */
-#endif
 #ifndef SYNTH_NT_STORES
 #define SYNTH_NT_STORES 0
 #endif
@@ -52,8 +52,7 @@ struct S_(synth_ctx) {
     const struct synth_index *ix;
     const S_(fr_t) *w;
     S_(fr_t) *a, *b, *c;
-    S_(fr_t) r3; /* R³ mod r = 2^768 mod r, standard form */
-    S_(fr_t) high[SYNTH_HIGH_TABLE]; /* h·R² mod r */
+    unsigned kmax; /* general terms summed unreduced before a reduction */
 };
 
 /* V += x (x < 2^256, as 4 limbs). */
@@ -95,53 +94,88 @@ static inline void S_(p_minus)(uint64_t ret[4], const uint64_t x[4])
     ret[3] = limb_sbb(S_(fr_modulus).l[3], x[3], &bw);
 }
 
-/* ret = V·2^256 mod r (Montgomery form of V mod r), V < 2^320 as lo + h·2^256:
- * the Montgomery product R²·lo (= lo·R), plus h·2^256·R = h·R² mod r: from
- * the table high[h] = h·R² mod r when h is small (sums of ±1 terms: a few
- * words past 2^256 at most), else one more product R³·h. lo may be any
- * 256-bit value: it is the second operand, which fr_mul (both its
- * mulx/adcx/adox and its portable C path) reads one word at a time against
- * the whole first one, so with the first below r the no-carry CIOS sum stays
- * below 2r at every step (t < (2r + r·2^64 + 2^64·r)/2^64) and the result is
- * reduced once; tests/test_synth.c runs both paths on sums near 2^256 and
- * far above. */
-static inline void S_(wide_to_mont)(S_(fr_t) *ret, const uint64_t V[5], const S_(fr_t) *r3,
-                                    const S_(fr_t) *high)
+/* W += a·b (a, b < 2^256 as 4 limbs; W 8 limbs, no overflow by the
+ * caller's bound): mont_adx.h's mulx product where fr_mul takes that path,
+ * else a schoolbook one. */
+static inline __attribute__((always_inline)) void S_(wide_mac)(uint64_t W[8], const uint64_t a[4], const uint64_t b[4])
 {
-    S_(fr_t) lo = { { V[0], V[1], V[2], V[3] } };
-    S_(fr_mul)(ret, &S_(fr_r2), &lo);
-    if (V[4] == 0)
-        return;
-    if (V[4] < SYNTH_HIGH_TABLE) {
-        S_(fr_add)(ret, ret, &high[V[4]]);
-    } else {
-        S_(fr_t) h = { { V[4], 0, 0, 0 } }, t;
-        S_(fr_mul)(&t, r3, &h);
-        S_(fr_add)(ret, ret, &t);
+    uint64_t s[8], c = 0;
+#if LIMB_ADX
+    if (S_(fr_uses_adx)()) {
+        limb_mul_wide_adx4(s, a, b);
+    } else
+#endif
+    {
+        for (int j = 0; j < 8; j++)
+            s[j] = 0;
+        TMPL_UNROLL
+        for (int i = 0; i < 4; i++) {
+            uint64_t C = 0;
+            TMPL_UNROLL
+            for (int j = 0; j < 4; j++)
+                s[i + j] = limb_mac(s[i + j], a[j], b[i], &C);
+            s[i + 4] = C;
+        }
     }
+    TMPL_UNROLL
+    for (int j = 0; j < 8; j++)
+        W[j] = limb_adc(W[j], s[j], &c);
+}
+
+/* ret = T·2^-256 mod r, fully reduced, for an 8-limb T < r·2^256
+ * (Montgomery reduction: the low half reduced alone, u = (lo + m·r)/2^256
+ * ≤ r, plus the high half (< r), below 2r, reduced once). */
+static inline __attribute__((always_inline)) void S_(redc)(S_(fr_t) *ret, const uint64_t T[8])
+{
+    uint64_t t[4];
+#if LIMB_ADX
+    if (S_(fr_uses_adx)()) {
+        limb_mont_redc_adx4(t, T, S_(fr_modulus).l, &S_(fr_n0));
+        S_(fr_reduce_once_)(ret, t, 0);
+        return;
+    }
+#endif
+    uint64_t c = 0;
+    for (int j = 0; j < 4; j++)
+        t[j] = T[j];
+    TMPL_UNROLL
+    for (int i = 0; i < 4; i++) {
+        uint64_t m = t[0] * S_(fr_n0), C = 0;
+        (void)limb_mac(t[0], m, S_(fr_modulus).l[0], &C);
+        TMPL_UNROLL
+        for (int j = 1; j < 4; j++)
+            t[j - 1] = limb_mac(t[j], m, S_(fr_modulus).l[j], &C);
+        t[3] = C;
+    }
+    TMPL_UNROLL
+    for (int j = 0; j < 4; j++)
+        t[j] = limb_adc(t[j], T[4 + j], &c);
+    S_(fr_reduce_once_)(ret, t, 0);
 }
 
 /* The sum of one row's terms of one matrix, stream words [p, end), into
- * *out (Montgomery form). */
+ * *out as (Σ v·w)·R^-1 mod r. */
 static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
                                const uint32_t *end, S_(fr_t) *out)
 {
-    uint64_t V[5] = { 0, 0, 0, 0, 0 }, y[4];
+    uint64_t V[5] = { 0, 0, 0, 0, 0 }, W[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, y[4];
     S_(fr_t) M, t;
-    int has_v = 0, has_m = 0;
-    S_(fr_set_zero)(&M);
+    unsigned k = 0;
+    int has_m = 0;
+    if (p == end) {
+        S_(fr_set_zero)(out);
+        return;
+    }
     while (p < end) {
         uint32_t tag = *p++;
         const uint64_t *wv = x->w[tag & SYNTH_SIGNAL_MASK].l;
         switch (tag >> SYNTH_SIGNAL_BITS) {
         case SYNTH_ONE:
             S_(wide_add)(V, wv);
-            has_v = 1;
             break;
         case SYNTH_NEG_ONE:
             S_(p_minus)(y, wv);
             S_(wide_add)(V, y);
-            has_v = 1;
             break;
         case SYNTH_SMALL: {
             uint32_t s = *p++;
@@ -151,28 +185,39 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
             } else {
                 S_(wide_add_small)(V, wv, s);
             }
-            has_v = 1;
             break;
         }
         default: {
-            S_(fr_t) cf;
-            memcpy(cf.l, p, 32);
+            uint64_t cf[4];
+            memcpy(cf, p, 32);
             p += 8;
-            S_(fr_mul)(&t, &cf, &x->w[tag & SYNTH_SIGNAL_MASK]);
-            S_(fr_add)(&M, &M, &t);
-            has_m = 1;
+            if (k == x->kmax) { /* W would pass r·2^256: reduce it now */
+                S_(redc)(&t, W);
+                if (has_m)
+                    S_(fr_add)(&M, &M, &t);
+                else
+                    M = t;
+                has_m = 1;
+                memset(W, 0, sizeof(W));
+                k = 0;
+            }
+            S_(wide_mac)(W, cf, wv);
+            k++;
             break;
         }
         }
     }
-    if (has_v) {
-        S_(wide_to_mont)(&t, V, &x->r3, x->high);
-        if (has_m)
-            S_(fr_add)(&M, &M, &t);
-        else
-            M = t;
-    }
-    *out = M;
+    uint64_t c = 0; /* W += V: k·r² + V < r·2^256 (S_(synth_abc)) */
+    TMPL_UNROLL
+    for (int j = 0; j < 5; j++)
+        W[j] = limb_adc(W[j], V[j], &c);
+    TMPL_UNROLL
+    for (int j = 5; j < 8; j++)
+        W[j] = limb_adc(W[j], 0, &c);
+    S_(redc)(&t, W);
+    if (has_m)
+        S_(fr_add)(&t, &t, &M);
+    *out = t;
 }
 
 /* *dst = *v: a, b and c are written once and read by gpud, not here: with
@@ -231,7 +276,7 @@ static inline void S_(synth_row)(const struct S_(synth_ctx) *x, const uint32_t *
     S_(row_sum)(x, p + wa, p + wa + wb, &bv);
     *pp = p + wa + wb;
     if (wa && wb) /* an empty A or B (circom's linear rows): a or b is 0, so is c */
-        S_(fr_mul)(&cv, &av, &bv);
+        S_(fr_mul)(&cv, &av, &bv); /* A·B·R^-3 */
     else
         S_(fr_set_zero)(&cv);
     S_(store)(&x->a[r], &av);
@@ -274,10 +319,10 @@ void S_(synth_abc)(const struct synth_index *ix, const struct zkey *zk,
 {
     (void)zk;
     struct S_(synth_ctx) x = { .ix = ix, .w = witness, .a = a, .b = b, .c = c };
-    S_(fr_mul)(&x.r3, &S_(fr_r2), &S_(fr_r2)); /* R²·R²·R^-1 */
-    S_(fr_set_zero)(&x.high[0]);
-    for (int h = 1; h < SYNTH_HIGH_TABLE; h++)
-        S_(fr_add)(&x.high[h], &x.high[h - 1], &S_(fr_r2));
+    /* k general products (each < r²) plus the ±1/small sum V (< 2^311 <
+     * r²) stay below r·2^256 when k·r < 2^256 − r: k ≤ floor(2^64 / (top
+     * limb of r + 1)) − 1 (BN254 4, BLS12-381 1); both r < 2^255, so ≥ 1. */
+    x.kmax = (unsigned)(UINT64_MAX / (S_(fr_modulus).l[3] + 1) - 1);
     parallel_for(ix->n_chunks, 1, nthreads, S_(synth_chunks), &x);
 }
 

@@ -573,6 +573,59 @@ FB_CASE(bn254_g2, GPU_BN254_G2, GPU_BN254)
 FB_CASE(bls12381_g1, GPU_BLS12381_G1, GPU_BLS12381)
 FB_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
 
+/* The H scalars of a slot's a, b, c (shm/payload.h: a·R^-1, b·R^-1,
+ * a·b·R^-3): gpu_h_scalars with k = R^4 against the CPU backend's h_pass
+ * (gpud/cpu/prove_tmpl.h): Montgomery product a·b, minus c, product with
+ * R^4; once with b given, once with a already holding the product. */
+#define H_CASE(F, GC, NAME)                                                                   \
+    static void F##_h_check(unsigned log_n, uint64_t *rng)                                    \
+    {                                                                                         \
+        size_t n = (size_t)1 << log_n, bytes = n * 32;                                        \
+        struct sp_err e;                                                                      \
+        F##_t *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);                     \
+        F##_t *want = malloc(bytes), *got = malloc(bytes), r4;                                \
+        void *da, *db, *dc, *dout;                                                            \
+        if (!a || !b || !c || !want || !got || cudaMalloc(&da, bytes) ||                      \
+            cudaMalloc(&db, bytes) || cudaMalloc(&dc, bytes) || cudaMalloc(&dout, bytes)) {   \
+            check(0, NAME " h scalars setup", log_n, 0);                                      \
+            return;                                                                           \
+        }                                                                                     \
+        gpu_data_fr(a, GC, n, rng);                                                           \
+        gpu_data_fr(b, GC, n, rng);                                                           \
+        gpu_data_fr(c, GC, n, rng);                                                           \
+        F##_mul(&r4, &F##_r2, &F##_r2);                                                       \
+        F##_mul(&r4, &r4, &F##_r2);                                                           \
+        for (size_t i = 0; i < n; i++) {                                                      \
+            F##_t t;                                                                          \
+            F##_mul(&t, &a[i], &b[i]);                                                        \
+            F##_sub(&t, &t, &c[i]);                                                           \
+            F##_mul(&want[i], &t, &r4);                                                       \
+        }                                                                                     \
+        cudaMemcpy(da, a, bytes, cudaMemcpyHostToDevice);                                     \
+        cudaMemcpy(db, b, bytes, cudaMemcpyHostToDevice);                                     \
+        cudaMemcpy(dc, c, bytes, cudaMemcpyHostToDevice);                                     \
+        for (int pre = 0; pre < 2; pre++) {                                                   \
+            cudaMemset(dout, 0xff, bytes);                                                    \
+            double t0 = now_ms();                                                             \
+            int rc = pre ? gpu_fr_mul(GC, da, da, db, n, &e) ||                               \
+                               gpu_h_scalars(GC, dout, da, NULL, dc, r4.l, n, &e)             \
+                         : gpu_h_scalars(GC, dout, da, db, dc, r4.l, n, &e);                  \
+            cudaError_t ce = cudaDeviceSynchronize();                                         \
+            double t1 = now_ms();                                                             \
+            if (rc)                                                                           \
+                printf("%s\n", e.msg);                                                        \
+            memset(got, 0xa5, bytes);                                                         \
+            cudaMemcpy(got, dout, bytes, cudaMemcpyDeviceToHost);                             \
+            check(!rc && !ce && memcmp(got, want, bytes) == 0,                                \
+                  pre ? NAME " h scalars, slot form (a·b first)" : NAME " h scalars, slot form", \
+                  log_n, t1 - t0);                                                            \
+        }                                                                                     \
+        cudaFree(da), cudaFree(db), cudaFree(dc), cudaFree(dout);                             \
+        free(a), free(b), free(c), free(want), free(got);                                     \
+    }
+H_CASE(bn254_fr, GPU_BN254, "bn254")
+H_CASE(bls12381_fr, GPU_BLS12381, "bls12381")
+
 /* bellperson's quotient (gpud/cuda/cuda_bellperson.h): the device's h, made
  * on snarkjs's roots and coset, against the CPU's bp_quotient, made with
  * bellperson's own steps (roots 7^((r-1)/n), coset 7), coefficient by
@@ -684,6 +737,11 @@ int main(int argc, char **argv)
         if ((!*only || strstr(only, "ntt")) && ntt_sizes[i] <= max_log) {
             bn254_ntt_check(ntt_sizes[i], &rng);
             bls12381_ntt_check(ntt_sizes[i], &rng);
+        }
+    for (unsigned lg = 10; lg <= 16 && lg <= max_log; lg += 6)
+        if (!*only || strstr(only, "ntt")) {
+            bn254_fr_h_check(lg, &rng);
+            bls12381_fr_h_check(lg, &rng);
         }
     static const unsigned bp_sizes[] = { 1, 4, 10, 16, 20 };
     for (size_t i = 0; i < sizeof(bp_sizes) / sizeof(bp_sizes[0]); i++)

@@ -125,9 +125,12 @@ Test(bellperson_pce, reads_back_and_synthesizes)
         bls12381_fr_from_mont(&ws_std[i], &w[i]);
     bp_pce_synth_abc(&p, ws_std, a, bb, c, n, 2);
 
-    mpz_t r, acc, t, ws[5], got;
-    mpz_inits(r, acc, t, got, NULL);
+    /* a, b, c in the slot's form (shm/payload.h): a·R^-1, b·R^-1, a·b·R^-3 */
+    mpz_t r, acc, t, ws[5], got, rinv;
+    mpz_inits(r, acc, t, got, rinv, NULL);
     mpz_set_str(r, "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16);
+    mpz_ui_pow_ui(rinv, 2, 256);
+    cr_assert(mpz_invert(rinv, rinv, r));
     for (int i = 0; i < 5; i++) {
         mpz_init(ws[i]);
         fr_to_mpz(ws[i], &w[i]);
@@ -148,15 +151,19 @@ Test(bellperson_pce, reads_back_and_synthesizes)
             }
             mpz_mod(acc, acc, r);
             mpz_set(ab[mi], acc);
-            fr_to_mpz(got, &outs[mi][row]);
+            mpz_mul(acc, acc, rinv);
+            mpz_mod(acc, acc, r);
+            mpz_import(got, 4, -1, 8, 0, 0, outs[mi][row].l);
             cr_assert(mpz_cmp(got, acc) == 0, "row %d matrix %d", row, mi);
         }
         mpz_mul(t, ab[0], ab[1]);
+        for (int k = 0; k < 3; k++)
+            mpz_mul(t, t, rinv);
         mpz_mod(t, t, r);
-        fr_to_mpz(got, &c[row]);
+        mpz_import(got, 4, -1, 8, 0, 0, c[row].l);
         cr_assert(mpz_cmp(got, t) == 0, "row %d c", row);
     }
-    mpz_clears(r, acc, t, got, ab[0], ab[1], NULL);
+    mpz_clears(r, acc, t, got, rinv, ab[0], ab[1], NULL);
     for (int i = 0; i < 5; i++)
         mpz_clear(ws[i]);
     bp_pce_close(&p);

@@ -2,15 +2,18 @@
  * test_synth.c — synthd's a = A·w, b = B·w, c = a∘b (synthd/synth_tmpl.h,
  * over the index of synthd/synth_index.h) against a naive loop over the
  * key's coefficient entries in section order (one Montgomery product and
- * one modular addition per entry, as snarkjs buildABC1 does), byte for
- * byte, on random keys of both curves at several thread counts.
+ * one modular addition per entry, as snarkjs buildABC1 does, then brought
+ * to the slot's form of shm/payload.h: a·R^-1, b·R^-1, c = a·b·R^-3), byte
+ * for byte, on random keys of both curves at several thread counts.
  *
  * The keys mix every coefficient class and its edges: ±1, 0, small ±s up to
  * 2^24 − 1, the first values past the limit (±2^24), and uniform values;
  * witness values include 0 and r − 1 and rows are stacked with r − 1 times
  * the largest small coefficient, so the unreduced 5-limb sums reach their
  * largest; one row has more than 0xffff stream words (the escaped header),
- * some rows are empty and some have only general terms. The index is also
+ * some rows are empty and some have only general terms (up to 40 of them:
+ * the 8-limb sum of products is reduced every 4 (BN254) or 1 (BLS12-381)
+ * on the way). The index is also
  * built into a sealed memfd and mapped back as another synthd maps it, and
  * damaged or unsealed copies are refused.
  */
@@ -203,8 +206,15 @@ SHARED_TEST(bls12381_fr, bls12381)
             F##_t *o = m ? &eb[row] : &ea[row];                                                  \
             F##_add(o, o, &t);                                                                   \
         }                                                                                        \
-        for (uint32_t r = 0; r < n; r++)                                                         \
+        /* to the slot's form (shm/payload.h): a·R^-1, b·R^-1 from Montgomery   */            \
+        /* form a·R by two reductions, c = a·b·R^-3 their Montgomery product     */            \
+        for (uint32_t r = 0; r < n; r++) {                                                       \
+            F##_from_mont(&ea[r], &ea[r]);                                                       \
+            F##_from_mont(&ea[r], &ea[r]);                                                       \
+            F##_from_mont(&eb[r], &eb[r]);                                                       \
+            F##_from_mont(&eb[r], &eb[r]);                                                       \
             F##_mul(&ec[r], &ea[r], &eb[r]);                                                     \
+        }                                                                                        \
         struct sp_err e = { "" };                                                                \
         struct synth_index ix;                                                                   \
         cr_assert_eq(synth_index_build(&ix, &zk, &e), 0, "%s", e.msg);                           \

@@ -100,9 +100,14 @@ int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *
         goto out;
     }
     bp_quotient(a, b, c, &d, nthreads);
+    /* a, b, c in the slot's form (shm/payload.h): the quotient is h·R^-3,
+     * and its product with R^4 is h in standard form */
+    bls12381_fr_t r4;
+    bls12381_fr_mul(&r4, &bls12381_fr_r2, &bls12381_fr_r2);
+    bls12381_fr_mul(&r4, &r4, &bls12381_fr_r2);
     for (size_t i = 0; i + 1 < n; i++) {
         bls12381_fr_t t;
-        bls12381_fr_from_mont(&t, &a[i]);
+        bls12381_fr_mul(&t, &a[i], &r4);
         bls12381_fr_to_bytes(sc + 32 * i, &t);
     }
 

@@ -26,9 +26,12 @@
 struct P_(h_ctx) {
     P_(fr_t) *a;
     const P_(fr_t) *b, *c;
+    P_(fr_t) r4; /* R^4 mod r as plain limbs */
 };
 
-/* a_i ← standard form of a_i·b_i − c_i (the H scalars, written over a). */
+/* a_i ← standard form of a_i·b_i − c_i (the H scalars, written over a):
+ * a, b, c in the slot's form (shm/payload.h), so a_i·b_i − c_i = h·R^-3
+ * and the product with R^4 gives h. */
 static void P_(h_pass)(void *arg, size_t b, size_t e)
 {
     struct P_(h_ctx) *x = arg;
@@ -36,7 +39,7 @@ static void P_(h_pass)(void *arg, size_t b, size_t e)
         P_(fr_t) t;
         P_(fr_mul)(&t, &x->a[i], &x->b[i]);
         P_(fr_sub)(&t, &t, &x->c[i]);
-        P_(fr_from_mont)(&x->a[i], &t);
+        P_(fr_mul)(&x->a[i], &t, &x->r4);
     }
 }
 
@@ -89,7 +92,9 @@ static void P_(ntt_stage)(P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
     PC_CAT(PC, ntt_coset_lde)(a, dom, nthreads);
     PC_CAT(PC, ntt_coset_lde)(b, dom, nthreads);
     PC_CAT(PC, ntt_coset_lde)(c, dom, nthreads);
-    struct P_(h_ctx) hx = { a, b, c };
+    struct P_(h_ctx) hx = { a, b, c, { { 0 } } };
+    P_(fr_mul)(&hx.r4, &P_(fr_r2), &P_(fr_r2)); /* R³ */
+    P_(fr_mul)(&hx.r4, &hx.r4, &P_(fr_r2));    /* R⁴ */
     parallel_for(dom->n, 1 << 14, nthreads, P_(h_pass), &hx);
 }
 

@@ -43,6 +43,8 @@
 #include <string.h>
 
 #include "assemble.h"
+#include "bls12381.h"
+#include "bn254.h"
 #include "child.h"
 #include "fault_point.h"
 #include "cuda_backend.h"
@@ -60,6 +62,23 @@
 #include "gpu_prove.h"
 #include "msm.h"
 #include "payload.h"
+
+/* *k = R^4 mod r as plain limbs on the curve: gpu_h_scalars' constant for
+ * a, b, c in the slot's form (shm/payload.h). */
+static void slot_form_r4(enum gpu_curve curve, uint64_t k[4])
+{
+    if (curve == GPU_BN254) {
+        bn254_fr_t t;
+        bn254_fr_mul(&t, &bn254_fr_r2, &bn254_fr_r2); /* R³ */
+        bn254_fr_mul(&t, &t, &bn254_fr_r2);           /* R⁴ */
+        memcpy(k, t.l, 32);
+    } else {
+        bls12381_fr_t t;
+        bls12381_fr_mul(&t, &bls12381_fr_r2, &bls12381_fr_r2);
+        bls12381_fr_mul(&t, &t, &bls12381_fr_r2);
+        memcpy(k, t.l, 32);
+    }
+}
 
 static int cuda_lost(struct backend *be)
 {
@@ -221,13 +240,15 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
     if (fault_point("gpu-trap", NULL) && (rc = gpu_inject_fault(1, e)) < 0)
         return rc;
     void *hsc; /* the H MSM's scalars */
+    uint64_t r4[4]; /* the slot's form (shm/payload.h) out: H scalars × R^4 */
+    slot_form_r4(curve, r4);
     if (!s->lean) {
         /* o1 = LDE(a)·LDE(b), o2 = LDE(c), s = the H scalars; a, b, c kept */
         if ((rc = gpu_copy(s->s, s->a, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o1, s->s, e)) < 0 ||
             (rc = gpu_copy(s->s, s->b, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o2, s->s, e)) < 0 ||
             (rc = gpu_fr_mul(curve, s->o1, s->o1, s->o2, n, e)) < 0 ||
             (rc = gpu_copy(s->s, s->c, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o2, s->s, e)) < 0 ||
-            (rc = gpu_h_scalars(curve, s->s, s->o1, NULL, s->o2, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
+            (rc = gpu_h_scalars(curve, s->s, s->o1, NULL, s->o2, r4, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
             return rc;
         hsc = s->s;
     } else {
@@ -237,7 +258,7 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
             (rc = gpu_ntt_coset_lde_inplace(d, s->b, e)) < 0 ||
             (rc = gpu_fr_mul(curve, s->a, s->a, s->b, n, e)) < 0 ||
             (rc = gpu_ntt_coset_lde_inplace(d, s->c, e)) < 0 ||
-            (rc = gpu_h_scalars(curve, s->a, s->a, NULL, s->c, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
+            (rc = gpu_h_scalars(curve, s->a, s->a, NULL, s->c, r4, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
             return rc;
         hsc = s->a;
     }

@@ -29,15 +29,16 @@
  *
  *   cuda_bp_prove(&eng, k, p, w, a, b, c, A, B, C, nthreads, e)
  *       *eng: the key's engines (NULL: made here, on the first proof);
- *       a, b, c: the slot's vectors (host, Montgomery form; kept, for a
+ *       a, b, c: the slot's vectors (host, in the slot's form of
+ *       shm/payload.h: a·R^-1, b·R^-1, a·b·R^-3; kept, for a
  *       CPU re-prove); w the witness (standard form). One proof at a time
  *       per process (a lock). 0; -E2BIG when the key cannot be proved
  *       within the budget (the message names the budget and what one lean
  *       worker streaming 2^16-point parts needs); -ENOMEM, -EIO.
  *   cuda_bp_free(eng)   frees a key's engines.
  *   cuda_bp_quotient(log_n, lean, a, b, c, h, e)
- *       the quotient alone (gpu_bp_quotient, fast or lean), h ← n
- *       standard-form coefficients in host memory.
+ *       the quotient alone (gpu_bp_quotient, fast or lean), a, b, c as for
+ *       cuda_bp_prove, h ← n standard-form coefficients in host memory.
  */
 #ifndef SLOTPROVE_CUDA_BELLPERSON_H
 #define SLOTPROVE_CUDA_BELLPERSON_H

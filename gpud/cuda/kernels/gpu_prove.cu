@@ -5,6 +5,7 @@
  * tests (gpu_prove.h).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "fields.cuh"
 #include "gpu_prove.h"
@@ -72,18 +73,16 @@ extern "C" void gpu_host_unregister(void *p)
     cudaHostUnregister(p);
 }
 
-/* h_i = (a_i·b_i − c_i)·R^−1 (b NULL: a already holds a·b): out of
- * Montgomery form, the H MSM's scalars. */
+/* h_i = (a_i·b_i − c_i)·k·R^−1 (b NULL: a already holds a·b): the H MSM's
+ * scalars in standard form (k = R^4 for the slot's form, shm/payload.h). */
 template <class F>
-__global__ void h_scalars(F *out, const F *a, const F *b, const F *c, size_t n)
+__global__ void h_scalars(F *out, const F *a, const F *b, const F *c, F k, size_t n)
 {
     size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n)
         return;
-    F one_raw = F::zero();
-    one_raw.v[0] = 1; /* x·1·R^−1 = x/R: Montgomery form to standard */
     F ab = b ? a[i] * b[i] : a[i];
-    out[i] = (ab - c[i]) * one_raw;
+    out[i] = (ab - c[i]) * k;
 }
 
 template <class F> __global__ void fr_mul(F *out, const F *a, const F *b, size_t n)
@@ -108,15 +107,21 @@ extern "C" int gpu_fr_mul(enum gpu_curve curve, void *out, const void *a, const 
 }
 
 extern "C" int gpu_h_scalars(enum gpu_curve curve, void *out, const void *a, const void *b,
-                             const void *c, size_t n, struct sp_err *e)
+                             const void *c, const void *k, size_t n, struct sp_err *e)
 {
     unsigned nb = (unsigned)((n + 255) / 256);
-    if (curve == GPU_BN254)
+    if (curve == GPU_BN254) {
+        bn254_fr_d kd;
+        memcpy(&kd, k, sizeof kd);
         h_scalars<bn254_fr_d><<<nb, 256>>>((bn254_fr_d *)out, (const bn254_fr_d *)a,
-                                           (const bn254_fr_d *)b, (const bn254_fr_d *)c, n);
-    else
+                                           (const bn254_fr_d *)b, (const bn254_fr_d *)c, kd, n);
+    } else {
+        bls12381_fr_d kd;
+        memcpy(&kd, k, sizeof kd);
         h_scalars<bls12381_fr_d><<<nb, 256>>>((bls12381_fr_d *)out, (const bls12381_fr_d *)a,
-                                              (const bls12381_fr_d *)b, (const bls12381_fr_d *)c, n);
+                                              (const bls12381_fr_d *)b, (const bls12381_fr_d *)c,
+                                              kd, n);
+    }
     CU_TRY(cudaGetLastError(), e, "H scalars kernel");
     return 0;
 }

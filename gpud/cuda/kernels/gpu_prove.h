@@ -39,11 +39,13 @@ void gpu_host_unregister(void *p);
  * be a or b). */
 int gpu_fr_mul(enum gpu_curve curve, void *out, const void *a, const void *b, size_t n,
                struct sp_err *e);
-/* out[i] = a[i]·b[i] − c[i] out of Montgomery form (device vectors of n Fr;
- * b NULL: a[i] is already the product): the H MSM's scalars (snarkjs
- * groth16_prove.js: (A·B − C) on the coset). */
+/* out[i] = (a[i]·b[i] − c[i])·k·R^-1 (device vectors of n Fr; b NULL: a[i]
+ * is already the product; k 32 bytes, host, plain limbs): the H MSM's
+ * scalars (snarkjs groth16_prove.js: (A·B − C) on the coset) in standard
+ * form: k = 1 for vectors in Montgomery form, R^4 for the slot's form
+ * (shm/payload.h). */
 int gpu_h_scalars(enum gpu_curve curve, void *out, const void *a, const void *b, const void *c,
-                  size_t n, struct sp_err *e);
+                  const void *k, size_t n, struct sp_err *e);
 /* Fault tests: a kernel that fails at launch (sticky 0: the context stays
  * usable) or traps (sticky 1: the context is lost, as after a real crash).
  * Returns the -EIO of the failure. */
