@@ -120,6 +120,7 @@ static int cuda_prove_start(struct backend *be, const struct zkey *zk,
     struct cuda_key *k = j->key;
     int on_cpu = 0;
     if (!k->g1 && !k->too_large) {
+        uint64_t k0 = now_ns();
         pthread_mutex_lock(&p->gpu);
         if (!k->g1 && !k->too_large) {
             rc = cuda_key_upload(p, k, e);
@@ -132,9 +133,12 @@ static int cuda_prove_start(struct backend *be, const struct zkey *zk,
             return rc;
         }
         if (rc == 0 && k->g1)
-            fprintf(stderr, "gpud: key %s on the GPU: %s (%.2f GiB of device memory)\n", k->name,
-                    k->stream ? "points streamed from page-locked host memory" : "points resident",
-                    k->bytes / 1073741824.0);
+            fprintf(stderr, "gpud: key %s on the GPU: %s (%.2f GiB of device memory) in %.1f ms\n",
+                    k->name,
+                    k->stream ? (k->host_registered ? "points streamed from page-locked host memory"
+                                                    : "points streamed, staged by the driver")
+                              : "points resident",
+                    k->bytes / 1073741824.0, (now_ns() - k0) / 1e6);
         else if (rc < 0) {
             fprintf(stderr, "gpud: %s; proving it on the CPU\n", e->msg);
             on_cpu = 1;
@@ -156,8 +160,11 @@ static int cuda_prove_start(struct backend *be, const struct zkey *zk,
         *job = j;
         return 0;
     }
+    uint64_t s0 = now_ns();
     j->set = cuda_set_get(p);
+    uint64_t s1 = now_ns();
     rc = cuda_set_reserve(p, j->set, zk, k->lean, k, e);
+    uint64_t u0 = now_ns();
     if (rc == 0)
         rc = gpu_upload(j->set->a, in->a, vec, e);
     if (rc == 0)
@@ -166,6 +173,18 @@ static int cuda_prove_start(struct backend *be, const struct zkey *zk,
         rc = gpu_upload(j->set->c, in->c, vec, e);
     if (rc == 0)
         rc = gpu_upload(j->set->w, in->witness, wit, e);
+    if (rc == 0 && !k->uploads_timed) {
+        /* once per key: where the time before the kernels goes (the
+         * wait for a free buffer set, its allocation, the copies) */
+        uint64_t u1 = now_ns();
+        double gib = (3.0 * vec + wit) / 1073741824.0;
+        k->uploads_timed = 1;
+        fprintf(stderr,
+                "gpud: key %s upload: a, b, c and the witness, %.2f GiB in %.1f ms (%.1f GB/s, slot pool %s); "
+                "buffer set wait %.1f ms, allocation %.1f ms\n",
+                k->name, gib, (u1 - u0) / 1e6, (3.0 * vec + wit) / (double)(u1 - u0 ? u1 - u0 : 1),
+                p->registered ? "page-locked" : "staged by the driver", (s1 - s0) / 1e6, (u0 - s1) / 1e6);
+    }
     if (rc == 0 && p->g2_on_cpu) {
         j->witness = malloc(wit);
         if (!j->witness)
@@ -547,6 +566,10 @@ static int cuda_key_check(struct backend *be, const struct zkey *zk, struct sp_e
                 name, p->budget / 1073741824.0, pl.stream ? "streamed from host memory" : "resident",
                 parts, pl.sets, pl.lean ? "lean (LDEs in place) " : "", pl.sets == 1 ? "" : "s",
                 pl.total / 1073741824.0);
+        /* streamed points: page-lock the key file now, once, not in the
+         * first proof */
+        if (pl.stream)
+            cuda_key_pin(p, zk);
     }
     return rc == -E2BIG || rc == 0 ? rc : cuda_gpu_failed(rc);
 }

@@ -12,6 +12,7 @@
 #include "gpu_mem.h"
 #include "gpu_msm.h"
 #include "gpu_prove.h"
+#include "stages.h"
 
 void cuda_key_evict(struct cuda_key *k)
 {
@@ -118,6 +119,30 @@ int cuda_key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e)
                        why);
     }
     return cuda_gpu_failed(rc);
+}
+
+/* Page-locks zk's mapping at key load (cuda_keys.h); the entry keeps
+ * host_registered until it is evicted (cuda_key_evict unregisters). */
+void cuda_key_pin(struct cuda_priv *p, const struct zkey *zk)
+{
+    struct cuda_key *k = cuda_key_get(p, zk);
+    if (!k)
+        return;
+    pthread_mutex_lock(&p->gpu); /* cuda_key_upload sets host_registered under it */
+    if (!k->host_registered && !k->g1 && !k->too_large) {
+        struct sp_err re;
+        uint64_t t0 = now_ns();
+        if (gpu_host_register(zk->map, zk->map_len, &re) == 0) {
+            k->host_registered = 1;
+            fprintf(stderr, "gpud: key %s: %.2f GiB of key file page-locked at load in %.1f ms "
+                    "(its streamed points are copied straight from it)\n",
+                    k->name, zk->map_len / 1073741824.0, (now_ns() - t0) / 1e6);
+        } else {
+            fprintf(stderr, "gpud: key %s: %s; its streamed points are staged\n", k->name, re.msg);
+        }
+    }
+    pthread_mutex_unlock(&p->gpu);
+    cuda_key_put(p, k);
 }
 
 /* The key's entry (made if new), marked busy. */

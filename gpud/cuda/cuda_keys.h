@@ -16,6 +16,11 @@
  *                              budget even alone and streamed (the message
  *                              gives the figure needed), -ENOMEM when other
  *                              work holds the memory now, or the CUDA error.
+ *   cuda_key_pin(p, zk)        page-locks a streamed key's points when gpud
+ *                              loads it (cuda_key_check), so the first
+ *                              proof does not pay the one-time
+ *                              cudaHostRegister of the whole key file;
+ *                              a failure only says the copies are staged.
  *   cuda_key_evict(k)          frees k's device memory and forgets k.
  *   cuda_evict_lru(p, keep)    evicts the least recently used idle key other
  *                              than keep; 0 if one went, -1 if none could.
@@ -31,6 +36,7 @@
 struct cuda_key *cuda_key_get(struct cuda_priv *p, const struct zkey *zk);
 void cuda_key_put(struct cuda_priv *p, struct cuda_key *k);
 int cuda_key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e);
+void cuda_key_pin(struct cuda_priv *p, const struct zkey *zk);
 void cuda_key_evict(struct cuda_key *k);
 int cuda_evict_lru(struct cuda_priv *p, const struct cuda_key *keep);
 size_t cuda_device_free(struct cuda_priv *p, size_t *total);

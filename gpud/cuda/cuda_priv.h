@@ -35,6 +35,7 @@ struct cuda_key {
     unsigned sets; /* buffer sets (workers) that fit beside it: 1 or 2 */
     int lean;      /* lean buffer sets (cuda_budget.h cuda_set_sizes) */
     int host_registered; /* zk->map page-locked for the streamed copies */
+    int uploads_timed;   /* the first job's upload line was printed */
 };
 
 struct cuda_set {
