@@ -159,7 +159,7 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
                                const uint32_t *end, S_(fr_t) *out)
 {
     uint64_t V[5] = { 0, 0, 0, 0, 0 }, W[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, y[4];
-    S_(fr_t) M, t;
+    S_(fr_t) M = { { 0 } }, t; /* M: set before use (has_m); initialized for gcc 13's -Wmaybe-uninitialized */
     unsigned k = 0;
     int has_m = 0;
     if (p == end) {
