@@ -144,10 +144,8 @@ int cmd_fullprove(int argc, char **argv)
             break;
         case 'b':
             backend = optarg;
-            if (!backend_name_ok(backend)) {
-                fprintf(stderr, "slotprove fullprove: --backend must be auto, cpu or cuda\n");
+            if (backend_arg_check("slotprove fullprove", backend))
                 return 2;
-            }
             break;
         case 't':
             if (parse_count(optarg, 0, 1024, &threads) < 0) {

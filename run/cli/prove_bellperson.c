@@ -153,17 +153,8 @@ int cmd_prove_bellperson(int argc, char **argv)
             }
         } else if (strcmp(a, "--backend") == 0 && more) {
             backend = argv[++i];
-#ifndef SLOTPROVE_CUDA_BUILT
-            if (strcmp(backend, "cuda") == 0) {
-                fprintf(stderr, "slotprove prove: --backend cuda: this build has no CUDA backend "
-                                "(nvcc was not found when it was built)\n");
+            if (backend_arg_check("slotprove prove", backend))
                 return 2;
-            }
-#endif
-            if (!backend_name_ok(backend)) {
-                fprintf(stderr, "slotprove prove: --backend must be auto, cpu or cuda\n");
-                return 2;
-            }
         } else if (strcmp(a, "--json") == 0 && i + 2 < argc)
             jp = argv[i + 1], jq = argv[i + 2], i += 2;
         else if (strcmp(a, "-q") == 0 || strcmp(a, "--quiet") == 0)

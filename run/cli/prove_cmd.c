@@ -175,17 +175,8 @@ int cmd_prove(int argc, char **argv)
         switch (c) {
         case 'b':
             backend = optarg;
-#ifndef SLOTPROVE_CUDA_BUILT
-            if (strcmp(backend, "cuda") == 0) {
-                fprintf(stderr, "slotprove prove: --backend cuda: this build has no CUDA backend "
-                                "(nvcc was not found when it was built)\n");
+            if (backend_arg_check("slotprove prove", backend))
                 return 2;
-            }
-#endif
-            if (!backend_name_ok(backend)) {
-                fprintf(stderr, "slotprove prove: --backend must be auto, cpu or cuda\n");
-                return 2;
-            }
             break;
         case 't':
             if (parse_count(optarg, 0, 1024, &threads) < 0) {

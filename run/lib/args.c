@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -64,4 +65,20 @@ int open_input(const char *path, struct sp_err *e)
 int backend_name_ok(const char *s)
 {
     return strcmp(s, "auto") == 0 || strcmp(s, "cpu") == 0 || strcmp(s, "cuda") == 0;
+}
+
+int backend_arg_check(const char *cmd, const char *s)
+{
+    if (!backend_name_ok(s)) {
+        fprintf(stderr, "%s: --backend %s: must be auto, cpu or cuda\n", cmd, s);
+        return 2;
+    }
+#ifndef SLOTPROVE_CUDA_BUILT
+    if (strcmp(s, "cuda") == 0) {
+        fprintf(stderr, "%s: --backend cuda: this build has no CUDA backend "
+                        "(nvcc was not found when it was built)\n", cmd);
+        return 2;
+    }
+#endif
+    return 0;
 }

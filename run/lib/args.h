@@ -18,6 +18,11 @@ uint64_t parse_size(const char *s);
 /* 1 if s names a prover backend (--backend): auto, cpu or cuda; else 0. */
 int backend_name_ok(const char *s);
 
+/* A command's --backend value (cmd: "slotprove prove", for the message):
+ * auto, cpu or cuda, and cuda only where this build has the CUDA backend.
+ * 0, or 2 (the usage error's exit status) with the reason on stderr. */
+int backend_arg_check(const char *cmd, const char *s);
+
 /* Opens a user-named input read-only (O_CLOEXEC); regular files only.
  * Returns the fd, or -errno with "path: reason" in e. */
 int open_input(const char *path, struct sp_err *e);
