@@ -233,3 +233,23 @@ Test(jobs, purge_by_ttl_readers_and_keep)
     cr_assert_eq(jobs_by_num(&t, kept->d.num), kept);
     free_all(&t);
 }
+
+/* A tick's now taken before a job it ended stamped t_end_ns (leave_behind in
+ * core_tick): that job is young, not 2^64 ns old (found by tests/lockouts.sh:
+ * "no such job" for the stuck synthd's job). */
+Test(jobs, purge_keeps_a_job_that_ended_after_now)
+{
+    struct job_table t = { 0 };
+    struct job *j = jobs_new(&t, 0, 0, 1);
+    cr_assert(j);
+    const uint64_t now = 1000000000000ull, ttl = 60000000000ull;
+    jobs_end(j, JOB_FAILED, "stuck");
+    j->t_end_ns = now + 5;
+    struct purge_ctx c = { 0 };
+    jobs_purge(&t, now, ttl, keep_cb, gone_cb, &c);
+    cr_assert_eq(c.ngone, 0);
+    cr_assert_eq(jobs_by_num(&t, j->d.num), j);
+    jobs_purge(&t, now + 5 + ttl, ttl, keep_cb, gone_cb, &c); /* a TTL after its end: gone */
+    cr_assert_eq(c.ngone, 1);
+    free_all(&t);
+}

@@ -161,7 +161,11 @@ void jobs_purge(struct job_table *t, uint64_t now, uint64_t ttl_ns,
 {
     for (struct job **pj = &t->head; *pj;) {
         struct job *j = *pj;
-        if (j->state == JOB_RUNNING || j->readers || now - j->t_end_ns < ttl_ns || keep(ctx, j)) {
+        /* now may be older than t_end_ns: a tick's time, taken before a job
+         * it ended (a synthd left behind) stamped its end; unsigned, now -
+         * t_end_ns would wrap to a huge age and purge the job at once */
+        if (j->state == JOB_RUNNING || j->readers || now < j->t_end_ns ||
+            now - j->t_end_ns < ttl_ns || keep(ctx, j)) {
             pj = &j->next;
             continue;
         }

@@ -103,7 +103,8 @@ char *jobs_partition_json(const struct job *j, uint32_t i);
 /* "running", "done", "failed", "cancelled". */
 const char *jobs_state_name(enum job_state s);
 
-/* Unlinks the ended jobs older than ttl_ns, not being streamed (readers), for which keep(ctx, j) is 0,
+/* Unlinks the ended jobs older than ttl_ns at now (a job that ended after
+ * now is young), not being streamed (readers), for which keep(ctx, j) is 0,
  * calling gone(ctx, j) before freeing each. */
 void jobs_purge(struct job_table *t, uint64_t now, uint64_t ttl_ns,
                 int (*keep)(void *ctx, const struct job *j),
