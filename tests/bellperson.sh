@@ -70,9 +70,13 @@ $BIN verify -q "$d/vk.json" "$d/bpub.json" "$d/bproof.json" 2>"$TMP/err" \
     && ok "bellperson: slotprove verify (snarkjs form) accepts it too" || bad "bellperson: slotprove verify json"
 
 # two partitions: 384 bytes, each verifies, the two differ (fresh r, s)
-if $BIN prove -q --params "$d/circuit.params" --pce "$d/circuit.pce" "$d/circuit.wtns" "$d/circuit.wtns" \
+if $BIN prove --params "$d/circuit.params" --pce "$d/circuit.pce" "$d/circuit.wtns" "$d/circuit.wtns" \
     "$d/proof2.bin" 2>"$TMP/err" && [ "$(wc -c < "$d/proof2.bin")" -eq 384 ]; then
     ok "bellperson: two partitions, 384 bytes"
+    # progress names each partition's synthesis and gpud prove time (ms, > 0)
+    [ "$(grep -cE '^slotprove prove: partition [01]: synthesis [0-9.]+ ms, gpud prove [0-9]*[1-9][0-9]*\.[0-9] ms' "$TMP/err")" = 2 ] \
+        && ok "bellperson: each partition's synthesis and gpud prove times on stderr" \
+        || { bad "bellperson: per-partition times missing"; sed 's/^/#   /' "$TMP/err"; }
 else bad "bellperson: two partitions"; fi
 $BIN verify --bellperson -q "$d/circuit.vk" "$d/public.json,$d/public.json" "$d/proof2.bin" 2>"$TMP/err" \
     && ok "bellperson: both partitions verify" || bad "bellperson: partitions verify"

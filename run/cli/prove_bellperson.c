@@ -258,9 +258,25 @@ int cmd_prove_bellperson(int argc, char **argv)
         if (write_outputs_len(jp ? 3 : 1, paths, texts, lens, &e) < 0)
             goto out;
     }
-    if (!quiet)
+    if (!quiet) {
+        /* where each partition's time went: synthd's a, b, c, then gpud's stages (ms) */
+        for (uint32_t k = 0; k < nwit; k++) {
+            const struct job_part *jp_k = &j->parts[k];
+            fprintf(stderr, "slotprove prove: partition %u: %s %.1f ms, gpud %s %.1f ms", k,
+                    stage_name(STAGE_SYNTH), jp_k->synth_ns / 1e6, stage_name(STAGE_PROVE),
+                    jp_k->times.ns[STAGE_PROVE] / 1e6);
+            const char *sep = " (";
+            for (int s = STAGE_NTT; s < STAGE_PROVE; s++) /* the stages a backend timed */
+                if (jp_k->times.ns[s]) {
+                    fprintf(stderr, "%s%s %.1f", sep, stage_name((enum stage)s),
+                            jp_k->times.ns[s] / 1e6);
+                    sep = ", ";
+                }
+            fprintf(stderr, "%s\n", sep[0] == ',' ? ")" : "");
+        }
         fprintf(stderr, "slotprove prove: wrote %s (%u x %d bytes) in %.3f s\n", out, nwit,
                 BP_PROOF_BYTES, (now_ns() - r.t0) / 1e9);
+    }
     rc = 0;
 out:
     core_shutdown(&core);
