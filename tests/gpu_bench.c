@@ -23,6 +23,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu_device.h"
+#include "gpu_mem.h"
 #include "gpu_msm.h"
 #include "gpu_ntt.h"
 #include "gpu_data.h"
@@ -54,8 +55,15 @@ static void bench_msm(enum gpu_group g, unsigned max_log, uint64_t *rng)
     void *pts = gpu_data_points(g, nmax, NULL, 0, gpu_data_rand(rng));
     void *sc = NULL;
     struct gpu_msm *m = NULL;
-    if (!pts || cudaMallocHost(&sc, nmax * 32) != cudaSuccess) {
+    /* page-locked through the ledger's one function (gpu_mem_register) */
+    if (!pts || !(sc = malloc(nmax * 32))) {
         printf("msm %s: out of memory\n", group_name[g]);
+        goto out;
+    }
+    if (gpu_mem_register(sc, nmax * 32, "bench scalars", NULL, &e)) {
+        printf("msm %s: %s\n", group_name[g], e.msg);
+        free(sc);
+        sc = NULL;
         goto out;
     }
     gpu_data_scalars(sc, g <= GPU_BN254_G2 ? GPU_BN254 : GPU_BLS12381, nmax, rng);
@@ -94,7 +102,8 @@ static void bench_msm(enum gpu_group g, unsigned max_log, uint64_t *rng)
     }
 out:
     gpu_msm_free(m);
-    cudaFreeHost(sc);
+    gpu_mem_unregister(sc);
+    free(sc);
     free(pts);
 }
 

@@ -23,7 +23,11 @@
 #             SYNTH_PAYLOAD=anon-huge measures what 4 KiB pages cost there
 #   budget    the device memory budget (--gpu-mem, issue 20) → budget.log:
 #             gpu_test's streamed-MSM, ledger and injected-allocation checks
-#             (2^16; GPU_BUDGET_TEST_LOG=20 adds 2^20); then keygen keys of both curves at
+#             (2^16; GPU_BUDGET_TEST_LOG=20 adds 2^20) with its pinned_check
+#             (8 GiB of host memory page-locked through gpu_mem_register: the
+#             line "# 8 GiB page-locked: measured X MiB, charged Y MiB"; with
+#             GPU_BUDGET_BIG=only, `gpu_test 10 pinned` runs it alone, its
+#             line copied into budget.log); then keygen keys of both curves at
 #             2^$GPU_BUDGET_LOG (default 22) proved with `prove --backend
 #             cuda` with no budget and under each of GPU_BUDGETS (default
 #             "24G 16G 4G 3G": at 2^22 4G and 3G make the points stream), device
@@ -36,10 +40,16 @@
 #             proved on the CPU with CUDA's error named; a budget that
 #             fits one lean worker only (LDEs in place); two gpuds on one
 #             GPU dividing the default budget; GPU_BUDGET_BIG=1 adds the
-#             2^27 BLS12-381 partition (keygen into $GPU_KEYS, 23.5 GiB;
-#             GPU_BUDGET_BIG=only: that alone)
+#             2^27 BLS12-381 partition (keygen into $GPU_KEYS,
+#             --constraints 67108865 --vars $GPU_BUDGET_BIG_VARS, default
+#             4194304: a 23.5 GiB key; 67108870, the most wires that
+#             constraint count has, makes a 51.45 GiB key and a 2 GiB
+#             witness, which the device machine's 64 GiB disk holds;
+#             GPU_BUDGET_BIG=only: that alone, after pinned_check)
 #             proved under GPU_BUDGET_BIG_BUDGETS (default "none 24G 16G"),
-#             its proofs, publics and vk.json in $OUT/budget-big.tgz
+#             its proofs, publics and vk.json in $OUT/budget-big.tgz; e.g.
+#             GPU_SESSION="build budget" GPU_BUDGET_BIG=only
+#             GPU_BUDGET_BIG_VARS=67108870 GPU_BUDGET_BIG_BUDGETS=16G
 #   witness   inputs to proof through serve with a circom --c witness program
 #             (issue 18): partitions/s as --input and as --witness jobs, which
 #             process is the bound → witness.log, witness.tgz (GPU_WIT_DIR)
@@ -173,9 +183,19 @@ for stage in $STAGES; do
         big=${GPU_BUDGET_BIG:-0}
         : >"$OUT/budget.log"
         if [ "$big" != only ]; then
+            # the streamed-MSM and ledger checks, pinned_check among them
             "$BIN_DIR/gpu_test" "${GPU_BUDGET_TEST_LOG:-16}" stream 2>&1 | tee "$OUT/budget.log"
             tail -1 "$OUT/budget.log" | grep -q ' 0 failed' || rc=1
+        else
+            # pinned_check alone (what page-locking costs the device, and
+            # its charge), its measurement and result lines into budget.log
+            "$BIN_DIR/gpu_test" 10 pinned >"$OUT/pinned.log" 2>&1
+            grep '^# outside the ledger\|^# 8 GiB page-locked\|pinned:\|passed,' "$OUT/pinned.log" |
+                tee "$OUT/budget.log"
+            tail -1 "$OUT/pinned.log" | grep -q ' 0 failed' || rc=1
         fi
+        grep -q '^# 8 GiB page-locked: measured' "$OUT/budget.log" ||
+            { echo "FAIL - budget: no pinned_check line" | tee -a "$OUT/budget.log"; rc=1; }
         lg=${GPU_BUDGET_LOG:-22}
         n=$(((1 << lg) - 5))
         mkdir -p "$KEYS"
@@ -196,30 +216,38 @@ for stage in $STAGES; do
             echo "$((peak - base))" >"$KEYS/peak.txt"
             return $r
         }
+        # prove_budget LABEL DIR BUDGET PATTERN: `prove --backend cuda` of
+        # DIR's circuit.zkey and circuit.wtns under --gpu-mem BUDGET (none:
+        # no budget) into DIR/proof-BUDGET.json and public-BUDGET.json,
+        # sampled; prints gpud's stderr lines matching PATTERN (grep -i),
+        # then ok or FAIL: exit 0 and the peak over idle within the budget.
+        # Status 0 when both hold.
+        prove_budget() {
+            local label=$1 d=$2 b=$3 pat=$4 opt=() t prc ms peak lim=0
+            [ "$b" = none ] || opt=(--gpu-mem "$b")
+            t=$EPOCHREALTIME
+            sampled "$BIN_DIR/slotprove" prove --backend cuda "${opt[@]}" "$d/circuit.zkey" \
+                "$d/circuit.wtns" "$d/proof-$b.json" "$d/public-$b.json" 2>"$d/err-$b.txt"
+            prc=$? ms=$(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) peak=$(cat "$KEYS/peak.txt")
+            sed 's/^/#   /' "$d/err-$b.txt" | grep -i "$pat"
+            case $b in *G) lim=$((${b%G} * 1024)) ;; *M) lim=${b%M} ;; esac
+            if [ "$prc" != 0 ]; then
+                bad "$label --gpu-mem $b: exit $prc"
+                sed 's/^/#   /' "$d/err-$b.txt" | tail -5
+                return 1
+            elif [ "$lim" -gt 0 ] && [ "$peak" -gt "$lim" ]; then
+                bad "$label --gpu-mem $b: device peak $peak MiB over the budget ($lim MiB)"
+                return 1
+            fi
+            ok "$label --gpu-mem $b: proved and checked, device peak $peak MiB over idle, $ms ms whole command"
+        }
         [ "$big" = only ] || for curve in bn128 bls12381; do
             d=$KEYS/b-$curve
             rm -rf "$d" && mkdir -p "$d"
             "$BIN_DIR/slotprove" keygen -q --backend cuda --curve $curve --constraints $n \
                 --public 4 --seed $lg --out "$d" 2>>"$OUT/budget.log" || { bad "keygen $curve"; continue; }
             for b in none ${GPU_BUDGETS:-24G 16G 4G 3G}; do
-                opt=()
-                [ "$b" = none ] || opt=(--gpu-mem "$b")
-                t=$EPOCHREALTIME
-                sampled "$BIN_DIR/slotprove" prove --backend cuda "${opt[@]}" "$d/circuit.zkey" \
-                    "$d/circuit.wtns" "$d/proof-$b.json" "$d/public-$b.json" 2>"$d/err-$b.txt"
-                prc=$? ms=$(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) peak=$(cat "$KEYS/peak.txt")
-                sed 's/^/#   /' "$d/err-$b.txt" | grep -i 'gpud: key\|budget\|device memory\|prove \|total' |
-                    tee -a "$OUT/budget.log"
-                lim=0
-                case $b in *G) lim=$((${b%G} * 1024)) ;; *M) lim=${b%M} ;; esac
-                if [ $prc != 0 ]; then
-                    bad "$curve 2^$lg --gpu-mem $b: exit $prc"
-                    sed 's/^/#   /' "$d/err-$b.txt" | tail -5
-                elif [ $lim -gt 0 ] && [ "$peak" -gt "$lim" ]; then
-                    bad "$curve 2^$lg --gpu-mem $b: device peak $peak MiB over the budget"
-                else
-                    ok "$curve 2^$lg --gpu-mem $b: proved and checked, device peak $peak MiB over idle, $ms ms whole command"
-                fi
+                prove_budget "$curve 2^$lg" "$d" "$b" 'gpud: key\|gpud: slot pool\|budget\|device memory\|prove \|total'
             done 2>&1 | tee -a "$OUT/budget.log"
             (cd "$d" && tar czf "$OUT/budget-proofs-$curve.tgz" proof-*.json public-*.json vk.json)
         done
@@ -303,41 +331,28 @@ for stage in $STAGES; do
             fi
         } 2>&1 | tee -a "$OUT/budget.log"
         }
-        # GPU_BUDGET_BIG=1: the 2^27 BLS12-381 partition of issue 20 (4.19 M
-        # wires, a 23.5 GiB key) made by keygen under $KEYS, proved under
-        # each of GPU_BUDGET_BIG_BUDGETS (default "none 24G 16G"): whole
-        # command and gpud's prove time, nvidia-smi's peak; the proofs,
-        # publics and vk.json in $OUT/budget-big.tgz for snarkjs
+        # GPU_BUDGET_BIG=1: the 2^27 BLS12-381 partition of issue 20
+        # (GPU_BUDGET_BIG_VARS wires, default 4194304: a 23.5 GiB key) made
+        # by keygen under $KEYS, proved under each of GPU_BUDGET_BIG_BUDGETS
+        # (default "none 24G 16G"): whole command and gpud's prove time,
+        # nvidia-smi's peak; the proofs, publics and vk.json in
+        # $OUT/budget-big.tgz for snarkjs
         if [ "$big" = 1 ] || [ "$big" = only ]; then
-            # the directory bench_pipeline.sh makes for "27:67108865:4194304" with
+            bv=${GPU_BUDGET_BIG_VARS:-4194304}
+            # the directory bench_pipeline.sh makes for "27:67108865:$bv" with
             # 4 public inputs (seed 27, the same key): with GPU_KEEP_KEYS=1 a
             # later pipe stage of that spec proves this key without a keygen
-            d=$KEYS/bls12381-67108865-p4-v4194304 && rm -rf "$d" && mkdir -p "$d" "$OUT/budget-big"
+            d=$KEYS/bls12381-67108865-p4-v$bv && rm -rf "$d" && mkdir -p "$d" "$OUT/budget-big"
             {
                 t=$EPOCHREALTIME
                 if "$BIN_DIR/slotprove" keygen -q --backend cuda --curve bls12381 --constraints 67108865 \
-                    --vars 4194304 --public 4 --seed 27 --out "$d" 2>"$d/keygen.txt"; then
-                    echo "# keygen 2^27 BLS12-381: $(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) ms, key $(du -h "$d/circuit.zkey" | cut -f1)"
+                    --vars "$bv" --public 4 --seed 27 --out "$d" 2>"$d/keygen.txt"; then
+                    echo "# keygen 2^27 BLS12-381, $bv wires: $(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) ms, key $(du -h "$d/circuit.zkey" | cut -f1)"
                     cp "$d/vk.json" "$OUT/budget-big/"
                     for b in ${GPU_BUDGET_BIG_BUDGETS:-none 24G 16G}; do
-                        opt=()
-                        [ "$b" = none ] || opt=(--gpu-mem "$b")
-                        t=$EPOCHREALTIME
-                        sampled "$BIN_DIR/slotprove" prove --backend cuda "${opt[@]}" "$d/circuit.zkey" \
-                            "$d/circuit.wtns" "$d/proof-$b.json" "$d/public-$b.json" 2>"$d/err-$b.txt"
-                        prc=$? ms=$(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) peak=$(cat "$KEYS/peak.txt")
-                        sed 's/^/#   /' "$d/err-$b.txt" | grep -i 'gpud: key\|budget\|device memory\|prove \|total\|ntt\|msm'
-                        lim=0
-                        case $b in *G) lim=$((${b%G} * 1024)) ;; esac
-                        if [ $prc != 0 ]; then
-                            bad "2^27 bls12381 --gpu-mem $b: exit $prc"
-                            sed 's/^/#   /' "$d/err-$b.txt" | tail -5
-                        elif [ $lim -gt 0 ] && [ "$peak" -gt "$lim" ]; then
-                            bad "2^27 bls12381 --gpu-mem $b: device peak $peak MiB over the budget"
-                        else
-                            ok "2^27 bls12381 --gpu-mem $b: proved and checked, device peak $peak MiB, $ms ms whole command"
+                        prove_budget "2^27 bls12381 ($bv wires)" "$d" "$b" \
+                            'gpud: key\|gpud: slot pool\|budget\|device memory\|prove \|total\|ntt\|msm' &&
                             cp "$d/proof-$b.json" "$d/public-$b.json" "$OUT/budget-big/"
-                        fi
                     done
                 else
                     bad "keygen of the 2^27 BLS12-381 key"

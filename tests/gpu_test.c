@@ -7,7 +7,12 @@
  *   gpu_test [max_log [only]]   sizes 2^10, 2^16, 2^20, 2^22 (those ≤ max_log;
  *                               the NTT also at 2^1..2^13 and 2^17);
  *                               only: run the checks whose kind ("field",
- *                               "ntt", "g1", "g2", "fb") is a substring of it
+ *                               "ntt", "g1", "g2", "fb", "bellperson",
+ *                               "stream", "pinned") is a substring of it;
+ *                               pinned_check (8 GiB of host memory
+ *                               page-locked through gpu_mem_register) runs
+ *                               only when only names "stream" or "pinned",
+ *                               not in the run of everything
  *
  * Fields: mul, add, sub, square of Fr, Fp (both curves) and Fp2 on 2^12
  * random elements and 0, 1, p−1, against field_tmpl.h / fp2_tmpl.h.
@@ -24,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include <cuda_runtime_api.h>
@@ -700,6 +706,75 @@ static void bellperson_quotient_check(unsigned log_n, uint64_t *rng)
     free(a), free(b), free(c), free(ca), free(cb), free(cc), free(got);
 }
 
+/* pinned_check: page-locking host memory is charged to the ledger
+ * (gpu_mem_register, part "pinned"). The rule on figures worked by hand
+ * (floor ⌈GiB⌉ × 2 MiB, ceiling 2 × floor + 2 MiB, the measurement
+ * rounded up to 2 MiB in between); then 8 GiB of host memory locked: the
+ * measured device cost and the charge printed, the charge within the
+ * bounds and on the ledger, the device's use within the reserve + the
+ * ledger while it is locked, the ledger back where it was after the
+ * unlock; a budget 1 B under the ceiling refused with nothing locked, a
+ * budget of exactly the ceiling taken. */
+static void pinned_check(void)
+{
+    const size_t MiB = (size_t)1 << 20, GiB = (size_t)1 << 30, bytes = 8 * GiB;
+    const size_t lo = 16 * MiB, hi = 34 * MiB; /* 8 × 2 MiB; 2 × 16 + 2 MiB */
+    struct sp_err e;
+    check(gpu_mem_pin_floor(0) == 0 && gpu_mem_pin_ceiling(0) == 0 && gpu_mem_pin_floor(1) == 2 * MiB &&
+              gpu_mem_pin_ceiling(1) == 6 * MiB && gpu_mem_pin_floor(GiB + 1) == 4 * MiB &&
+              gpu_mem_pin_floor(55247376612ull) == 104 * MiB /* the 51.45 GiB key: 52 GiB started */ &&
+              gpu_mem_pin_floor(bytes) == lo && gpu_mem_pin_ceiling(bytes) == hi,
+          "pinned: floor 2 MiB a GiB started, ceiling 2 x floor + 2 MiB", 33, 0);
+    check(gpu_mem_pin_charge(bytes, 0) == lo && gpu_mem_pin_charge(bytes, 16 * MiB + 1) == 18 * MiB &&
+              gpu_mem_pin_charge(bytes, 20 * MiB) == 20 * MiB && gpu_mem_pin_charge(bytes, 35 * MiB) == hi &&
+              gpu_mem_pin_charge(bytes, 100 * GiB) == hi,
+          "pinned: the measurement, rounded to 2 MiB, within the bounds", 33, 0);
+    void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+    if (p == MAP_FAILED) {
+        check(0, "pinned: 8 GiB of host memory (mmap)", 33, 0);
+        return;
+    }
+    size_t before = gpu_mem_used(GPU_MEM_NPARTS), pb = gpu_mem_used(GPU_MEM_PINNED), old = gpu_mem_budget();
+    struct gpu_mem_pin pin = { 0, 0 };
+    double t0 = now_ms();
+    int rc = gpu_mem_register(p, bytes, "pinned_check", &pin, &e);
+    double t1 = now_ms();
+    if (rc)
+        printf("  %s\n", e.msg);
+    printf("# 8 GiB page-locked: measured %.1f MiB, charged %.1f MiB (floor %.0f, ceiling %.0f MiB), "
+           "locked in %.0f ms\n",
+           pin.measured / (double)MiB, pin.charged / (double)MiB, lo / (double)MiB, hi / (double)MiB, t1 - t0);
+    check(rc == 0 && pin.charged >= lo && pin.charged <= hi &&
+              pin.charged == gpu_mem_pin_charge(bytes, pin.measured) &&
+              gpu_mem_used(GPU_MEM_PINNED) == pb + pin.charged &&
+              gpu_mem_used(GPU_MEM_NPARTS) == before + pin.charged,
+          "pinned: 8 GiB locked, charged within the bounds to the ledger", 33, t1 - t0);
+    if (rc == 0)
+        device_within("8 GiB of host memory page-locked", 33);
+    /* the same range again: the driver refuses, the ledger unchanged */
+    int again = gpu_mem_register(p, bytes, "pinned_check", NULL, &e);
+    check(rc == 0 && again < 0 && gpu_mem_used(GPU_MEM_NPARTS) == before + pin.charged,
+          "pinned: locking it twice refused, nothing more charged", 33, 0);
+    gpu_mem_unregister(p);
+    check(gpu_mem_used(GPU_MEM_NPARTS) == before && gpu_mem_used(GPU_MEM_PINNED) == pb,
+          "pinned: unlocked, the ledger's total back to its earlier value", 33, 0);
+    /* the ceiling is what must fit: 1 B less is refused, exactly it taken */
+    gpu_mem_set_budget(before + hi - 1, &e);
+    rc = gpu_mem_register(p, bytes, "pinned_check", NULL, &e);
+    check(rc == -ENOMEM && strstr(e.msg, "budget") && gpu_mem_used(GPU_MEM_NPARTS) == before,
+          "pinned: a budget 1 B under the ceiling refused, nothing locked", 33, 0);
+    if (rc == 0)
+        gpu_mem_unregister(p);
+    gpu_mem_set_budget(before + hi, &e);
+    rc = gpu_mem_register(p, bytes, "pinned_check", &pin, &e);
+    check(rc == 0 && gpu_mem_used(GPU_MEM_NPARTS) == before + pin.charged,
+          "pinned: a budget of exactly the ceiling taken", 33, 0);
+    gpu_mem_unregister(p);
+    gpu_mem_set_budget(old ? old : (size_t)1 << 50, &e);
+    check(gpu_mem_used(GPU_MEM_NPARTS) == before, "pinned: the ledger back where it started", 33, 0);
+    munmap(p, bytes);
+}
+
 int main(int argc, char **argv)
 {
     unsigned max_log = argc > 1 ? (unsigned)atoi(argv[1]) : 22;
@@ -777,6 +852,9 @@ int main(int argc, char **argv)
             bls12381_g2_fb_suite(lg, &rng);
         }
     }
+    /* only when asked: the run of everything keeps its checks */
+    if (*only && (strstr(only, "stream") || strstr(only, "pinned")))
+        pinned_check();
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

@@ -451,7 +451,9 @@ static void cuda_device_memory(struct backend *be, uint64_t *budget, uint64_t *h
     *held = gpu_mem_used(GPU_MEM_NPARTS);
 }
 
-/* The slot pool page-locked: uploads straight from shared memory. With
+/* The slot pool page-locked: uploads straight from shared memory. Its
+ * lock's device cost is charged (gpu_mem_register) before any key is
+ * planned, and every key's plan counts it (pool_pinned). With
  * $SLOTPROVE_NO_HOST_REGISTER=1 (benchmarks) the driver stages them. */
 static void cuda_host_memory(struct backend *be, void *ptr, size_t len)
 {
@@ -460,10 +462,15 @@ static void cuda_host_memory(struct backend *be, void *ptr, size_t len)
     const char *no = getenv("SLOTPROVE_NO_HOST_REGISTER");
     if (no && strcmp(no, "1") == 0)
         return;
-    if (gpu_host_register(ptr, len, &e) < 0)
+    struct gpu_mem_pin pin;
+    if (gpu_mem_register(ptr, len, "slot pool", &pin, &e) < 0) {
         fprintf(stderr, "gpud: %s; uploads are staged instead\n", e.msg);
-    else
-        p->registered = ptr;
+        return;
+    }
+    p->registered = ptr;
+    p->pool_pinned = pin.charged;
+    fprintf(stderr, "gpud: slot pool: %.2f GiB page-locked; device cost measured %.1f MiB, charged "
+            "%.1f MiB (pinned)\n", len / 1073741824.0, pin.measured / 1048576.0, pin.charged / 1048576.0);
 }
 
 static int cuda_open(struct backend *be, struct sp_err *e)
@@ -549,7 +556,9 @@ static int cuda_key_check(struct backend *be, const struct zkey *zk, struct sp_e
     struct cuda_plan pl;
     const char *base = strrchr(zk->path ? zk->path : "key", '/');
     const char *name = base ? base + 1 : zk->path ? zk->path : "key";
-    int rc = cuda_plan_key(zk, name, p->budget, &pl, e);
+    /* the key file's lock counted at its ceiling (it is made below, after
+     * the plan); the upload plans again with what it was charged */
+    int rc = cuda_plan_key(zk, name, p->budget, p->pool_pinned, cuda_key_pin_planned(NULL, zk), &pl, e);
     if (rc == -E2BIG && p->fallback) {
         fprintf(stderr, "gpud: %s; it is proved on the CPU\n", e->msg);
         return 0;
@@ -562,10 +571,11 @@ static int cuda_key_check(struct backend *be, const struct zkey *zk, struct sp_e
             snprintf(parts, sizeof(parts), "of at most 2^%d points", __builtin_ctzl(pl.chunk));
         fprintf(stderr,
                 "gpud: key %s within the %.2f GiB device budget: points %s, MSM parts %s, "
-                "%u %sworker buffer set%s, %.2f GiB planned\n",
+                "%u %sworker buffer set%s, %.2f GiB planned (%.0f MiB of it page-locked host "
+                "memory's device cost)\n",
                 name, p->budget / 1073741824.0, pl.stream ? "streamed from host memory" : "resident",
                 parts, pl.sets, pl.lean ? "lean (LDEs in place) " : "", pl.sets == 1 ? "" : "s",
-                pl.total / 1073741824.0);
+                pl.total / 1073741824.0, pl.pinned / 1048576.0);
         /* streamed points: page-lock the key file now, once, not in the
          * first proof */
         if (pl.stream)
@@ -595,7 +605,7 @@ static void cuda_close(struct backend *be)
             p->device_peak / 1073741824.0);
     if (!cuda_is_lost()) {
         if (p->registered)
-            gpu_host_unregister(p->registered);
+            gpu_mem_unregister(p->registered);
         for (int i = 0; i < CUDA_MAX_KEYS; i++)
             if (p->keys[i].zk)
                 cuda_key_evict(&p->keys[i]);

@@ -33,7 +33,7 @@ void cuda_bp_free(struct cuda_bp_engine *eng)
     gpu_msm_free(eng->g2);
     for (int i = 0; i < 5; i++)
         if (eng->registered[i])
-            gpu_host_unregister((void *)eng->registered[i]);
+            gpu_mem_unregister((void *)eng->registered[i]);
     free(eng);
 }
 
@@ -73,6 +73,13 @@ static int make_engine(struct cuda_bp_engine **ret, const struct bp_key *k, unsi
     struct cuda_shape sh;
     struct cuda_plan pl;
     bp_shape(k, log_n, &sh);
+    /* streamed, the five point arrays are page-locked: their ceilings
+     * counted before the rest is sized (left already less what the ledger
+     * holds, the slot pool's lock among it) */
+    const void *arr[5] = { k->h, k->l, k->a, k->b_g1, k->b_g2 };
+    size_t bytes[5] = { g1n[0] * 96, g1n[1] * 96, g1n[2] * 96, g1n[3] * 96, g2n[0] * 192 };
+    for (int i = 0; i < 5; i++)
+        sh.pinned_stream += gpu_mem_pin_ceiling(bytes[i]);
     int rc = cuda_plan_shape(&sh, k->params.path, left, &pl, e);
     if (rc < 0)
         return rc;
@@ -83,11 +90,9 @@ static int make_engine(struct cuda_bp_engine **ret, const struct bp_key *k, unsi
     eng->chunk = pl.chunk;
     eng->lean = pl.lean;
     if (eng->stream) {
-        const void *arr[5] = { k->h, k->l, k->a, k->b_g1, k->b_g2 };
-        size_t bytes[5] = { g1n[0] * 96, g1n[1] * 96, g1n[2] * 96, g1n[3] * 96, g2n[0] * 192 };
         for (int i = 0; i < 5; i++) {
             struct sp_err re;
-            if (bytes[i] && gpu_host_register((void *)arr[i], bytes[i], &re) == 0)
+            if (bytes[i] && gpu_mem_register((void *)arr[i], bytes[i], "bellperson points", NULL, &re) == 0)
                 eng->registered[i] = arr[i], eng->reg_bytes[i] = bytes[i];
         }
     }
@@ -103,12 +108,12 @@ static int make_engine(struct cuda_bp_engine **ret, const struct bp_key *k, unsi
     if (pl.chunk)
         snprintf(parts, sizeof(parts), "of at most 2^%d points", __builtin_ctzl(pl.chunk));
     fprintf(stderr, "gpud: bellperson key %s (2^%u domain) on the GPU: points %s, MSM parts %s, "
-            "%s quotient, %.2f GiB planned (points %.2f, MSM %.2f, vectors %.2f, NTT %.2f) of "
-            "%.2f GiB left\n", k->params.path, log_n,
+            "%s quotient, %.2f GiB planned (points %.2f, MSM %.2f, vectors %.2f, NTT %.2f, "
+            "pinned %.2f) of %.2f GiB left\n", k->params.path, log_n,
             eng->stream ? "streamed from host memory" : "resident", parts,
             eng->lean ? "lean (in place, compact NTT domain)" : "fast", pl.total / 1073741824.0,
             pl.points / 1073741824.0, pl.msm / 1073741824.0, pl.vectors / 1073741824.0,
-            pl.ntt / 1073741824.0, left / 1073741824.0);
+            pl.ntt / 1073741824.0, pl.pinned / 1073741824.0, left / 1073741824.0);
     *ret = eng;
     return 0;
 }

@@ -44,9 +44,10 @@ static int try_plan(const struct cuda_shape *s, size_t budget, int stream, size_
     size_t msm = msm_bytes(s, chunk, stream, e);
     if (!msm)
         return -EIO;
-    size_t total = (stream ? 0 : pts) + msm + sets * s->vec[lean] + s->ntt[lean];
+    size_t pinned = s->pinned_held + (stream ? s->pinned_stream : 0);
+    size_t total = (stream ? 0 : pts) + msm + sets * s->vec[lean] + s->ntt[lean] + pinned;
     *pl = (struct cuda_plan){ stream, chunk, sets, lean, stream ? 0 : pts, msm, s->vec[lean],
-                              s->ntt[lean], total };
+                              s->ntt[lean], pinned, total };
     return total <= budget ? 1 : 0;
 }
 
@@ -71,9 +72,9 @@ int cuda_plan_shape(const struct cuda_shape *s, const char *name, size_t budget,
     return sp_fail(e, -E2BIG,
                    "the --gpu-mem budget of %.2f GiB is too small for key %s: one worker needs "
                    "%.2f GiB (lean vectors %.2f, NTT tables %.2f, MSM buffers %.2f GiB streaming 2^%d "
-                   "points at a time)",
+                   "points at a time, page-locked host memory's device cost %.2f GiB)",
                    budget / GIB, name, pl->total / GIB, pl->vectors / GIB, pl->ntt / GIB,
-                   pl->msm / GIB, STREAM_CHUNK_MIN);
+                   pl->msm / GIB, STREAM_CHUNK_MIN, pl->pinned / GIB);
 }
 
 /* A zkey's shape: G1 MSMs over A, B1 (the wires), C (the private wires)
@@ -93,11 +94,13 @@ static void zkey_shape(const struct zkey *zk, struct cuda_shape *s)
     s->max_sets = 2;
 }
 
-int cuda_plan_key(const struct zkey *zk, const char *name, size_t budget, struct cuda_plan *pl,
-                  struct sp_err *e)
+int cuda_plan_key(const struct zkey *zk, const char *name, size_t budget, size_t pinned_held,
+                  size_t pinned_stream, struct cuda_plan *pl, struct sp_err *e)
 {
     struct cuda_shape s;
     zkey_shape(zk, &s);
+    s.pinned_held = pinned_held;
+    s.pinned_stream = pinned_stream;
     return cuda_plan_shape(&s, name, budget, pl, e);
 }
 
@@ -113,6 +116,7 @@ size_t cuda_budget_floor(void)
     zk.n_public = 1;
     struct cuda_shape s;
     zkey_shape(&zk, &s);
+    s.pinned_stream = gpu_mem_pin_ceiling(1); /* its few KiB of points locked */
     if (try_plan(&s, 0, 1, (size_t)1 << STREAM_CHUNK_MIN, 1, 1, &pl, 0, &e) < 0)
         return 0;
     return pl.total;

@@ -12,6 +12,12 @@
  *             and bucket sums, CUB scratch: gpu_msm_plan), for MSM parts of
  *             at most chunk points, plus 2·chunk points of staging when
  *             streamed
+ *   pinned    what page-locked host memory costs the device (gpu_mem.h
+ *             gpu_mem_register): what is locked already whatever the way
+ *             (the slot pool), plus, when streamed, the key's own lock (its
+ *             charge when locked, else gpu_mem_pin_ceiling of its bytes,
+ *             the most the lock can be charged) — counted before the rest
+ *             is sized, so the total stays within the budget
  * cuda_plan_key picks the first way that fits the budget, in this order:
  * points resident with no chunk limit, then chunk 2^22 and 2^20; then
  * points streamed from page-locked host memory with chunks of 2^24 down to
@@ -35,7 +41,9 @@ struct cuda_plan {
     int lean;         /* lean buffer sets (cuda_set_sizes) */
     size_t points, msm, vectors, ntt; /* bytes: points (0 when streamed), the
                                          engines, one set's vectors, tables */
-    size_t total;     /* points + msm + sets·vectors + ntt */
+    size_t pinned;    /* page-locked host memory's charge: pinned_held, plus
+                         pinned_stream when streamed (cuda_shape) */
+    size_t total;     /* points + msm + sets·vectors + ntt + pinned */
 };
 
 /* A worker's buffer set (cuda_sets.c) for a domain of n points and v
@@ -67,6 +75,10 @@ struct cuda_shape {
     size_t g1n[4], g2n;
     size_t vec[2], ntt[2];
     unsigned max_sets;
+    size_t pinned_held;   /* ledger bytes of page-locked memory held in any
+                             way (the slot pool's charge) */
+    size_t pinned_stream; /* the key's own lock's charge, in streamed ways
+                             only (its charge when locked, else the ceiling) */
 };
 
 /* The plan for s within budget bytes (the order above): pl ← the first
@@ -76,13 +88,15 @@ struct cuda_shape {
 int cuda_plan_shape(const struct cuda_shape *s, const char *name, size_t budget,
                     struct cuda_plan *pl, struct sp_err *e);
 
-/* The plan for zk within budget bytes (cuda_plan_shape of its shape). -E2BIG when not even one worker
- * streaming 2^16 points at a time fits, with a message naming the key
- * (name), the budget and the figure needed; -EIO on a CUDA error. */
-int cuda_plan_key(const struct zkey *zk, const char *name, size_t budget, struct cuda_plan *pl,
-                  struct sp_err *e);
+/* The plan for zk within budget bytes (cuda_plan_shape of its shape, with
+ * pinned_held and pinned_stream as cuda_shape's). -E2BIG when not even one
+ * worker streaming 2^16 points at a time fits, with a message naming the
+ * key (name), the budget and the figure needed; -EIO on a CUDA error. */
+int cuda_plan_key(const struct zkey *zk, const char *name, size_t budget, size_t pinned_held,
+                  size_t pinned_stream, struct cuda_plan *pl, struct sp_err *e);
 
-/* The least budget any key needs (one worker, a 2^10 domain, streamed):
+/* The least budget any key needs (one worker, a 2^10 domain, streamed,
+ * its lock charged at the ceiling; the slot pool's lock not counted):
  * gpud refuses a smaller --gpu-mem at start. */
 size_t cuda_budget_floor(void);
 

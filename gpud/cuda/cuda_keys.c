@@ -14,13 +14,41 @@
 #include "gpu_prove.h"
 #include "stages.h"
 
+/* Page-locks k's key file (gpu_mem_register: its device cost charged to
+ * the ledger's "pinned" part); 0, or the error in *e (nothing locked). */
+static int key_lock(struct cuda_key *k, struct gpu_mem_pin *pin, struct sp_err *e)
+{
+    struct gpu_mem_pin got;
+    int rc = gpu_mem_register((void *)k->zk->map, k->zk->map_len, "key file", &got, e);
+    if (rc == 0) {
+        k->host_registered = 1;
+        k->pin_charge = got.charged;
+        if (pin)
+            *pin = got;
+    }
+    return rc;
+}
+
+/* Unlocks it, and its charge goes. */
+static void key_unlock(struct cuda_key *k)
+{
+    if (k->host_registered)
+        gpu_mem_unregister((void *)k->zk->map);
+    k->host_registered = 0;
+    k->pin_charge = 0;
+}
+
 void cuda_key_evict(struct cuda_key *k)
 {
     gpu_msm_free(k->g1);
     gpu_msm_free(k->g2);
-    if (k->host_registered)
-        gpu_host_unregister(k->zk->map);
+    key_unlock(k);
     memset(k, 0, sizeof(*k));
+}
+
+size_t cuda_key_pin_planned(const struct cuda_key *k, const struct zkey *zk)
+{
+    return k && k->host_registered ? k->pin_charge : gpu_mem_pin_ceiling(zk->map_len);
 }
 
 size_t cuda_device_free(struct cuda_priv *p, size_t *total)
@@ -35,27 +63,34 @@ size_t cuda_device_free(struct cuda_priv *p, size_t *total)
     return fr;
 }
 
-/* Evicts the least recently used idle key other than keep; 0 if one went. */
+/* Evicts the least recently used idle key other than keep (on the GPU, or
+ * only its key file page-locked); 0 if one went. */
 int cuda_evict_lru(struct cuda_priv *p, const struct cuda_key *keep)
 {
     struct cuda_key *lru = NULL;
     for (int i = 0; i < CUDA_MAX_KEYS; i++) {
         struct cuda_key *k = &p->keys[i];
-        if (k->zk && k != keep && !k->busy && k->g1 && (!lru || k->last_used < lru->last_used))
+        if (k->zk && k != keep && !k->busy && (k->g1 || k->host_registered) &&
+            (!lru || k->last_used < lru->last_used))
             lru = k;
     }
     if (!lru)
         return -1;
-    fprintf(stderr, "gpud: evicting key %s from the GPU (least recently used)\n", lru->name);
+    fprintf(stderr, "gpud: evicting key %s from the GPU (least recently used%s)\n", lru->name,
+            lru->host_registered ? "; its key file unlocked" : "");
     cuda_key_evict(lru);
     return 0;
 }
 
 /* The bytes k's upload takes beyond what the ledger already holds for
- * its purpose: its engines, the NTT tables if new, the sets' growth. */
-static size_t upload_need(struct cuda_priv *p, const struct zkey *zk, const struct cuda_plan *pl)
+ * its purpose: its engines, the NTT tables if new, the sets' growth, and
+ * when streamed the key file's lock if not yet locked (its ceiling). */
+static size_t upload_need(struct cuda_priv *p, const struct cuda_key *k, const struct cuda_plan *pl)
 {
+    const struct zkey *zk = k->zk;
     size_t need = pl->points + pl->msm, held = gpu_mem_used(GPU_MEM_VECTORS);
+    if (pl->stream && !k->host_registered)
+        need += gpu_mem_pin_ceiling(zk->map_len);
     enum gpu_curve curve = zk->curve == CURVE_BN254 ? GPU_BN254 : GPU_BLS12381;
     if (!p->ntt[pl->lean][curve][zk->log_domain])
         need += pl->ntt;
@@ -73,7 +108,9 @@ int cuda_key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e)
     struct cuda_plan pl;
     if (fault_point("gpu-key-large", NULL))
         return sp_fail(e, -E2BIG, "key %s is too large for the GPU (injected)", k->name);
-    int rc = cuda_plan_key(zk, k->name, p->budget, &pl, e);
+    /* the plan at load counted the lock at its ceiling; here at what it
+     * was charged, if the key file is locked */
+    int rc = cuda_plan_key(zk, k->name, p->budget, p->pool_pinned, cuda_key_pin_planned(k, zk), &pl, e);
     if (rc < 0)
         return rc == -E2BIG ? rc : cuda_gpu_failed(rc);
     k->bytes = pl.stream ? pl.msm : pl.points + pl.msm;
@@ -81,13 +118,13 @@ int cuda_key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e)
     k->chunk = pl.chunk;
     k->sets = pl.sets;
     k->lean = pl.lean;
-    while (gpu_mem_left() < upload_need(p, zk, &pl) && cuda_evict_lru(p, k) == 0)
+    if (!pl.stream)
+        key_unlock(k); /* resident points need no lock */
+    while (gpu_mem_left() < upload_need(p, k, &pl) && cuda_evict_lru(p, k) == 0)
         ;
     if (pl.stream && !k->host_registered) {
         struct sp_err re;
-        if (gpu_host_register(zk->map, zk->map_len, &re) == 0)
-            k->host_registered = 1;
-        else
+        if (key_lock(k, NULL, &re) < 0)
             fprintf(stderr, "gpud: key %s: %s; its streamed points are staged\n", k->name, re.msg);
     }
     enum gpu_group gg1 = zk->curve == CURVE_BN254 ? GPU_BN254_G1 : GPU_BLS12381_G1;
@@ -107,10 +144,7 @@ int cuda_key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e)
         if (rc != -ENOMEM || cuda_evict_lru(p, k) < 0)
             break;
     }
-    if (k->host_registered) {
-        gpu_host_unregister(zk->map);
-        k->host_registered = 0;
-    }
+    key_unlock(k);
     if (rc == -ENOMEM) { /* other work holds the memory: not for good */
         char why[SP_ERR_MSG];
         snprintf(why, sizeof(why), "%s", e->msg);
@@ -131,12 +165,14 @@ void cuda_key_pin(struct cuda_priv *p, const struct zkey *zk)
     pthread_mutex_lock(&p->gpu); /* cuda_key_upload sets host_registered under it */
     if (!k->host_registered && !k->g1 && !k->too_large) {
         struct sp_err re;
+        struct gpu_mem_pin pin;
         uint64_t t0 = now_ns();
-        if (gpu_host_register(zk->map, zk->map_len, &re) == 0) {
-            k->host_registered = 1;
+        if (key_lock(k, &pin, &re) == 0) {
             fprintf(stderr, "gpud: key %s: %.2f GiB of key file page-locked at load in %.1f ms "
-                    "(its streamed points are copied straight from it)\n",
-                    k->name, zk->map_len / 1073741824.0, (now_ns() - t0) / 1e6);
+                    "(its streamed points are copied straight from it); device cost measured "
+                    "%.1f MiB, charged %.1f MiB (pinned)\n",
+                    k->name, zk->map_len / 1073741824.0, (now_ns() - t0) / 1e6,
+                    pin.measured / 1048576.0, pin.charged / 1048576.0);
         } else {
             fprintf(stderr, "gpud: key %s: %s; its streamed points are staged\n", k->name, re.msg);
         }

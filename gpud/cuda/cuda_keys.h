@@ -21,9 +21,16 @@
  *                              proof does not pay the one-time
  *                              cudaHostRegister of the whole key file;
  *                              a failure only says the copies are staged.
- *   cuda_key_evict(k)          frees k's device memory and forgets k.
+ *                              The lock goes through gpu_mem_register,
+ *                              its device cost charged ("pinned").
+ *   cuda_key_pin_planned(k, zk) what a streamed plan of zk counts for its
+ *                              key file's lock: its charge when locked (k
+ *                              may be NULL), else gpu_mem_pin_ceiling.
+ *   cuda_key_evict(k)          frees k's device memory, unlocks its key
+ *                              file and forgets k.
  *   cuda_evict_lru(p, keep)    evicts the least recently used idle key other
- *                              than keep; 0 if one went, -1 if none could.
+ *                              than keep (on the GPU or only locked); 0 if
+ *                              one went, -1 if none could.
  *   cuda_device_free(p, &total) the device's free memory in bytes (and its
  *                              total), as the driver counts it.
  */
@@ -37,6 +44,7 @@ struct cuda_key *cuda_key_get(struct cuda_priv *p, const struct zkey *zk);
 void cuda_key_put(struct cuda_priv *p, struct cuda_key *k);
 int cuda_key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e);
 void cuda_key_pin(struct cuda_priv *p, const struct zkey *zk);
+size_t cuda_key_pin_planned(const struct cuda_key *k, const struct zkey *zk);
 void cuda_key_evict(struct cuda_key *k);
 int cuda_evict_lru(struct cuda_priv *p, const struct cuda_key *keep);
 size_t cuda_device_free(struct cuda_priv *p, size_t *total);

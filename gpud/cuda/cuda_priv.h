@@ -35,6 +35,7 @@ struct cuda_key {
     unsigned sets; /* buffer sets (workers) that fit beside it: 1 or 2 */
     int lean;      /* lean buffer sets (cuda_budget.h cuda_set_sizes) */
     int host_registered; /* zk->map page-locked for the streamed copies */
+    size_t pin_charge;   /* that lock's ledger charge (gpu_mem_register) */
     int uploads_timed;   /* the first job's upload line was printed */
 };
 
@@ -69,6 +70,7 @@ struct cuda_priv {
     unsigned sets_max;  /* buffer sets in use: 1 when two do not fit the budget */
     uint64_t clock;
     void *registered; /* the page-locked slot pool, or NULL */
+    size_t pool_pinned; /* its lock's ledger charge: in every key's plan */
     char desc[160];
 };
 

@@ -17,8 +17,10 @@ struct entry {
 };
 std::mutex mem_lock;
 std::unordered_map<void *, entry> *mem_table;
+std::unordered_map<void *, size_t> *pin_table; /* locked host address → its charge */
+std::mutex pin_lock; /* one lock at a time: each measures alone among locks */
 size_t mem_budget, mem_part[GPU_MEM_NPARTS], mem_total, mem_peak;
-const char *const part_names[GPU_MEM_NPARTS] = { "points", "stream", "vectors", "ntt", "msm", "other" };
+const char *const part_names[GPU_MEM_NPARTS] = { "points", "stream", "vectors", "ntt", "msm", "pinned", "other" };
 const double GiB = 1073741824.0;
 } // namespace
 
@@ -187,4 +189,105 @@ extern "C" void gpu_mem_free(void *p)
     mem_total -= it->second.bytes;
     mem_part[it->second.part] -= it->second.bytes;
     mem_table->erase(it);
+}
+
+extern "C" size_t gpu_mem_pin_floor(size_t bytes)
+{
+    const size_t gib = (size_t)1 << 30;
+    return (bytes + gib - 1) / gib * GPU_MEM_PIN_PER_GIB;
+}
+
+extern "C" size_t gpu_mem_pin_ceiling(size_t bytes)
+{
+    return bytes ? 2 * gpu_mem_pin_floor(bytes) + GPU_MEM_GRANULE : 0;
+}
+
+extern "C" size_t gpu_mem_pin_charge(size_t bytes, size_t measured)
+{
+    size_t lo = gpu_mem_pin_floor(bytes), hi = gpu_mem_pin_ceiling(bytes), m = gpu_mem_charge(measured);
+    return m < lo ? lo : m > hi ? hi : m;
+}
+
+extern "C" int gpu_mem_register(void *p, size_t bytes, const char *what, struct gpu_mem_pin *pin,
+                                struct sp_err *e)
+{
+    if (pin)
+        *pin = gpu_mem_pin{ 0, 0 };
+    if (!p || bytes == 0)
+        return 0;
+    size_t ceiling = gpu_mem_pin_ceiling(bytes);
+    std::lock_guard<std::mutex> serial(pin_lock);
+    {
+        /* the ceiling first, so no allocation meanwhile takes what the
+         * lock may cost; the peak is moved once the charge is known */
+        std::lock_guard<std::mutex> g(mem_lock);
+        if (mem_budget && (mem_total > mem_budget || ceiling > mem_budget - mem_total))
+            return sp_fail(e, -ENOMEM,
+                           "gpu: page-locking %.2f GiB of %s (up to %.0f MiB of device memory) would "
+                           "pass the --gpu-mem budget of %.2f GiB (%.2f GiB in use)",
+                           bytes / GiB, what, ceiling / 1048576.0, mem_budget / GiB, mem_total / GiB);
+        if (!pin_table)
+            pin_table = new (std::nothrow) std::unordered_map<void *, size_t>();
+        if (!pin_table)
+            return sp_fail(e, -ENOMEM, "gpu: page-locking %s: out of host memory", what);
+        mem_total += ceiling;
+        mem_part[GPU_MEM_PINNED] += ceiling;
+    }
+    size_t fr0 = 0, fr1 = 0, tot = 0;
+    cudaError_t err = cudaMemGetInfo(&fr0, &tot);
+    if (err == cudaSuccess)
+        err = cudaHostRegister(p, bytes, cudaHostRegisterPortable | cudaHostRegisterReadOnly);
+    if (err == cudaSuccess)
+        err = cudaMemGetInfo(&fr1, &tot);
+    size_t measured = fr0 > fr1 ? fr0 - fr1 : 0, charged = gpu_mem_pin_charge(bytes, measured);
+    std::lock_guard<std::mutex> g(mem_lock);
+    if (err == cudaSuccess) {
+        try {
+            (*pin_table)[p] = charged;
+        } catch (...) {
+            err = cudaErrorMemoryAllocation;
+        }
+        if (err != cudaSuccess)
+            cudaHostUnregister(p);
+    }
+    if (err != cudaSuccess) {
+        mem_total -= ceiling;
+        mem_part[GPU_MEM_PINNED] -= ceiling;
+        cudaGetLastError(); /* not sticky: clear it */
+        return sp_fail(e, err == cudaErrorMemoryAllocation ? -ENOMEM : -EIO,
+                       "gpu: cudaHostRegister of %.2f GiB of %s: %s: %s", bytes / GiB, what,
+                       cudaGetErrorName(err), cudaGetErrorString(err));
+    }
+    mem_total -= ceiling - charged;
+    mem_part[GPU_MEM_PINNED] -= ceiling - charged;
+    if (mem_total > mem_peak)
+        mem_peak = mem_total;
+    if (pin)
+        *pin = gpu_mem_pin{ measured, charged };
+    return 0;
+}
+
+extern "C" void gpu_mem_unregister(void *p)
+{
+    if (!p)
+        return;
+    std::lock_guard<std::mutex> serial(pin_lock);
+    size_t charged;
+    {
+        std::lock_guard<std::mutex> g(mem_lock);
+        if (!pin_table)
+            return;
+        auto it = pin_table->find(p);
+        if (it == pin_table->end())
+            return;
+        charged = it->second;
+        pin_table->erase(it);
+    }
+    /* outside the ledger's lock (unlocking tens of GiB takes a while); the
+     * charge is released once the driver has given the memory back */
+    cudaHostUnregister(p);
+    cudaGetLastError();
+    std::lock_guard<std::mutex> g(mem_lock);
+    mem_total -= charged;
+    mem_part[GPU_MEM_PINNED] -= charged;
 }

@@ -4,7 +4,9 @@
  * tables, MSM buckets/sort buffers, keygen tables) goes through
  * gpu_mem_alloc, which charges it to one part and refuses what would pass
  * the budget, so a process never asks the device for more than its budget
- * (--gpu-mem). One ledger per process (the device is the process's one
+ * (--gpu-mem); and every page-locking of host memory goes through
+ * gpu_mem_register, which charges what the lock costs the device (the
+ * "pinned" part). One ledger per process (the device is the process's one
  * CUDA device). Thread-safe.
  *
  * Errors: -ENOMEM when the budget or the device cannot give the bytes (the
@@ -31,6 +33,7 @@ enum gpu_mem_part {
     GPU_MEM_VECTORS, /* the workers' a, b, c, scratch, LDE outputs, witness */
     GPU_MEM_NTT,     /* NTT twiddle and coset tables */
     GPU_MEM_MSM,     /* MSM buckets, sort buffers, scalars, CUB scratch */
+    GPU_MEM_PINNED,  /* what page-locked host memory costs the device (gpu_mem_register) */
     GPU_MEM_OTHER,   /* keygen tables, test buffers */
     GPU_MEM_NPARTS
 };
@@ -88,6 +91,52 @@ int gpu_mem_alloc(void **ret, size_t bytes, enum gpu_mem_part part, const char *
                   struct sp_err *e);
 /* Frees what gpu_mem_alloc gave (NULL: nothing). */
 void gpu_mem_free(void *p);
+
+/* Page-locked host memory. Locking host memory (cudaHostRegister) costs
+ * device memory that no cudaMalloc shows: the driver's mapping of the
+ * locked pages for the device (page tables and their bookkeeping, about
+ * proportional to the bytes locked). Measured on the H200 on 2026-12-02: a
+ * 2^27 BLS12-381 proof under --gpu-mem 16G with its 51.45 GiB key file
+ * and its 14 GiB slot pool page-locked held 16,391 MiB of device memory
+ * (nvidia-smi), 7 MiB over the budget: the ledger held 14.85 GiB of its
+ * 14.89 and the reserve (gpu_mem_context_reserve) was 1137 MiB, so about
+ * 48 MiB beyond both, up to 112 MiB if none of the reserve's 64 MiB of
+ * driver slack went to the driver's own allocations: 48–112 MiB for 65.45
+ * GiB locked (0.7–1.7 MiB per GiB). The charge of one lock of `bytes`:
+ *   floor    2 MiB per GiB locked, rounded up (⌈bytes / GiB⌉ × 2 MiB): one
+ *            8-byte page-table entry per 4 KiB host page (4 KiB / 8 B =
+ *            512, GiB / 512 = 2 MiB), at or above what the H200 run shows,
+ *            and charged when the measurement reads less (cudaMemGetInfo
+ *            counts in 2 MiB pages, so a small lock reads 0);
+ *   ceiling  2 × floor + 2 MiB: a measurement above it is another
+ *            thread's or process's allocation between the two readings,
+ *            not this lock's;
+ *   charged  the measured growth of the device's use (cudaMemGetInfo before
+ *            and after the lock) rounded up to 2 MiB, within [floor,
+ *            ceiling]. gpu_test's pinned_check prints the measurement of an
+ *            8 GiB lock. 0 bytes: 0. */
+#define GPU_MEM_PIN_PER_GIB ((size_t)2 << 20)
+size_t gpu_mem_pin_floor(size_t bytes);
+size_t gpu_mem_pin_ceiling(size_t bytes);
+size_t gpu_mem_pin_charge(size_t bytes, size_t measured);
+
+struct gpu_mem_pin {
+    size_t measured; /* the device's use grew by this (bytes; 0 when it shrank) */
+    size_t charged;  /* charged to GPU_MEM_PINNED: gpu_mem_pin_charge(bytes, measured) */
+};
+/* Page-locks bytes of host memory at p (cudaHostRegister, portable,
+ * read-only: gpud maps the slot pool and keys PROT_READ) and charges its
+ * device cost to GPU_MEM_PINNED (above); *pin (may be NULL) ← what was
+ * measured and charged. The ceiling is charged first, so a lock never
+ * passes the budget: -ENOMEM naming what (e.g. "slot pool", "key file")
+ * and the budget when the ceiling does not fit (nothing locked); -EIO (or
+ * -ENOMEM) with CUDA's error when the driver refuses. Locks are serialized
+ * with each other, not with allocations: those clamp into the bounds. */
+int gpu_mem_register(void *p, size_t bytes, const char *what, struct gpu_mem_pin *pin,
+                     struct sp_err *e);
+/* Unlocks what gpu_mem_register locked at p and releases its charge (p not
+ * locked by it: nothing). */
+void gpu_mem_unregister(void *p);
 
 #ifdef __cplusplus
 }

@@ -42,7 +42,7 @@ int gpu_msm_run_at(struct gpu_msm *m, void *ret, size_t at, const void *scalars,
 /* The same with the parts of each run bounded to chunk points (0: no
  * limit), which bounds the working buffers; with stream the points stay in
  * host memory (arrays must outlive the engine; page-locked for full-speed
- * copies: gpu_host_register) and each run copies each part's points into
+ * copies: gpu_mem_register) and each run copies each part's points into
  * one of two staging buffers of chunk points on the device while the part
  * before is being summed. */
 int gpu_msm_create_chunked(struct gpu_msm **ret, enum gpu_group g, const void *const *arrays,

@@ -58,21 +58,6 @@ extern "C" int gpu_mem_info(size_t *free_bytes, size_t *total_bytes, struct sp_e
     return 0;
 }
 
-extern "C" int gpu_host_register(void *p, size_t bytes, struct sp_err *e)
-{
-    /* read-only: gpud maps the slot pool PROT_READ */
-    cudaError_t err = cudaHostRegister(p, bytes, cudaHostRegisterPortable | cudaHostRegisterReadOnly);
-    if (err != cudaSuccess)
-        cudaGetLastError(); /* not sticky */
-    CU_TRY(err, e, "cudaHostRegister of the slot pool");
-    return 0;
-}
-
-extern "C" void gpu_host_unregister(void *p)
-{
-    cudaHostUnregister(p);
-}
-
 /* h_i = (a_i·b_i − c_i)·k·R^−1 (b NULL: a already holds a·b): the H MSM's
  * scalars in standard form (k = R^4 for the slot's form, shm/payload.h). */
 template <class F>

@@ -31,10 +31,9 @@ int gpu_copy(void *dst, const void *src, size_t bytes, struct sp_err *e);
 int gpu_sync(struct sp_err *e);
 /* The device's free and total memory, in bytes. */
 int gpu_mem_info(size_t *free_bytes, size_t *total_bytes, struct sp_err *e);
-/* Page-locks read-only host memory (gpud's mapping of the slot pool), so
- * uploads from it are direct DMA, not staged through a pinned buffer. */
-int gpu_host_register(void *p, size_t bytes, struct sp_err *e);
-void gpu_host_unregister(void *p);
+/* Page-locking host memory (the slot pool, so uploads from it are direct
+ * DMA; streamed keys' points): gpu_mem_register of gpu_mem.h, which
+ * charges what the lock costs the device. */
 /* out[i] = a[i]·b[i] (Montgomery product; device vectors of n Fr; out may
  * be a or b). */
 int gpu_fr_mul(enum gpu_curve curve, void *out, const void *a, const void *b, size_t n,
