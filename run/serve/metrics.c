@@ -185,6 +185,30 @@ static void histogram(FILE *f, const char *name, const char *help, const struct 
     fprintf(f, "%s_count %llu\n", name, (unsigned long long)h->count);
 }
 
+/* Which of a gpud's figures (struct kid) a per-gpud family shows. */
+enum gpud_figure { GPUD_BUSY_S, GPUD_DEV_BUDGET, GPUD_DEV_HELD, GPUD_PROOFS };
+
+/* A per-gpud family: HELP and TYPE, then NAME{index="I"} VALUE for each
+ * gpud in index order. Device memory only for the gpuds whose backend
+ * reports it (dev_budget set: CUDA); a CPU gpud has none and no series. */
+static void gpud_family(FILE *f, struct kid_table *t, const char *name, const char *type,
+                        const char *help, enum gpud_figure what)
+{
+    head(f, name, type, help);
+    for (unsigned i = 0; i < t->ngpuds; i++) {
+        const struct kid *k = kids_gpud(t, i);
+        if ((what == GPUD_DEV_BUDGET || what == GPUD_DEV_HELD) && !k->dev_budget)
+            continue;
+        fprintf(f, "%s{index=\"%u\"} ", name, k->index);
+        switch (what) {
+        case GPUD_BUSY_S: fprintf(f, "%.17g\n", k->busy_ns / 1e9); break;
+        case GPUD_DEV_BUDGET: fprintf(f, "%llu\n", (unsigned long long)k->dev_budget); break;
+        case GPUD_DEV_HELD: fprintf(f, "%llu\n", (unsigned long long)k->dev_held); break;
+        case GPUD_PROOFS: fprintf(f, "%llu\n", (unsigned long long)k->proofs); break;
+        }
+    }
+}
+
 static void render(struct metrics *m, struct core *c, FILE *f)
 {
     unsigned parts[DSP_FAILED + 1];
@@ -264,39 +288,16 @@ static void render(struct metrics *m, struct core *c, FILE *f)
     one(f, "slotprove_gpuds", "gauge", "gpud processes (one per GPU, or one on the CPU).",
         c->kids.ngpuds);
     one(f, "cuzk_gpu_workers", "gauge", "Alias of slotprove_gpuds.", c->kids.ngpuds);
-    head(f, "slotprove_gpud_busy_seconds_total", "counter",
-         "Each gpud's time from taking a slot to a checked proof.");
-    for (unsigned i = 0; i < c->kids.ngpuds; i++) {
-        struct kid *k = kids_gpud(&c->kids, i);
-        fprintf(f, "slotprove_gpud_busy_seconds_total{index=\"%u\"} %.17g\n", k->index,
-                k->busy_ns / 1e9);
-    }
-    /* device memory: only gpuds whose backend reports it (CUDA); a CPU
-     * gpud has no device memory and no series */
-    head(f, "slotprove_gpud_device_memory_budget_bytes", "gauge",
-         "Device memory each gpud may use (--gpu-mem less its context, or the free memory "
-         "less a margin).");
-    for (unsigned i = 0; i < c->kids.ngpuds; i++) {
-        struct kid *k = kids_gpud(&c->kids, i);
-        if (k->dev_budget)
-            fprintf(f, "slotprove_gpud_device_memory_budget_bytes{index=\"%u\"} %llu\n",
-                    k->index, (unsigned long long)k->dev_budget);
-    }
-    head(f, "slotprove_gpud_device_memory_held_bytes", "gauge",
-         "Device memory each gpud holds now (keys, buffers), within its budget.");
-    for (unsigned i = 0; i < c->kids.ngpuds; i++) {
-        struct kid *k = kids_gpud(&c->kids, i);
-        if (k->dev_budget)
-            fprintf(f, "slotprove_gpud_device_memory_held_bytes{index=\"%u\"} %llu\n",
-                    k->index, (unsigned long long)k->dev_held);
-    }
-    head(f, "slotprove_gpud_proofs_total", "counter", "Proofs returned by each gpud.");
-    for (unsigned i = 0; i < c->kids.nkids; i++) {
-        struct kid *k = &c->kids.kids[i];
-        if (k->role == ROLE_GPUD)
-            fprintf(f, "slotprove_gpud_proofs_total{index=\"%u\"} %llu\n", k->index,
-                    (unsigned long long)k->proofs);
-    }
+    gpud_family(f, &c->kids, "slotprove_gpud_busy_seconds_total", "counter",
+                "Each gpud's time from taking a slot to a checked proof.", GPUD_BUSY_S);
+    gpud_family(f, &c->kids, "slotprove_gpud_device_memory_budget_bytes", "gauge",
+                "Device memory each gpud may use (--gpu-mem less its context, or the free "
+                "memory less a margin).", GPUD_DEV_BUDGET);
+    gpud_family(f, &c->kids, "slotprove_gpud_device_memory_held_bytes", "gauge",
+                "Device memory each gpud holds now (keys, buffers), within its budget.",
+                GPUD_DEV_HELD);
+    gpud_family(f, &c->kids, "slotprove_gpud_proofs_total", "counter",
+                "Proofs returned by each gpud.", GPUD_PROOFS);
     one(f, "slotprove_prove_seconds_total", "counter",
         "gpud time from taking a slot to a checked proof, all gpuds.", c->pc.prover_busy_ns / 1e9);
     one(f, "slotprove_synthesis_seconds_total", "counter",

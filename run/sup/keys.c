@@ -6,15 +6,13 @@
 #include <sha2.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/sendfile.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "keys.h"
 #include "payload.h"
 #include "log.h"
 #include "proc.h"
+#include "sealed_copy.h"
 #include "zkey_check.h"
 
 static void hash_map(const struct zkey *zk, uint8_t out[32])
@@ -211,51 +209,17 @@ int keys_add_fd(struct key_cache *kc, int fd, const char *name, const char *alia
     return keys_insert_alias(kc, &p, name, alias, key_id, e);
 }
 
-/*
- * A client's key is copied into a sealed memfd before it is validated,
- * hashed and mapped: the client keeps its own file and could truncate it
- * (every process mapping it would take SIGBUS) or rewrite it after it was
- * hashed (poisoning the cache entry other jobs share). Large keys are better
- * preloaded with --key, which maps the operator's file in place.
- */
-static int sealed_copy(int fd, const char *name, uint64_t max_bytes, struct sp_err *e)
-{
-    struct stat st;
-    if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-        return sp_fail(e, -EINVAL, "%s: not a regular file", name);
-    }
-    /* copying and hashing run on an intake thread (intake.h), with a deadline */
-    if ((uint64_t)st.st_size > max_bytes) {
-        return sp_fail(e, -EFBIG, "%s: %.1f MiB is above --max-job-key %.1f MiB; preload "
-                       "large keys with serve --key NAME=PATH", name, st.st_size / 1048576.0,
-                       max_bytes / 1048576.0);
-    }
-    int m = memfd_create("slotprove-zkey", MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (m < 0)
-        return sp_fail(e, -errno, "%s: memfd_create: %s", name, strerror(errno));
-    off_t off = 0;
-    while (off < st.st_size) {
-        ssize_t n = sendfile(m, fd, &off, (size_t)(st.st_size - off));
-        if (n <= 0) {
-            int rc = n < 0 ? -errno : -SP_EFORMAT;
-            sp_fail(e, rc, "%s: copying the key: %s", name,
-                    n < 0 ? strerror(errno) : "file shrank while being read");
-            close(m);
-            return rc;
-        }
-    }
-    if (fcntl(m, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
-        int rc = sp_fail(e, -errno, "%s: sealing the key copy: %s", name, strerror(errno));
-        close(m);
-        return rc;
-    }
-    return m;
-}
-
 int keys_prepare(int fd, const char *name, uint64_t max_bytes, int hash, struct key_prep *out,
                  struct sp_err *e)
 {
-    int m = sealed_copy(fd, name, max_bytes, e);
+    /* validated, hashed and mapped from a sealed copy (sealed_copy.h says why);
+     * large keys are better preloaded with --key, which maps the operator's
+     * file in place */
+    const struct sealed_copy_kind key = {
+        .what = "a client key", .max_bytes = max_bytes, .too_big = -EFBIG,
+        .limit = "--max-job-key", .advice = "; preload large keys with serve --key NAME=PATH",
+    };
+    int m = sealed_copy(fd, name, &key, e);
     close(fd);
     if (m < 0)
         return m;

@@ -94,9 +94,9 @@ struct key_prep {
 };
 
 /* Off the event loop (intake.h): copies the client's key on fd (consumed)
- * into a sealed memfd of at most max_bytes (a client could otherwise
- * truncate or rewrite a file every child maps), validates it and hashes it
- * when hash is set. 0 with *out, or a negative code with e naming the
+ * into a sealed memfd (sealed_copy.h: a client could otherwise truncate or
+ * rewrite a file every child maps) of at most max_bytes (-EFBIG above; an
+ * empty file is -SP_EFORMAT), validates it and hashes it when hash is set. 0 with *out, or a negative code with e naming the
  * file. Touches no shared state: safe on any thread. */
 int keys_prepare(int fd, const char *name, uint64_t max_bytes, int hash, struct key_prep *out,
                  struct sp_err *e);

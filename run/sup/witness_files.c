@@ -8,62 +8,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "args.h"
+#include "sealed_copy.h"
 #include "witness_files.h"
 
-/* A sealed memfd copy of the regular file on fd, at most max bytes (what
- * says "an input" or "a witness program" in the messages). */
+/* A sealed memfd copy (sealed_copy.h) of the regular file on fd, at most
+ * max bytes; what ("an input", "a witness program") names it in messages. */
 static int pin_copy(int fd, const char *name, uint64_t max, const char *what, struct sp_err *e)
 {
-    struct stat st;
-    char buf[65536];
-    if (fstat(fd, &st) < 0)
-        return sp_fail(e, -errno, "%s: %s", name, strerror(errno));
-    if (!S_ISREG(st.st_mode))
-        return sp_fail(e, -EINVAL, "%s: not a regular file", name);
-    if ((uint64_t)st.st_size > max)
-        return sp_fail(e, -SP_ERANGE, "%s: %lld bytes, over the %llu-byte limit for %s",
-                       name, (long long)st.st_size, (unsigned long long)max, what);
-    int m = memfd_create(what, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-    if (m < 0)
-        return sp_fail(e, -errno, "memfd_create: %s", strerror(errno));
-    uint64_t off = 0;
-    for (;;) {
-        ssize_t n = pread(fd, buf, sizeof(buf), (off_t)off);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n < 0) {
-            int err = errno;
-            close(m);
-            return sp_fail(e, -err, "%s: %s", name, strerror(err));
-        }
-        if (n == 0)
-            break;
-        if ((off += (uint64_t)n) > max) {
-            close(m);
-            return sp_fail(e, -SP_ERANGE, "%s: grew past the %llu-byte limit for %s", name,
-                           (unsigned long long)max, what);
-        }
-        if (write(m, buf, (size_t)n) != n) {
-            int err = errno ? errno : EIO;
-            close(m);
-            return sp_fail(e, -err, "memfd write: %s", strerror(err));
-        }
-    }
-    if (off == 0) {
-        close(m);
-        return sp_fail(e, -SP_EFORMAT, "%s: empty %s", name, strchr(what, ' ') + 1);
-    }
-    if (fcntl(m, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_WRITE | F_SEAL_SEAL) < 0) {
-        int err = errno;
-        close(m);
-        return sp_fail(e, -err, "memfd seal: %s", strerror(err));
-    }
-    return m;
+    char limit[64];
+    snprintf(limit, sizeof(limit), "the limit for %s", what);
+    const struct sealed_copy_kind k = {
+        .what = what, .max_bytes = max, .too_big = -SP_ERANGE, .limit = limit, .advice = "",
+    };
+    return sealed_copy(fd, name, &k, e);
 }
 
 int witness_input_pin(int fd, const char *name, struct sp_err *e)

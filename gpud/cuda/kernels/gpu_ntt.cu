@@ -199,19 +199,23 @@ static unsigned ntt_tile_log(unsigned def, unsigned max)
     return v >= 6 && v <= max ? v : def;
 }
 
-/* Radix-2 passes: k stages over tiles of 2^(k+l) elements each. */
-template <class F> static int ntt_forward_r2(struct gpu_ntt *d, F *out, const F *in, struct sp_err *e)
+/* Radix-2 passes: k stages over tiles of 2^(k+l) elements each. Out of
+ * place (the first pass reads in, in bit-reversed order: first = 1), or in
+ * place (out == in, already bit-reversed: first = 0 in every pass); HALF: a
+ * compact domain's twiddles. */
+template <class F, bool HALF = false>
+static int ntt_passes_r2(struct gpu_ntt *d, F *out, const F *in, bool inplace, struct sp_err *e)
 {
     size_t smem = ((size_t)1 << NTT_TILE_LOG) * sizeof(F);
-    CU_TRY(cudaFuncSetAttribute(ntt_pass<F>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), e,
+    CU_TRY(cudaFuncSetAttribute(ntt_pass<F, HALF>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), e,
            "ntt shared memory");
     unsigned s = 0, tl = ntt_tile_log(NTT_TILE_LOG_DEFAULT, NTT_TILE_LOG);
     while (s < d->log_n) {
         unsigned l = s < 4 ? s : 4;
         unsigned k = d->log_n - s < tl - l ? d->log_n - s : tl - l;
         size_t tile = (size_t)1 << (k + l);
-        ntt_pass<F><<<(unsigned)(d->n / tile), ntt_threads(), tile * sizeof(F)>>>(
-            out, s == 0 ? in : out, (const F *)d->tw, d->log_n, s, k, l, s == 0);
+        ntt_pass<F, HALF><<<(unsigned)(d->n / tile), ntt_threads(), tile * sizeof(F)>>>(
+            out, s == 0 ? in : out, (const F *)d->tw, d->log_n, s, k, l, s == 0 && !inplace);
         CU_TRY(cudaGetLastError(), e, "ntt pass");
         s += k;
     }
@@ -224,11 +228,12 @@ template <class F> static int ntt_forward_r2(struct gpu_ntt *d, F *out, const F 
  * evenly into passes of at most tile-log − 3 stages, each with 2^l columns
  * filling the tile (l ≤ s): 2^24 goes in 9 + 5 + 5 + 5 stages with radix 4's
  * 2^9-element tiles, in 10 + 7 + 7 with radix 8's 2^10 (2^22 in 10 + 6 + 6,
- * 2^20 in 10 + 5 + 5). */
-template <class F, int LR> static int ntt_forward_r(struct gpu_ntt *d, F *out, const F *in, struct sp_err *e)
+ * 2^20 in 10 + 5 + 5). Out of place or in place as ntt_passes_r2. */
+template <class F, int LR, bool HALF = false>
+static int ntt_passes_r(struct gpu_ntt *d, F *out, const F *in, bool inplace, struct sp_err *e)
 {
     size_t smem = ((size_t)1 << NTT8_TILE_LOG) * sizeof(F);
-    CU_TRY(cudaFuncSetAttribute(ntt_pass_r<F, LR>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), e,
+    CU_TRY(cudaFuncSetAttribute(ntt_pass_r<F, LR, HALF>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), e,
            "ntt shared memory");
     /* tiles below 2^8 could leave a last pass of fewer than three stages */
     unsigned tl = ntt_tile_log(LR == 2 ? NTT4_TILE_LOG_DEFAULT : NTT8_TILE_LOG_DEFAULT, NTT8_TILE_LOG);
@@ -245,8 +250,8 @@ template <class F, int LR> static int ntt_forward_r(struct gpu_ntt *d, F *out, c
             l = tl - k < s ? tl - k : s;
         }
         size_t tile = (size_t)1 << (k + l);
-        ntt_pass_r<F, LR><<<(unsigned)(d->n / tile), (unsigned)(tile >> LR), tile * sizeof(F)>>>(
-            out, s == 0 ? in : out, (const F *)d->tw, log_n, s, k, l, s == 0);
+        ntt_pass_r<F, LR, HALF><<<(unsigned)(d->n / tile), (unsigned)(tile >> LR), tile * sizeof(F)>>>(
+            out, s == 0 ? in : out, (const F *)d->tw, log_n, s, k, l, s == 0 && !inplace);
         CU_TRY(cudaGetLastError(), e, "ntt pass");
         s += k;
     }
@@ -256,67 +261,24 @@ template <class F, int LR> static int ntt_forward_r(struct gpu_ntt *d, F *out, c
 template <class F> static int ntt_forward_t(struct gpu_ntt *d, F *out, const F *in, struct sp_err *e)
 {
     if (d->log_n < 3 || ntt_radix() == 2)
-        return ntt_forward_r2<F>(d, out, in, e);
+        return ntt_passes_r2<F>(d, out, in, false, e);
     if (ntt_radix() == 4)
-        return ntt_forward_r<F, 2>(d, out, in, e);
-    return ntt_forward_r<F, 3>(d, out, in, e);
+        return ntt_passes_r<F, 2>(d, out, in, false, e);
+    return ntt_passes_r<F, 3>(d, out, in, false, e);
 }
 
 /* In place: x ← NTT(x): the bit-reversal permutation, then the passes
  * reading and writing x (first = 0); HALF: a compact domain's twiddles. */
-template <class F, int LR, bool HALF> static int ntt_inplace_r(struct gpu_ntt *d, F *x, struct sp_err *e);
-
 template <class F, bool HALF> static int ntt_forward_inplace(struct gpu_ntt *d, F *x, struct sp_err *e)
 {
     if (d->log_n >= 1) {
         ntt_bitrev_inplace<F><<<(unsigned)((d->n + 255) / 256), 256>>>(x, d->n, d->log_n);
         CU_TRY(cudaGetLastError(), e, "ntt bit reversal");
     }
-    if (d->log_n < 3 || ntt_radix() == 2) {
-        size_t smem = ((size_t)1 << NTT_TILE_LOG) * sizeof(F);
-        CU_TRY(cudaFuncSetAttribute(ntt_pass<F, HALF>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), e,
-               "ntt shared memory");
-        unsigned s = 0, tl = ntt_tile_log(NTT_TILE_LOG_DEFAULT, NTT_TILE_LOG);
-        while (s < d->log_n) {
-            unsigned l = s < 4 ? s : 4;
-            unsigned k = d->log_n - s < tl - l ? d->log_n - s : tl - l;
-            size_t tile = (size_t)1 << (k + l);
-            ntt_pass<F, HALF><<<(unsigned)(d->n / tile), ntt_threads(), tile * sizeof(F)>>>(
-                x, x, (const F *)d->tw, d->log_n, s, k, l, 0);
-            CU_TRY(cudaGetLastError(), e, "ntt pass");
-            s += k;
-        }
-        return 0;
-    }
-    return ntt_radix() == 4 ? ntt_inplace_r<F, 2, HALF>(d, x, e) : ntt_inplace_r<F, 3, HALF>(d, x, e);
-}
-
-template <class F, int LR, bool HALF> static int ntt_inplace_r(struct gpu_ntt *d, F *x, struct sp_err *e)
-{
-    /* the pass plan of ntt_forward_r, every pass in place */
-    size_t smem = ((size_t)1 << NTT8_TILE_LOG) * sizeof(F);
-    CU_TRY(cudaFuncSetAttribute(ntt_pass_r<F, LR, HALF>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem), e,
-           "ntt shared memory");
-    unsigned tl = ntt_tile_log(LR == 2 ? NTT4_TILE_LOG_DEFAULT : NTT8_TILE_LOG_DEFAULT, NTT8_TILE_LOG);
-    const unsigned log_n = d->log_n;
-    tl = tl < 8 ? 8 : tl;
-    unsigned k = log_n < tl ? log_n : tl;
-    if (log_n - k > 0 && log_n - k < 3)
-        k = log_n - 3;
-    unsigned s = 0, l = 0;
-    while (s < log_n) {
-        if (s > 0) {
-            unsigned rest = log_n - s, passes = (rest + tl - 4) / (tl - 3);
-            k = (rest + passes - 1) / passes;
-            l = tl - k < s ? tl - k : s;
-        }
-        size_t tile = (size_t)1 << (k + l);
-        ntt_pass_r<F, LR, HALF><<<(unsigned)(d->n / tile), (unsigned)(tile >> LR), tile * sizeof(F)>>>(
-            x, x, (const F *)d->tw, log_n, s, k, l, 0);
-        CU_TRY(cudaGetLastError(), e, "ntt pass");
-        s += k;
-    }
-    return 0;
+    if (d->log_n < 3 || ntt_radix() == 2)
+        return ntt_passes_r2<F, HALF>(d, x, x, true, e);
+    return ntt_radix() == 4 ? ntt_passes_r<F, 2, HALF>(d, x, x, true, e)
+                            : ntt_passes_r<F, 3, HALF>(d, x, x, true, e);
 }
 
 template <class F>
