@@ -201,7 +201,7 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
     fault_point_kill("synthd-fill", wname);
     bloat_if_asked(wname);
     uint8_t *p = pool_payload(&pool, slot);
-    uint8_t *a = p + pl.a, *b = p + pl.b, *c = p + pl.c, *wit = p + pl.witness;
+    uint8_t *a = p + pl.a, *b = p + pl.b, *wit = p + pl.witness;
     /* pread straight into the slot: no private copy of the witness */
     if ((rc = synth_read_witness(&w, wfd, wit, nthreads, &e)) < 0 ||
         (pinned &&
@@ -211,15 +211,15 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
         return;
     }
     if (k->kind == CTL_KEY_BELLPERSON) {
-        if ((rc = bellperson_synth_slot(k, wit, a, b, c, wname, nthreads, &e)) < 0) {
+        if ((rc = bellperson_synth_slot(k, wit, a, b, wname, nthreads, &e)) < 0) {
             slot_abandon(&pool, slot, gen, args.incarnation);
             reply(req, CTL_SYNTH_ERR, rc, e.msg);
             return;
         }
     } else if (zk->curve == CURVE_BN254)
-        bn254_synth_abc(ix, zk, wit, a, b, c, nthreads);
+        bn254_synth_ab(ix, zk, wit, a, b, nthreads);
     else
-        bls12381_synth_abc(ix, zk, wit, a, b, c, nthreads);
+        bls12381_synth_ab(ix, zk, wit, a, b, nthreads);
 
     struct slot_header h;
     memset(&h, 0, sizeof(h));

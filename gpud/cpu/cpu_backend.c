@@ -57,7 +57,7 @@ static int cpu_prove_start(struct backend *be, const struct zkey *zk,
     }
     memcpy(j->a, in->a, vec);
     memcpy(j->b, in->b, vec);
-    memcpy(j->c, in->c, vec);
+    /* c = a∘b is formed in j->c when the proof runs (prove_tmpl.h) */
     memcpy(j->witness, in->witness, wit);
     *job = j;
     return 0;
