@@ -6,10 +6,11 @@
  * a sealed memfd and mapped by the others: synth_index_share.h) and, for
  * each partition the supervisor hands it: claims a FREE slot (waiting on the pool's free_seq futex when
  * none is free — the pool is the backpressure), preads the witness straight
- * into the slot, computes a = A·w, b = B·w, c = a∘b into the slot, writes the
+ * into the slot, computes a = A·w, b = B·w into the slot (gpud forms c =
+ * a∘b: shm/payload.h), writes the
  * slot header, publishes the slot (READY + ticket) and rings gpud's doorbell.
  * A bellperson key (KEY_LOAD of kind CTL_KEY_BELLPERSON) brings cuzk's
- * constraint file instead of a zkey: a, b, c come from its CSR rows
+ * constraint file instead of a zkey: a, b come from its CSR rows
  * (bellperson_synth.h), into the same slot layout.
  * It never talks to the GPU. It may be SIGKILLed at any moment: the
  * supervisor reclaims a FILLING slot after reaping it.

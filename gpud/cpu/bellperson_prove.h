@@ -2,8 +2,9 @@
  * bellperson_prove.h - Groth16 proving with bellperson's conventions on the
  * CPU (bellperson src/groth16/prover/native.rs; SupraSeal groth16_srs.cuh /
  * groth16_ntt_h.cu take the same steps on the GPU):
- *   a, b, c   from the PCE, by synthd (synthd/pce_synth.h: A·w, B·w, a∘b;
- *             its last rows are bellperson's input constraints)
+ *   a, b, c   a, b from the PCE, by synthd (synthd/pce_synth.h: A·w, B·w;
+ *             its last rows are bellperson's input constraints); c = a∘b
+ *             formed here (bp_prove_abc)
  *   h         the quotient in the monomial basis (common/bellperson_ntt.h:
  *             iNTT, coset NTT with generator 7, /(7^n − 1), coset iNTT),
  *             n − 1 coefficients against the .params h section

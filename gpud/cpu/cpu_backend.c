@@ -1,8 +1,9 @@
 /*
  * cpu_backend.c — the CPU prover backend (see backend.h).
  *
- * prove_start copies a, b, c and the witness off the slot into private
- * buffers (gpud maps slots read-only, and the NTTs work in place), so the
+ * prove_start copies a, b and the witness off the slot into private
+ * buffers, with a third for c = a∘b, formed when the proof runs (gpud
+ * maps slots read-only, and the NTTs work in place), so the
  * slot can be released before the NTTs and MSMs run. NTT domains are built
  * once per (curve, size) and kept.
  */
