@@ -9,8 +9,8 @@
 #include <time.h>
 
 enum stage {
-    STAGE_SYNTH,   /* synthd: witness read + a, b, c (sparse mat-vec) */
-    STAGE_NTT,     /* gpud: 3 × (iNTT, coset shift, NTT) and h */
+    STAGE_SYNTH,   /* synthd: witness read + a, b (sparse mat-vec) */
+    STAGE_NTT,     /* gpud: c = a∘b, 3 × (iNTT, coset shift, NTT) and h */
     STAGE_MSM_A,
     STAGE_MSM_B1,
     STAGE_MSM_B2,  /* G2 */

@@ -25,8 +25,9 @@
 
 /* Read-only views into a READY slot's payload (layout: shm/payload.h). */
 struct prove_input {
-    const uint8_t *a, *b, *c; /* domain_size × 32 B each, Fr in the slot's form:
-                                 a·R^-1, b·R^-1, a·b·R^-3 (shm/payload.h) */
+    const uint8_t *a, *b;     /* domain_size × 32 B each, Fr in the slot's form:
+                                 a·R^-1, b·R^-1 (shm/payload.h); each backend
+                                 forms c = a∘b (a·b·R^-3) itself */
     const uint8_t *witness;   /* n_vars × 32 B, Fr standard form */
 };
 
@@ -72,13 +73,14 @@ struct backend_ops {
     void (*host_memory)(struct backend *be, void *p, size_t len);
     /* optional: one bellperson partition on the device (gpud/bellperson_work.h):
      * *engine is what the backend keeps for key k (NULL before its first
-     * proof; freed by bp_key_drop); a, b, c the slot's vectors (the
-     * slot's form of shm/payload.h, left as they are), w the witness; A, B, C the proof. Without
+     * proof; freed by bp_key_drop); a, b the slot's vectors (the
+     * slot's form of shm/payload.h, left as they are; the backend forms c
+     * = a∘b), w the witness; A, B, C the proof. Without
      * it, or when it fails with -E2BIG (the key does not fit the budget),
      * the partition is proved on the CPU (gpud/cpu/bellperson_prove.h). */
     int (*bp_prove)(struct backend *be, void **engine, const struct bp_key *k,
                     const struct bp_pce *p, const uint8_t *w, const bls12381_fr_t *a,
-                    const bls12381_fr_t *b, const bls12381_fr_t *c, bls12381_g1_affine_t *A,
+                    const bls12381_fr_t *b, bls12381_g1_affine_t *A,
                     bls12381_g2_affine_t *B, bls12381_g1_affine_t *C, struct sp_err *e);
     void (*bp_key_drop)(struct backend *be, void *engine);
     /* optional: one line for `slotprove status` (device memory, resident keys) */

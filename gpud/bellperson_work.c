@@ -16,8 +16,9 @@
 #include "send.h"
 #include "state.h"
 
-/* The proof on the backend's device where it has one (a, b, c kept), else,
- * or (--backend auto) when the device cannot, on the CPU (a, b, c used up).
+/* The proof on the backend's device where it has one (a, b kept), else,
+ * or (--backend auto) when the device cannot, on the CPU (a, b used up;
+ * c = a∘b formed in the third vector).
  * *on names where it was made. */
 static int prove(const struct child_key *k, struct bellperson_key *bk, const uint8_t *wit,
                  bls12381_fr_t *a, bls12381_g1_affine_t *A, bls12381_g2_affine_t *B,
@@ -28,8 +29,7 @@ static int prove(const struct child_key *k, struct bellperson_key *bk, const uin
     int rc = -SP_EUNSUPPORTED;
     *on = "cpu";
     if (be->ops->bp_prove) {
-        rc = be->ops->bp_prove(be, &bk->engine, &bk->key, &k->pce, wit, a, a + n, a + 2 * n, A,
-                               B, C, e);
+        rc = be->ops->bp_prove(be, &bk->engine, &bk->key, &k->pce, wit, a, a + n, A, B, C, e);
         if (rc == 0) {
             *on = be->ops->name;
             return 0;
@@ -55,11 +55,13 @@ void bellperson_work(const struct work *w, const struct child_key *k)
     memset(&t, 0, sizeof t);
     struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
     const uint8_t *p = pool_payload(&gpud_pool, w->slot);
-    /* off the slot first, so the synthesizers can refill it while we prove */
+    /* off the slot first, so the synthesizers can refill it while we prove:
+     * a, b, and room for c = a∘b after them */
     uint8_t *abc = aligned_alloc(64, (size_t)(3 * pl.vec_bytes));
     uint8_t *wit = malloc((size_t)pl.witness_bytes);
     if (abc && wit) {
-        memcpy(abc, p + pl.a, (size_t)(3 * pl.vec_bytes));
+        memcpy(abc, p + pl.a, (size_t)pl.vec_bytes);
+        memcpy(abc + pl.vec_bytes, p + pl.b, (size_t)pl.vec_bytes);
         memcpy(wit, p + pl.witness, (size_t)pl.witness_bytes);
     } else {
         rc = sp_fail(&e, -ENOMEM, "gpud: out of memory for a 2^%u bellperson partition",

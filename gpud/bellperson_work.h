@@ -5,8 +5,9 @@
  * as a zkey's proof is.
  *
  *   bellperson_work(w, k)    w: a taken slot of key k (bellperson_key.h;
- *       the caller holds key_table_rdlock): a, b, c and the witness copied
- *       off, the slot released, the proof computed, checked (unless
+ *       the caller holds key_table_rdlock): a, b and the witness copied
+ *       off, the slot released, c = a∘b formed and the proof computed
+ *       (gpud/cpu/bellperson_prove.h, or the device's), checked (unless
  *       --no-verify) and sent (prove_work_send), or PROVE_ERR with the
  *       reason.
  */

@@ -80,7 +80,7 @@ void prove_work(const struct work *w)
     const struct zkey *zk = &key_table_get(h.key_id)->zk;
     const uint8_t *p = pool_payload(&gpud_pool, slot);
     struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
-    struct prove_input in = { p + pl.a, p + pl.b, p + pl.c, p + pl.witness };
+    struct prove_input in = { p + pl.a, p + pl.b, p + pl.witness };
     void *job = NULL;
     /* the public signals, for the proof's check, before the slot goes */
     uint8_t *pub = malloc((size_t)zk->n_public * 32 + 32);

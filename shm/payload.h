@@ -4,23 +4,28 @@
  *
  *   offset 0                      a = A·w        domain_size Fr, a·R^-1 mod r
  *   vec_bytes                     b = B·w        domain_size Fr, b·R^-1 mod r
- *   2 * vec_bytes                 c = a∘b        domain_size Fr, a·b·R^-3 mod r
- *   3 * vec_bytes                 witness        n_vars Fr, standard form (as in .wtns)
- *   total = 3 * vec_bytes + witness_bytes, vec_bytes = domain_size * 32
+ *   2 * vec_bytes                 witness        n_vars Fr, standard form (as in .wtns)
+ *   total = 2 * vec_bytes + witness_bytes, vec_bytes = domain_size * 32
  *
- * The form of a, b, c (R = 2^256, each value fully reduced, < r): not
- * Montgomery form (x·R) but x·R^-1 for a and b, so that synthd's row sums,
- * taken in standard form, need one Montgomery reduction each and no
- * conversion product (synthd/synth_tmpl.h), and c is the Montgomery product
- * of the two. Every step gpud takes before the H scalars is linear with
- * Montgomery-form constants (the NTTs), or the Montgomery product a·b
- * (giving a·b·R^-3, c's form), so the H values come out as h·R^-3 and gpud
- * multiplies them by the constant R^4 (one Montgomery product: h·R^-3·R^4·
- * R^-1 = h, standard form for the MSM) where it used to multiply by 1 to
- * leave Montgomery form: gpud/cpu/prove_tmpl.h (h_pass),
- * gpud/cuda/kernels/gpu_prove.cu (h_scalars), and for bellperson keys
- * gpud/cpu/bellperson_prove.c and gpud/cuda/cuda_bellperson.c (the
- * quotient's scale).
+ * c = a∘b is not in the slot (issue 19: it cost synthd a Montgomery product
+ * per row and a third vector of writes); gpud forms it as the Montgomery
+ * product of the slot's a and b, a·R^-1·b·R^-1·R^-1 = a·b·R^-3 mod r, the
+ * form the slot's c had before: gpud/cpu/prove_tmpl.h (P_(form_c)),
+ * gpud/cuda/kernels/gpu_prove.cu (gpu_fr_mul, in the h stage), and for
+ * bellperson keys gpud/cpu/bellperson_prove.c and gpud/cuda/cuda_bellperson.c.
+ *
+ * The form of a, b (R = 2^256, each value fully reduced, < r): not
+ * Montgomery form (x·R) but x·R^-1, so that synthd's row sums, taken in
+ * standard form, need one Montgomery reduction each and no conversion
+ * product (synthd/synth_tmpl.h). Every step gpud takes before the H
+ * scalars is linear with Montgomery-form constants (the NTTs), or the
+ * Montgomery product a·b (giving a·b·R^-3, c's form), so the H values come
+ * out as h·R^-3 and gpud multiplies them by the constant R^4 (one
+ * Montgomery product: h·R^-3·R^4·R^-1 = h, standard form for the MSM)
+ * where it used to multiply by 1 to leave Montgomery form:
+ * gpud/cpu/prove_tmpl.h (h_pass), gpud/cuda/kernels/gpu_prove.cu
+ * (h_scalars), and for bellperson keys gpud/cpu/bellperson_prove.c and
+ * gpud/cuda/cuda_bellperson.c (the quotient's scale).
  *
  * Fr is 32 bytes on both supported curves (n8r = 32 for BN254 and
  * BLS12-381), little-endian.
@@ -33,8 +38,8 @@
 #define PAYLOAD_FR_BYTES 32u
 
 struct payload_layout {
-    uint64_t a, b, c, witness;        /* byte offsets */
-    uint64_t vec_bytes;               /* a, b, c: domain_size * 32 each */
+    uint64_t a, b, witness;           /* byte offsets */
+    uint64_t vec_bytes;               /* a, b: domain_size * 32 each */
     uint64_t witness_bytes;           /* n_vars * 32 */
     uint64_t total;                   /* bytes used in the slot */
 };
@@ -46,8 +51,7 @@ static inline struct payload_layout payload_layout(uint64_t domain_size, uint64_
     l.witness_bytes = n_vars * PAYLOAD_FR_BYTES;
     l.a = 0;
     l.b = l.vec_bytes;
-    l.c = 2 * l.vec_bytes;
-    l.witness = 3 * l.vec_bytes;
+    l.witness = 2 * l.vec_bytes;
     l.total = l.witness + l.witness_bytes;
     return l;
 }

@@ -8,14 +8,14 @@
 #include "pce_synth.h"
 
 int bellperson_synth_slot(const struct child_key *k, const uint8_t *witness, uint8_t *a,
-                          uint8_t *b, uint8_t *c, const char *wname, unsigned nthreads,
+                          uint8_t *b, const char *wname, unsigned nthreads,
                           struct sp_err *e)
 {
     static const uint8_t one[32] = { 1 };
     if (memcmp(witness, one, 32) != 0)
         return sp_fail(e, SP_ERANGE, "%s: wire 0 is not 1 (bellperson's \"one\" input)", wname);
     /* the slot's witness is read in place (standard form; pce_synth.h) */
-    bp_pce_synth_abc(&k->pce, (const bls12381_fr_t *)witness, (bls12381_fr_t *)a,
-                     (bls12381_fr_t *)b, (bls12381_fr_t *)c, k->zk.domain_size, nthreads);
+    bp_pce_synth_ab(&k->pce, (const bls12381_fr_t *)witness, (bls12381_fr_t *)a,
+                    (bls12381_fr_t *)b, k->zk.domain_size, nthreads);
     return 0;
 }

@@ -1,5 +1,5 @@
 /*
- * bellperson_synth.h — a bellperson partition's a, b, c from its cuzk
+ * bellperson_synth.h — a bellperson partition's a, b from its cuzk
  * constraint file (the PCE's CSR matrices), written into a slot as a
  * zkey's are (shm/payload.h), for gpud to prove with bellperson's
  * conventions. Issue 23; the PCE format is common/bellperson_pce.h.
@@ -13,12 +13,13 @@
 #include "err.h"
 
 /* witness: the slot's n_vars × 32 bytes (standard form, < r: checked when
- * read), wire 0 first; a, b, c: the slot's domain_size × 32 bytes each,
- * written in Montgomery form (a = A·w, b = B·w over the PCE's rows, c =
- * a∘b, zero past num_constraints). wname names the witness in messages.
- * 0, or -SP_ERANGE "W: wire 0 is not 1" (bellperson's "one" wire). */
+ * read), wire 0 first; a, b: the slot's domain_size × 32 bytes each,
+ * written in the slot's form (a = A·w, b = B·w over the PCE's rows, as
+ * a·R^-1 and b·R^-1, zero past num_constraints; gpud forms c = a∘b).
+ * wname names the witness in messages. 0, or -SP_ERANGE "W: wire 0 is not
+ * 1" (bellperson's "one" wire). */
 int bellperson_synth_slot(const struct child_key *k, const uint8_t *witness, uint8_t *a,
-                          uint8_t *b, uint8_t *c, const char *wname, unsigned nthreads,
+                          uint8_t *b, const char *wname, unsigned nthreads,
                           struct sp_err *e);
 
 #endif

@@ -6,10 +6,11 @@
  * a sealed memfd and mapped by the others: synth_index_share.h) and, for
  * each partition the supervisor hands it: claims a FREE slot (waiting on the pool's free_seq futex when
  * none is free — the pool is the backpressure), preads the witness straight
- * into the slot, computes a = A·w, b = B·w, c = a∘b into the slot, writes the
+ * into the slot, computes a = A·w, b = B·w into the slot (gpud forms c =
+ * a∘b: shm/payload.h), writes the
  * slot header, publishes the slot (READY + ticket) and rings gpud's doorbell.
  * A bellperson key (KEY_LOAD of kind CTL_KEY_BELLPERSON) brings cuzk's
- * constraint file instead of a zkey: a, b, c come from its CSR rows
+ * constraint file instead of a zkey: a, b come from its CSR rows
  * (bellperson_synth.h), into the same slot layout.
  * It never talks to the GPU. It may be SIGKILLed at any moment: the
  * supervisor reclaims a FILLING slot after reaping it.
@@ -201,7 +202,7 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
     fault_point_kill("synthd-fill", wname);
     bloat_if_asked(wname);
     uint8_t *p = pool_payload(&pool, slot);
-    uint8_t *a = p + pl.a, *b = p + pl.b, *c = p + pl.c, *wit = p + pl.witness;
+    uint8_t *a = p + pl.a, *b = p + pl.b, *wit = p + pl.witness;
     /* pread straight into the slot: no private copy of the witness */
     if ((rc = synth_read_witness(&w, wfd, wit, nthreads, &e)) < 0 ||
         (pinned &&
@@ -211,15 +212,15 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
         return;
     }
     if (k->kind == CTL_KEY_BELLPERSON) {
-        if ((rc = bellperson_synth_slot(k, wit, a, b, c, wname, nthreads, &e)) < 0) {
+        if ((rc = bellperson_synth_slot(k, wit, a, b, wname, nthreads, &e)) < 0) {
             slot_abandon(&pool, slot, gen, args.incarnation);
             reply(req, CTL_SYNTH_ERR, rc, e.msg);
             return;
         }
     } else if (zk->curve == CURVE_BN254)
-        bn254_synth_abc(ix, zk, wit, a, b, c, nthreads);
+        bn254_synth_ab(ix, zk, wit, a, b, nthreads);
     else
-        bls12381_synth_abc(ix, zk, wit, a, b, c, nthreads);
+        bls12381_synth_ab(ix, zk, wit, a, b, nthreads);
 
     struct slot_header h;
     memset(&h, 0, sizeof(h));

@@ -8,7 +8,7 @@
 struct syn_ctx {
     const struct bp_pce *p;
     const bls12381_fr_t *w;
-    bls12381_fr_t *a, *b, *c;
+    bls12381_fr_t *a, *b;
     size_t n;
 };
 
@@ -34,19 +34,16 @@ static void syn_range(void *arg, size_t b, size_t end)
         if (i < nc) {
             row_dot(&c->a[i], &c->p->m[BP_PCE_A], i, c->w);
             row_dot(&c->b[i], &c->p->m[BP_PCE_B], i, c->w);
-            bls12381_fr_mul(&c->c[i], &c->a[i], &c->b[i]); /* a·b·R^-3 */
         } else {
             bls12381_fr_set_zero(&c->a[i]);
             bls12381_fr_set_zero(&c->b[i]);
-            bls12381_fr_set_zero(&c->c[i]);
         }
     }
 }
 
-void bp_pce_synth_abc(const struct bp_pce *p, const bls12381_fr_t *w, bls12381_fr_t *a,
-                      bls12381_fr_t *b, bls12381_fr_t *c, size_t domain_size,
-                      unsigned nthreads)
+void bp_pce_synth_ab(const struct bp_pce *p, const bls12381_fr_t *w, bls12381_fr_t *a,
+                     bls12381_fr_t *b, size_t domain_size, unsigned nthreads)
 {
-    struct syn_ctx x = { p, w, a, b, c, domain_size };
+    struct syn_ctx x = { p, w, a, b, domain_size };
     parallel_for(domain_size, 4096, nthreads, syn_range, &x);
 }

@@ -1,15 +1,17 @@
 /*
- * synth_tmpl.h — Groth16 synthesis for one curve's Fr: a = A·w, b = B·w,
- * c = a∘b (the C matrix is not needed for a satisfied circuit; snarkjs
- * buildABC1, rapidsnark groth16.cpp do the same). A "C template": define SC
- * (curve prefix) and include; it defines SC##_synth_abc (synth.h). The
+ * synth_tmpl.h — Groth16 synthesis for one curve's Fr: a = A·w, b = B·w.
+ * c = a∘b is not synthd's: gpud forms it from the slot's a and b (the C
+ * matrix is not needed for a satisfied circuit; snarkjs buildABC1,
+ * rapidsnark groth16.cpp form c the same way). A "C template": define SC
+ * (curve prefix) and include; it defines SC##_synth_ab (synth.h). The
  * coefficient classes are synth_class_tmpl.h's.
  *
  * Output form (shm/payload.h): a and b are written as A·w·R^-1 mod r and
- * B·w·R^-1 mod r (R = 2^256), c as their Montgomery product, (A·w)(B·w)·R^-3;
- * gpud's H pass multiplies by R^4 where it used to leave Montgomery form
- * (the same one product), so the proof is unchanged. That form costs a row
- * one Montgomery reduction per matrix and no conversion product:
+ * B·w·R^-1 mod r (R = 2^256); gpud's Montgomery product of the two is
+ * (A·w)(B·w)·R^-3, and its H pass multiplies by R^4 where it used to leave
+ * Montgomery form (the same one product), so the proof is unchanged. That
+ * form costs a row one Montgomery reduction per matrix and no conversion
+ * product:
  *   - terms with v = ±1 or a small ±s (synth_index.h) go, in standard form,
  *     into a 5-limb sum that is never reduced on the way: +w, p − w, s·w or
  *     s·(p − w), each below 2^24·p, at most 2^32 of them: below 2^311;
@@ -17,7 +19,7 @@
  *     256 × 256-bit product v·w into an 8-limb sum, also unreduced;
  *   - at the row's end the two sums are added and Montgomery-reduced once
  *     (T·R^-1 mod r, needs T < r·2^256; a row with more than `kmax` general
- *     terms reduces every kmax of them on the way, see S_(synth_abc)).
+ *     terms reduces every kmax of them on the way, see S_(synth_ab)).
  * The old path (37c1b06) did a full product per term and wrote Montgomery
  * form; tests/test_synth.c checks both curves against a naive loop in the
  * documented form, with the ADX and the portable code.
@@ -51,7 +53,7 @@
 struct S_(synth_ctx) {
     const struct synth_index *ix;
     const S_(fr_t) *w;
-    S_(fr_t) *a, *b, *c;
+    S_(fr_t) *a, *b;
     unsigned kmax; /* general terms summed unreduced before a reduction */
 };
 
@@ -207,7 +209,7 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
         }
         }
     }
-    uint64_t c = 0; /* W += V: k·r² + V < r·2^256 (S_(synth_abc)) */
+    uint64_t c = 0; /* W += V: k·r² + V < r·2^256 (S_(synth_ab)) */
     TMPL_UNROLL
     for (int j = 0; j < 5; j++)
         W[j] = limb_adc(W[j], V[j], &c);
@@ -220,7 +222,7 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
     *out = t;
 }
 
-/* *dst = *v: a, b and c are written once and read by gpud, not here: with
+/* *dst = *v: a and b are written once and read by gpud, not here: with
  * SYNTH_NT_STORES, non-temporal stores that skip the read-for-ownership. */
 static inline void S_(store)(S_(fr_t) *dst, const S_(fr_t) *v)
 {
@@ -266,22 +268,17 @@ static inline const uint32_t *S_(prefetch_rows)(const struct S_(synth_ctx) *x, c
     return p;
 }
 
-/* One row: its A and B sums at stream word *p (moved past them), c. */
+/* One row: its A and B sums at stream word *p (moved past them). */
 static inline void S_(synth_row)(const struct S_(synth_ctx) *x, const uint32_t **pp, uint32_t r)
 {
     uint32_t wa, wb;
     const uint32_t *p = S_(row_header)(*pp, &wa, &wb);
-    S_(fr_t) av, bv, cv;
+    S_(fr_t) av, bv;
     S_(row_sum)(x, p, p + wa, &av);
     S_(row_sum)(x, p + wa, p + wa + wb, &bv);
     *pp = p + wa + wb;
-    if (wa && wb) /* an empty A or B (circom's linear rows): a or b is 0, so is c */
-        S_(fr_mul)(&cv, &av, &bv); /* A·B·R^-3 */
-    else
-        S_(fr_set_zero)(&cv);
     S_(store)(&x->a[r], &av);
     S_(store)(&x->b[r], &bv);
-    S_(store)(&x->c[r], &cv);
 }
 
 static void S_(synth_chunks)(void *arg, size_t kb, size_t ke)
@@ -310,15 +307,15 @@ static void S_(synth_chunks)(void *arg, size_t kb, size_t ke)
 #endif
     }
 #if SYNTH_NT_STORES
-    _mm_sfence(); /* the streamed a, b, c visible before this thread reports done */
+    _mm_sfence(); /* the streamed a, b visible before this thread reports done */
 #endif
 }
 
-void S_(synth_abc)(const struct synth_index *ix, const struct zkey *zk,
-                   const void *witness, void *a, void *b, void *c, unsigned nthreads)
+void S_(synth_ab)(const struct synth_index *ix, const struct zkey *zk,
+                  const void *witness, void *a, void *b, unsigned nthreads)
 {
     (void)zk;
-    struct S_(synth_ctx) x = { .ix = ix, .w = witness, .a = a, .b = b, .c = c };
+    struct S_(synth_ctx) x = { .ix = ix, .w = witness, .a = a, .b = b };
     /* k general products (each < r²) plus the ±1/small sum V (< 2^311 <
      * r²) stay below r·2^256 when k·r < 2^256 − r: k ≤ floor(2^64 / (top
      * limb of r + 1)) − 1 (BN254 4, BLS12-381 1); both r < 2^255, so ≥ 1. */

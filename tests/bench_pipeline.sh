@@ -77,7 +77,8 @@
 #   PIPE_SAMPLE_S. The bound (DESIGN, faults s9): baseline (the group's Pss
 #   at rest after the warm-up, less the slots) + slots × slot_bytes
 #   (prefaulted) + margins: gpuds × (2 × one proof's copied-off data ((3 ×
-#   domain + nVars) × 32 B) + 4 MiB: the vectors, as much again for the
+#   domain + nVars) × 32 B: a, b and the witness off the slot, the c = a∘b
+#   gpud forms beside them) + 4 MiB: the vectors, as much again for the
 #   backend's scratch, its MSM buckets and allocator slack) + synthds ×
 #   scratch (64 KiB of stack a thread, the witness header) + 4 KiB a
 #   submitted partition in the supervisor (its job entry and the proofs kept

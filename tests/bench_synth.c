@@ -1,23 +1,25 @@
 /*
  * bench_synth — synthd's hot path alone: a partition's witness read and
- * a = A·w, b = B·w, c = a∘b, timed in CPU seconds of all threads, as
+ * a = A·w, b = B·w (and c = a∘b in builds before SYNTH_AB_ONLY, which
+ * wrote it into the slot too), timed in CPU seconds of all threads, as
  * synthd's own figure (bench-pipeline's Mcons/s/core) counts them.
  *
  *   bench_synth KEY.zkey WITNESS.wtns [REPS [THREADS [PAYLOAD]]]
  *
  * REPS (default 5) partitions are synthesized one after the other into one
- * set of buffers (a slot's payload: a, b, c and the witness); THREADS
+ * set of buffers (a slot's payload: a, b, the witness; c before
+ * SYNTH_AB_ONLY); THREADS
  * defaults to parallel_threads(); PAYLOAD (shm, anon or anon-huge, default
  * shm) is how those buffers are mapped (payload() below). Prints one line
  * of NAME=VALUE fields:
  *   index_ms        wall time to build the key's synthesis index (once)
  *   index_cpu_ms    its CPU time, all threads
  *   read_cpu_ms     witness read (pread + range check), CPU, median
- *   abc_cpu_ms      a, b, c, CPU of all threads, median
- *   wall_ms         witness read + a, b, c, wall, median
- *   cpu_ms          witness read + a, b, c, CPU, median
+ *   abc_cpu_ms      a, b (c too, in older builds), CPU of all threads, median
+ *   wall_ms         witness read + a, b (c), wall, median
+ *   cpu_ms          witness read + a, b (c), CPU, median
  *   mcons_core      domain rows / (cpu_ms seconds) / 1e6: Mcons/s/core
- *   sha256          of a‖b‖c of the last run in Montgomery form (builds that
+ *   sha256          of a‖b of the last run in Montgomery form (builds that
  *                   write the slot's form of shm/payload.h are brought back
  *                   to it after the timed runs), the same for every build
  *                   that computes the same vectors: tests/bench_synth.sh
@@ -26,9 +28,10 @@
  * the terms of each class (ones, neg_ones, smalls, generals).
  *
  * It uses only the interface every synthd build has had since the row
- * index (synth_index_build, X_synth_abc, synth_read_witness), so the same
- * file builds against an older tree for a side-by-side run. Figures only;
- * nothing here is an assertion.
+ * index (synth_index_build, X_synth_abc or, with SYNTH_AB_ONLY,
+ * X_synth_ab, synth_read_witness), so the same file builds against an
+ * older tree for a side-by-side run. Figures only; nothing here is an
+ * assertion.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -66,7 +69,7 @@ static double median_ms(uint64_t *v, int n)
     return (n % 2 ? (double)v[n / 2] : ((double)v[n / 2 - 1] + (double)v[n / 2]) / 2) / 1e6;
 }
 
-/* The buffers a, b, c and the witness, prefaulted before any synthesis:
+/* The buffers a, b (c) and the witness, prefaulted before any synthesis:
  *   shm        (default) a sealed-size memfd, fallocated and mapped shared,
  *              as shm/pool.c makes the slot pool: the pages synthd really
  *              writes and reads (shmem: huge pages only where
@@ -99,18 +102,23 @@ static void *payload(size_t bytes, const char *kind)
     return p;
 }
 
+/* The vectors one run writes: a, b, and c before SYNTH_AB_ONLY. */
+#ifdef SYNTH_AB_ONLY
+#define NVEC 2
+#else
+#define NVEC 3
+#endif
+
 #ifdef SYNTH_ABC_SLOT_FORM
-/* a·R^-1, b·R^-1, c = a·b·R^-3 (the slot's form, n values each, one after
- * the other at v) to a·R, b·R, c·R: Montgomery products by R^3 and R^5. */
+/* a·R^-1, b·R^-1 (the slot's form, n values each, one after the other at
+ * v) to a·R, b·R: Montgomery products by R^3. */
 #define TO_MONT(F)                                                            \
     static void F##_to_montgomery(F##_t *v, size_t n)                         \
     {                                                                         \
-        F##_t r3, r5;                                                         \
+        F##_t r3;                                                             \
         F##_mul(&r3, &F##_r2, &F##_r2);                                       \
-        F##_mul(&r5, &r3, &F##_r2);                                           \
-        F##_mul(&r5, &r5, &F##_r2);                                           \
-        for (size_t i = 0; i < 3 * n; i++)                                    \
-            F##_mul(&v[i], &v[i], i < 2 * n ? &r3 : &r5);                     \
+        for (size_t i = 0; i < 2 * n; i++)                                    \
+            F##_mul(&v[i], &v[i], &r3);                                       \
     }
 TO_MONT(bn254_fr)
 TO_MONT(bls12381_fr)
@@ -160,13 +168,13 @@ int main(int argc, char **argv)
 
     size_t vec = (size_t)zk.domain_size * 32, wit = (size_t)zk.n_vars * 32;
     const char *kind = argc > 5 ? argv[5] : "shm";
-    uint8_t *a = payload(3 * vec + wit, kind);
+    uint8_t *a = payload(NVEC * vec + wit, kind);
     if (!a) {
-        fprintf(stderr, "bench_synth: cannot map %zu bytes as %s: %s\n", 3 * vec + wit, kind,
+        fprintf(stderr, "bench_synth: cannot map %zu bytes as %s: %s\n", NVEC * vec + wit, kind,
                 strerror(errno));
         return 1;
     }
-    uint8_t *b = a + vec, *c = b + vec, *wv = c + vec;
+    uint8_t *b = a + vec, *wv = b + (NVEC - 1) * vec;
     uint64_t *t_read = calloc((size_t)reps, 8), *t_abc = calloc((size_t)reps, 8);
     uint64_t *t_wall = calloc((size_t)reps, 8), *t_cpu = calloc((size_t)reps, 8);
     if (!t_read || !t_abc || !t_wall || !t_cpu)
@@ -178,10 +186,18 @@ int main(int argc, char **argv)
             return 1;
         }
         uint64_t c1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+#ifdef SYNTH_AB_ONLY
+        if (zk.curve == CURVE_BN254)
+            bn254_synth_ab(&ix, &zk, wv, a, b, nthreads);
+        else
+            bls12381_synth_ab(&ix, &zk, wv, a, b, nthreads);
+#else
+        uint8_t *c = b + vec;
         if (zk.curve == CURVE_BN254)
             bn254_synth_abc(&ix, &zk, wv, a, b, c, nthreads);
         else
             bls12381_synth_abc(&ix, &zk, wv, a, b, c, nthreads);
+#endif
         uint64_t c2 = clock_ns(CLOCK_PROCESS_CPUTIME_ID), w2 = clock_ns(CLOCK_MONOTONIC);
         t_read[r] = c1 - c0;
         t_abc[r] = c2 - c1;
@@ -194,7 +210,7 @@ int main(int argc, char **argv)
     SHA2_CTX h;
     char hex[SHA256_DIGEST_STRING_LENGTH];
     SHA256Init(&h);
-    SHA256Update(&h, a, 3 * vec);
+    SHA256Update(&h, a, 2 * vec); /* a‖b: what every build writes */
     SHA256End(&h, hex);
     double cpu = median_ms(t_cpu, reps);
     printf("curve=%s log_domain=%u n_vars=%u coefs=%llu threads=%u reps=%d payload=%s index_ms=%.1f index_cpu_ms=%.1f "

@@ -732,6 +732,7 @@ s9() {
     # the witness header, and 64 KiB of stack for each of its threads
     nthr=$(nproc)
     scratch=$((4 * ncoefs + 8 * (domain + 1) + (12 + n8r) * ncoefs + wtns_hdr + 65536 * nthr))
+    # gpud's copy of a proof: the slot's a, b and witness, and c = a∘b it forms
     payload=$(((3 * domain + nvars) * n8r))
     : >"$D/samples"
     sampler &
@@ -773,7 +774,7 @@ s9() {
     note "s9:   supervisor / synthds / gpud: idle $base_roles KiB, at the peak $peak_roles KiB"
     note "s9: slots x slot_bytes = $SLOTS x $slot_bytes        $slots_kib KiB"
     note "s9: synthds x scratch = $NSYN x $scratch B         $scratch_kib KiB  (index 4 B/coef + 8 B/row, mapped coefficients, wtns header, 64 KiB stack x $nthr threads)"
-    note "s9: gpud copied-off: 1 proof in flight x $payload B  $copied_kib KiB  ((3 x domain + nVars) x 32: a, b, c, witness)"
+    note "s9: gpud copied-off: 1 proof in flight x $payload B  $copied_kib KiB  ((3 x domain + nVars) x 32: a, b off the slot, the c gpud forms, witness)"
     note "s9: bound = baseline + slots + synthds x scratch + copied-off = $bound KiB (Pss summed over the group, smaps_rollup)"
     check "s9: sampled while jobs ran ($ns samples, $busy_seen with a slot in use)" [ "$ns" -ge 10 -a "$busy_seen" -ge 1 ]
     check "s9: in-flight slots never exceeded $SLOTS (max not-FREE $maxbusy; $badsum samples with counts != total)" \

@@ -579,8 +579,10 @@ FB_CASE(bn254_g2, GPU_BN254_G2, GPU_BN254)
 FB_CASE(bls12381_g1, GPU_BLS12381_G1, GPU_BLS12381)
 FB_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
 
-/* The H scalars of a slot's a, b, c (shm/payload.h: a·R^-1, b·R^-1,
- * a·b·R^-3): gpu_h_scalars with k = R^4 against the CPU backend's h_pass
+/* The H scalars of a, b, c in the slot's form (shm/payload.h: a·R^-1,
+ * b·R^-1, and c = a∘b = a·b·R^-3 as gpud forms it; here c random, so that
+ * the subtraction is exercised): gpu_h_scalars with k = R^4 against the
+ * CPU backend's h_pass
  * (gpud/cpu/prove_tmpl.h): Montgomery product a·b, minus c, product with
  * R^4; once with b given, once with a already holding the product. */
 #define H_CASE(F, GC, NAME)                                                                   \
@@ -632,10 +634,91 @@ FB_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
 H_CASE(bn254_fr, GPU_BN254, "bn254")
 H_CASE(bls12381_fr, GPU_BLS12381, "bls12381")
 
+/* The device h stage (gpu_h_stage, what the CUDA backend runs) from a
+ * slot's a and b alone (shm/payload.h: c is not in the slot): c = a∘b
+ * formed on the device, the three coset LDEs, the H scalars; against the
+ * CPU backend's steps (gpud/cpu/prove_tmpl.h P_(form_c), ntt_stage,
+ * h_pass) taken here on the host with the CPU NTT: c_i = a_i·b_i
+ * (Montgomery product), each coset LDE, (a_i·b_i − c_i)·R^4. Fast (full
+ * twiddles, a and b kept: checked too) and lean (in place, compact
+ * twiddles) buffer sets. */
+#define HSTAGE_CASE(F, CURVE, GC, NAME)                                                       \
+    static void F##_hstage_check(unsigned log_n, uint64_t *rng)                               \
+    {                                                                                         \
+        size_t n = (size_t)1 << log_n, bytes = n * 32;                                        \
+        struct sp_err e = { "" };                                                             \
+        struct CURVE##_ntt_domain dom;                                                        \
+        F##_t *a = malloc(bytes), *b = malloc(bytes), *wa = malloc(bytes);                    \
+        F##_t *wb = malloc(bytes), *wc = malloc(bytes), *got = malloc(bytes), r4;             \
+        if (!a || !b || !wa || !wb || !wc || !got || CURVE##_ntt_domain_init(&dom, log_n, 0)) { \
+            check(0, NAME " h stage setup", log_n, 0);                                        \
+            return;                                                                           \
+        }                                                                                     \
+        gpu_data_fr(a, GC, n, rng);                                                           \
+        gpu_data_fr(b, GC, n, rng);                                                           \
+        F##_mul(&r4, &F##_r2, &F##_r2);                                                       \
+        F##_mul(&r4, &r4, &F##_r2);                                                           \
+        memcpy(wa, a, bytes), memcpy(wb, b, bytes);                                           \
+        for (size_t i = 0; i < n; i++)                                                        \
+            F##_mul(&wc[i], &a[i], &b[i]);                                                    \
+        CURVE##_ntt_coset_lde(wa, &dom, 0);                                                   \
+        CURVE##_ntt_coset_lde(wb, &dom, 0);                                                   \
+        CURVE##_ntt_coset_lde(wc, &dom, 0);                                                   \
+        for (size_t i = 0; i < n; i++) { /* want, over wa */                                  \
+            F##_t t;                                                                          \
+            F##_mul(&t, &wa[i], &wb[i]);                                                      \
+            F##_sub(&t, &t, &wc[i]);                                                          \
+            F##_mul(&wa[i], &t, &r4);                                                         \
+        }                                                                                     \
+        for (int lean = 0; lean <= 1; lean++) {                                               \
+            struct gpu_ntt *d = NULL;                                                         \
+            struct gpu_h_bufs hb = { lean, NULL, NULL, NULL, NULL, NULL, NULL };              \
+            void **v[] = { &hb.a, &hb.b, &hb.c, &hb.s, &hb.o1, &hb.o2 };                      \
+            void *out = NULL;                                                                 \
+            int rc = (lean ? gpu_ntt_create_compact : gpu_ntt_create)(&d, GC, log_n, &e);     \
+            for (int i = 0; i < 6 && rc == 0; i++)                                            \
+                if (i < 2 || (i == 2 ? lean : !lean))                                         \
+                    rc = gpu_alloc(v[i], bytes, &e);                                          \
+            if (rc == 0 && hb.c)                                                              \
+                rc = cudaMemset(hb.c, 0xff, bytes) ? -EIO : 0; /* poison: c must be formed */ \
+            if (rc == 0 && hb.s)                                                              \
+                rc = cudaMemset(hb.s, 0xff, bytes) ? -EIO : 0;                                \
+            if (rc == 0 && (rc = gpu_upload(hb.a, a, bytes, &e)) == 0)                        \
+                rc = gpu_upload(hb.b, b, bytes, &e);                                          \
+            double t0 = now_ms();                                                             \
+            if (rc == 0)                                                                      \
+                rc = gpu_h_stage(d, GC, &hb, r4.l, n, &out, &e);                              \
+            double t1 = now_ms();                                                             \
+            if (rc)                                                                           \
+                printf("%s\n", e.msg);                                                        \
+            memset(got, 0xa5, bytes);                                                         \
+            int ok = rc == 0 && out == (lean ? hb.a : hb.s) &&                                \
+                     gpu_download(got, out, bytes, &e) == 0 && memcmp(got, wa, bytes) == 0;   \
+            check(ok, lean ? NAME " h stage from a, b (c = a∘b on the device), lean, in place" \
+                           : NAME " h stage from a, b (c = a∘b on the device) = CPU h_pass",  \
+                  log_n, t1 - t0);                                                            \
+            if (!lean) {                                                                      \
+                int kept = rc == 0 && gpu_download(got, hb.a, bytes, &e) == 0 &&              \
+                           memcmp(got, a, bytes) == 0 &&                                      \
+                           gpu_download(got, hb.b, bytes, &e) == 0 && memcmp(got, b, bytes) == 0; \
+                check(kept, NAME " h stage fast: a, b kept for a CPU re-prove", log_n, 0);    \
+            }                                                                                 \
+            for (int i = 0; i < 6; i++)                                                       \
+                gpu_free(*v[i]);                                                              \
+            gpu_ntt_free(d);                                                                  \
+        }                                                                                     \
+        CURVE##_ntt_domain_free(&dom);                                                        \
+        free(a), free(b), free(wa), free(wb), free(wc), free(got);                            \
+    }
+HSTAGE_CASE(bn254_fr, bn254, GPU_BN254, "bn254")
+HSTAGE_CASE(bls12381_fr, bls12381, GPU_BLS12381, "bls12381")
+
 /* bellperson's quotient (gpud/cuda/cuda_bellperson.h): the device's h, made
- * on snarkjs's roots and coset, against the CPU's bp_quotient, made with
- * bellperson's own steps (roots 7^((r-1)/n), coset 7), coefficient by
- * coefficient, for random a, b and c = a*b (a satisfied witness: H exists). */
+ * on snarkjs's roots and coset from a and b alone (c = a∘b formed on the
+ * device after the row permutation), against the CPU's bp_quotient, made
+ * with bellperson's own steps (roots 7^((r-1)/n), coset 7) from a, b and c
+ * = a∘b formed here on the host, coefficient by coefficient, for random a
+ * and b (a satisfied witness by construction: H exists). */
 static void bellperson_quotient_check(unsigned log_n, uint64_t *rng)
 {
     size_t n = (size_t)1 << log_n, bytes = n * 32;
@@ -668,7 +751,7 @@ static void bellperson_quotient_check(unsigned log_n, uint64_t *rng)
         if (lean)
             gpu_mem_set_budget(before + plan - (lean == 2), &e);
         double t0 = now_ms();
-        int rc = gpu_bp_quotient(log_n, lean != 0, a, b, c, bp_row_map_factor(log_n), &scale,
+        int rc = gpu_bp_quotient(log_n, lean != 0, a, b, bp_row_map_factor(log_n), &scale,
                                  &shift_inv, &hd, &e);
         double t1 = now_ms();
         size_t peak_ok = gpu_mem_used(GPU_MEM_NPARTS) <= before + plan;
@@ -813,11 +896,17 @@ int main(int argc, char **argv)
             bn254_ntt_check(ntt_sizes[i], &rng);
             bls12381_ntt_check(ntt_sizes[i], &rng);
         }
-    for (unsigned lg = 10; lg <= 16 && lg <= max_log; lg += 6)
+    for (unsigned lg = 10; lg <= 16 && lg <= max_log; lg += 6) {
         if (!*only || strstr(only, "ntt")) {
             bn254_fr_h_check(lg, &rng);
             bls12381_fr_h_check(lg, &rng);
         }
+        /* the h stage forming c on the device: `ntt`, or `hstage` alone */
+        if (!*only || strstr(only, "ntt") || strstr(only, "hstage")) {
+            bn254_fr_hstage_check(lg, &rng);
+            bls12381_fr_hstage_check(lg, &rng);
+        }
+    }
     static const unsigned bp_sizes[] = { 1, 4, 10, 16, 20 };
     for (size_t i = 0; i < sizeof(bp_sizes) / sizeof(bp_sizes[0]); i++)
         if ((!*only || strstr(only, "bellperson")) && bp_sizes[i] <= max_log)

@@ -111,7 +111,7 @@ Test(bellperson_pce, reads_back_and_synthesizes)
     cr_assert_eq(n, 8);
     cr_assert_eq(logn, 3);
 
-    /* random witness (not satisfying: c = a∘b regardless) */
+    /* random witness (not satisfying: gpud's c = a∘b regardless) */
     bls12381_fr_t w[5], a[8], bb[8], c[8];
     uint64_t seed = 0x5eed;
     for (int i = 0; i < 5; i++) {
@@ -123,9 +123,14 @@ Test(bellperson_pce, reads_back_and_synthesizes)
     bls12381_fr_t ws_std[5]; /* synthesis reads the witness in standard form */
     for (int i = 0; i < 5; i++)
         bls12381_fr_from_mont(&ws_std[i], &w[i]);
-    bp_pce_synth_abc(&p, ws_std, a, bb, c, n, 2);
+    bp_pce_synth_ab(&p, ws_std, a, bb, n, 2);
+    /* c as gpud forms it (gpud/cpu/bellperson_prove.c, the device's
+     * gpu_fr_mul): the Montgomery product of the slot's a and b */
+    for (size_t i = 0; i < n; i++)
+        bls12381_fr_mul(&c[i], &a[i], &bb[i]);
 
-    /* a, b, c in the slot's form (shm/payload.h): a·R^-1, b·R^-1, a·b·R^-3 */
+    /* a, b in the slot's form (shm/payload.h): a·R^-1, b·R^-1; and c, their
+     * Montgomery product, a·b·R^-3 (the form payload.h documents for it) */
     mpz_t r, acc, t, ws[5], got, rinv;
     mpz_inits(r, acc, t, got, rinv, NULL);
     mpz_set_str(r, "73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000001", 16);

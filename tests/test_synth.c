@@ -1,9 +1,9 @@
 /*
- * test_synth.c — synthd's a = A·w, b = B·w, c = a∘b (synthd/synth_tmpl.h,
+ * test_synth.c — synthd's a = A·w, b = B·w (synthd/synth_tmpl.h,
  * over the index of synthd/synth_index.h) against a naive loop over the
  * key's coefficient entries in section order (one Montgomery product and
  * one modular addition per entry, as snarkjs buildABC1 does, then brought
- * to the slot's form of shm/payload.h: a·R^-1, b·R^-1, c = a·b·R^-3), byte
+ * to the slot's form of shm/payload.h: a·R^-1, b·R^-1), byte
  * for byte, on random keys of both curves at several thread counts.
  *
  * The keys mix every coefficient class and its edges: ±1, 0, small ±s up to
@@ -65,8 +65,7 @@ static void push(struct coefs *c, uint32_t m, uint32_t row, uint32_t sig, const 
  * of range, and one left unsealed, are refused. */
 #define SHARED_TEST(F, SY)                                                                       \
     static void F##_shared(const struct zkey *zk, const struct synth_index *ix, const F##_t *w,  \
-                           F##_t *a, F##_t *b, F##_t *cc, const F##_t *ea, const F##_t *eb,      \
-                           const F##_t *ec)                                                      \
+                           F##_t *a, F##_t *b, const F##_t *ea, const F##_t *eb)                 \
     {                                                                                            \
         struct sp_err e = { "" };                                                                \
         struct synth_index built, mapped;                                                        \
@@ -77,10 +76,9 @@ static void push(struct coefs *c, uint32_t m, uint32_t row, uint32_t sig, const 
         cr_assert(memcmp(built.block, ix->block, ix->block_bytes) == 0);                         \
         cr_assert_eq(synth_index_map_shared(&mapped, zk, fd, &e), 0, "%s", e.msg);               \
         memset(a, 0, (size_t)zk->domain_size * 32);                                              \
-        SY##_synth_abc(&mapped, zk, w, a, b, cc, 2);                                             \
+        SY##_synth_ab(&mapped, zk, w, a, b, 2);                                                  \
         cr_assert(memcmp(a, ea, (size_t)zk->domain_size * 32) == 0);                             \
         cr_assert(memcmp(b, eb, (size_t)zk->domain_size * 32) == 0);                             \
-        cr_assert(memcmp(cc, ec, (size_t)zk->domain_size * 32) == 0);                            \
         synth_index_free(&mapped);                                                               \
         synth_index_free(&built);                                                                \
         close(fd);                                                                               \
@@ -193,8 +191,8 @@ SHARED_TEST(bls12381_fr, bls12381)
             .n_public = 1, .domain_size = n, .log_domain = LOG_N, .n_coefs = c.n, .coefs = c.v,   \
         };                                                                                       \
         /* the naive loop, in section order */                                                   \
-        F##_t *ea = calloc(n, 32), *eb = calloc(n, 32), *ec = calloc(n, 32);                     \
-        cr_assert(ea && eb && ec);                                                               \
+        F##_t *ea = calloc(n, 32), *eb = calloc(n, 32);                                          \
+        cr_assert(ea && eb);                                                                     \
         for (size_t i = 0; i < c.n; i++) {                                                       \
             uint32_t m, row, sig;                                                                \
             F##_t v, t;                                                                          \
@@ -207,13 +205,12 @@ SHARED_TEST(bls12381_fr, bls12381)
             F##_add(o, o, &t);                                                                   \
         }                                                                                        \
         /* to the slot's form (shm/payload.h): a·R^-1, b·R^-1 from Montgomery   */            \
-        /* form a·R by two reductions, c = a·b·R^-3 their Montgomery product     */            \
+        /* form a·R by two reductions                                            */            \
         for (uint32_t r = 0; r < n; r++) {                                                       \
             F##_from_mont(&ea[r], &ea[r]);                                                       \
             F##_from_mont(&ea[r], &ea[r]);                                                       \
             F##_from_mont(&eb[r], &eb[r]);                                                       \
             F##_from_mont(&eb[r], &eb[r]);                                                       \
-            F##_mul(&ec[r], &ea[r], &eb[r]);                                                     \
         }                                                                                        \
         struct sp_err e = { "" };                                                                \
         struct synth_index ix;                                                                   \
@@ -226,22 +223,19 @@ SHARED_TEST(bls12381_fr, bls12381)
         }                                                                                        \
         cr_assert_eq(sum, c.n);                                                                  \
         F##_t *a = aligned_alloc(64, (size_t)n * 32), *b = aligned_alloc(64, (size_t)n * 32);    \
-        F##_t *cc = aligned_alloc(64, (size_t)n * 32);                                           \
-        cr_assert(a && b && cc);                                                                 \
+        cr_assert(a && b);                                                                       \
         for (unsigned th = 1; th <= 3; th++) {                                                   \
             memset(a, 0xa5, (size_t)n * 32);                                                     \
             memset(b, 0xa5, (size_t)n * 32);                                                     \
-            memset(cc, 0xa5, (size_t)n * 32);                                                    \
-            SY##_synth_abc(&ix, &zk, w, a, b, cc, th);                                           \
+            SY##_synth_ab(&ix, &zk, w, a, b, th);                                                \
             for (uint32_t r = 0; r < n; r++) {                                                   \
                 cr_assert(memcmp(&a[r], &ea[r], 32) == 0, "a[%u] differs (%u threads)", r, th);  \
                 cr_assert(memcmp(&b[r], &eb[r], 32) == 0, "b[%u] differs (%u threads)", r, th);  \
-                cr_assert(memcmp(&cc[r], &ec[r], 32) == 0, "c[%u] differs (%u threads)", r, th); \
             }                                                                                    \
         }                                                                                        \
-        F##_shared(&zk, &ix, w, a, b, cc, ea, eb, ec);                                           \
+        F##_shared(&zk, &ix, w, a, b, ea, eb);                                                   \
         synth_index_free(&ix);                                                                   \
-        free(a), free(b), free(cc), free(ea), free(eb), free(ec), free(w), free(c.v);            \
+        free(a), free(b), free(ea), free(eb), free(w), free(c.v);                                \
     }
 
 SYNTH_TEST(bn254_fr, bn254, CURVE_BN254)

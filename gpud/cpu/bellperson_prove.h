@@ -2,8 +2,9 @@
  * bellperson_prove.h - Groth16 proving with bellperson's conventions on the
  * CPU (bellperson src/groth16/prover/native.rs; SupraSeal groth16_srs.cuh /
  * groth16_ntt_h.cu take the same steps on the GPU):
- *   a, b, c   from the PCE, by synthd (synthd/pce_synth.h: A·w, B·w, a∘b;
- *             its last rows are bellperson's input constraints)
+ *   a, b, c   a, b from the PCE, by synthd (synthd/pce_synth.h: A·w, B·w;
+ *             its last rows are bellperson's input constraints); c = a∘b
+ *             formed here (bp_prove_abc)
  *   h         the quotient in the monomial basis (common/bellperson_ntt.h:
  *             iNTT, coset NTT with generator 7, /(7^n − 1), coset iNTT),
  *             n − 1 coefficients against the .params h section
@@ -49,8 +50,10 @@ void bp_key_free(struct bp_key *k);
  * popcount, b = b_input + b_aux popcounts. -SP_EMISMATCH naming both. */
 int bp_key_match_pce(const struct bp_key *k, const struct bp_pce *p, struct sp_err *e);
 
-/* One proof from a, b, c as synthd computed them (the slot's form:
- * a·R^-1, b·R^-1, a·b·R^-3; domain size each, as in a slot's payload, shm/payload.h; overwritten) and the
+/* One proof from a, b as synthd computed them (the slot's form: a·R^-1,
+ * b·R^-1; domain size each, as in a slot's payload, shm/payload.h;
+ * overwritten), c a buffer of the same size (its contents not read: c =
+ * a∘b, a·b·R^-3, is formed there) and the
  * witness w (num_inputs + num_aux values, standard form, < r; w[0] = 1):
  * A, B, C affine. 0, -ENOMEM, or the getrandom error. */
 int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *w,

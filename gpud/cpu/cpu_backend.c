@@ -1,8 +1,9 @@
 /*
  * cpu_backend.c — the CPU prover backend (see backend.h).
  *
- * prove_start copies a, b, c and the witness off the slot into private
- * buffers (gpud maps slots read-only, and the NTTs work in place), so the
+ * prove_start copies a, b and the witness off the slot into private
+ * buffers, with a third for c = a∘b, formed when the proof runs (gpud
+ * maps slots read-only, and the NTTs work in place), so the
  * slot can be released before the NTTs and MSMs run. NTT domains are built
  * once per (curve, size) and kept.
  */
@@ -57,7 +58,7 @@ static int cpu_prove_start(struct backend *be, const struct zkey *zk,
     }
     memcpy(j->a, in->a, vec);
     memcpy(j->b, in->b, vec);
-    memcpy(j->c, in->c, vec);
+    /* c = a∘b is formed in j->c when the proof runs (prove_tmpl.h) */
     memcpy(j->witness, in->witness, wit);
     *job = j;
     return 0;

@@ -2,8 +2,10 @@
  * cpu_prove.h — one Groth16 proof on the CPU (prove_tmpl.h instances).
  *
  *   X_cpu_prove(zk, a, b, c, witness, dom, nthreads, out, t, e)
- * a, b, c: domain_size Fr each (Montgomery form), private buffers that are
- * overwritten (a ends up holding the H scalars). witness: n_vars × 32 bytes,
+ * a, b: domain_size Fr each in the slot's form (a·R^-1, b·R^-1:
+ * shm/payload.h), c: a buffer of domain_size Fr whose contents are not
+ * read (c = a∘b is formed there, prove_tmpl.h P_(form_c)); private
+ * buffers that are overwritten (a ends up holding the H scalars). witness: n_vars × 32 bytes,
  * standard form. dom: the NTT domain of size zk->domain_size. Fills out and
  * the NTT/MSM stages of t, calling progress (if not NULL) as each ends. Errors: -ENOMEM, -errno from getrandom.
  */

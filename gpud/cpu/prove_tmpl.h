@@ -4,7 +4,8 @@
  * PC##_cpu_prove, declared in cpu_prove.h.
  *
  * The math (snarkjs groth16_prove.js; DESIGN.md "The math"):
- *   a, b, c (evaluations on ⟨ω_n⟩, Montgomery) → each iNTT, ×shift^i, NTT
+ *   c = a∘b (the slot holds a and b only: P_(form_c))
+ *   a, b, c (evaluations on ⟨ω_n⟩, the slot's form) → each iNTT, ×shift^i, NTT
  *   h_i = a_i·b_i − c_i, out of Montgomery form
  *   πA' = Σ w_i A_i, πB1' = Σ w_i B1_i, πB' = Σ w_i B2_i (G2),
  *   πC' = Σ_{i>nPublic} w_i C_i, πH = Σ h_i H_i
@@ -41,6 +42,29 @@ static void P_(h_pass)(void *arg, size_t b, size_t e)
         P_(fr_sub)(&t, &t, &x->c[i]);
         P_(fr_mul)(&x->a[i], &t, &x->r4);
     }
+}
+
+struct P_(c_ctx) {
+    const P_(fr_t) *a, *b;
+    P_(fr_t) *c;
+};
+
+/* c_i = a_i·b_i, the Montgomery product of the slot's a·R^-1 and b·R^-1:
+ * a·b·R^-3, the form the slot's c had when synthd wrote it
+ * (shm/payload.h). */
+static void P_(c_pass)(void *arg, size_t b, size_t e)
+{
+    struct P_(c_ctx) *x = arg;
+    for (size_t i = b; i < e; i++)
+        P_(fr_mul)(&x->c[i], &x->a[i], &x->b[i]);
+}
+
+/* c ← a∘b (n values, c a buffer of its own), on nthreads threads. */
+static void P_(form_c)(P_(fr_t) *c, const P_(fr_t) *a, const P_(fr_t) *b, size_t n,
+                       unsigned nthreads)
+{
+    struct P_(c_ctx) cx = { a, b, c };
+    parallel_for(n, 1 << 14, nthreads, P_(c_pass), &cx);
 }
 
 /* The four witness MSMs' sums (Jacobian). */
@@ -85,10 +109,12 @@ struct P_(early) {
     uint64_t h0, h1;            /* first H task's start, last one's end */
 };
 
-/* The NTT stage: 3 coset LDEs and the H scalars (written over a). */
+/* The NTT stage: c = a∘b into the buffer c, 3 coset LDEs and the H
+ * scalars (written over a). */
 static void P_(ntt_stage)(P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
                           const struct PC_CAT(PC, ntt_domain) *dom, unsigned nthreads)
 {
+    P_(form_c)(c, a, b, dom->n, nthreads);
     PC_CAT(PC, ntt_coset_lde)(a, dom, nthreads);
     PC_CAT(PC, ntt_coset_lde)(b, dom, nthreads);
     PC_CAT(PC, ntt_coset_lde)(c, dom, nthreads);

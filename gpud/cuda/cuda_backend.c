@@ -2,13 +2,14 @@
  * cuda_backend.c — the CUDA prover backend (see cuda_backend.h, backend.h),
  * on the kernels of gpud/cuda/kernels/gpu_*.h.
  *
- *   prove_start   uploads a, b, c and the witness off the slot into one of
+ *   prove_start   uploads a, b and the witness off the slot into one of
  *                 the backend's device buffer sets (the slot is released
  *                 after it returns), and makes the key resident first if it
  *                 is not;
- *   prove_finish  holds the GPU for the kernel phase: the three coset LDEs
- *                 (the inputs are kept: each is copied to scratch first), the
- *                 H scalars, the G1 MSMs over the resident A‖B1‖C‖H points
+ *   prove_finish  holds the GPU for the kernel phase (gpu_h_stage): c = a∘b
+ *                 on the device, the three coset LDEs (a fast set's inputs
+ *                 are kept: each is copied to scratch first), the H
+ *                 scalars, the G1 MSMs over the resident A‖B1‖C‖H points
  *                 and the G2 MSM; then the blinding on the host.
  *
  * Two workers share one backend (gpud runs them in two threads), each with
@@ -64,7 +65,8 @@
 #include "payload.h"
 
 /* *k = R^4 mod r as plain limbs on the curve: gpu_h_scalars' constant for
- * a, b, c in the slot's form (shm/payload.h). */
+ * a, b (and c = a∘b, formed on the device) in the slot's form
+ * (shm/payload.h). */
 static void slot_form_r4(enum gpu_curve curve, uint64_t k[4])
 {
     if (curve == GPU_BN254) {
@@ -170,19 +172,17 @@ static int cuda_prove_start(struct backend *be, const struct zkey *zk,
     if (rc == 0)
         rc = gpu_upload(j->set->b, in->b, vec, e);
     if (rc == 0)
-        rc = gpu_upload(j->set->c, in->c, vec, e);
-    if (rc == 0)
         rc = gpu_upload(j->set->w, in->witness, wit, e);
     if (rc == 0 && !k->uploads_timed) {
         /* once per key: where the time before the kernels goes (the
          * wait for a free buffer set, its allocation, the copies) */
         uint64_t u1 = now_ns();
-        double gib = (3.0 * vec + wit) / 1073741824.0;
+        double gib = (2.0 * vec + wit) / 1073741824.0;
         k->uploads_timed = 1;
         fprintf(stderr,
-                "gpud: key %s upload: a, b, c and the witness, %.2f GiB in %.1f ms (%.1f GB/s, slot pool %s); "
+                "gpud: key %s upload: a, b and the witness, %.2f GiB in %.1f ms (%.1f GB/s, slot pool %s); "
                 "buffer set wait %.1f ms, allocation %.1f ms\n",
-                k->name, gib, (u1 - u0) / 1e6, (3.0 * vec + wit) / (double)(u1 - u0 ? u1 - u0 : 1),
+                k->name, gib, (u1 - u0) / 1e6, (2.0 * vec + wit) / (double)(u1 - u0 ? u1 - u0 : 1),
                 p->registered ? "page-locked" : "staged by the driver", (s1 - s0) / 1e6, (u0 - s1) / 1e6);
     }
     if (rc == 0 && p->g2_on_cpu) {
@@ -245,7 +245,6 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
     enum gpu_curve curve = zk->curve == CURVE_BN254 ? GPU_BN254 : GPU_BLS12381;
     unsigned lg = zk->log_domain;
     size_t n = zk->domain_size, nv = zk->n_vars, np = zk->n_public, nc = nv - np - 1;
-    size_t vec = n * 32;
     int rc;
     uint64_t t0 = now_ns();
 
@@ -261,26 +260,12 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
     void *hsc; /* the H MSM's scalars */
     uint64_t r4[4]; /* the slot's form (shm/payload.h) out: H scalars × R^4 */
     slot_form_r4(curve, r4);
-    if (!s->lean) {
-        /* o1 = LDE(a)·LDE(b), o2 = LDE(c), s = the H scalars; a, b, c kept */
-        if ((rc = gpu_copy(s->s, s->a, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o1, s->s, e)) < 0 ||
-            (rc = gpu_copy(s->s, s->b, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o2, s->s, e)) < 0 ||
-            (rc = gpu_fr_mul(curve, s->o1, s->o1, s->o2, n, e)) < 0 ||
-            (rc = gpu_copy(s->s, s->c, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, s->o2, s->s, e)) < 0 ||
-            (rc = gpu_h_scalars(curve, s->s, s->o1, NULL, s->o2, r4, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
-            return rc;
-        hsc = s->s;
-    } else {
-        /* lean: a = LDE(a)·LDE(b), c = LDE(c), a = the H scalars, all in
-         * place; the inputs are gone from here on */
-        if ((rc = gpu_ntt_coset_lde_inplace(d, s->a, e)) < 0 ||
-            (rc = gpu_ntt_coset_lde_inplace(d, s->b, e)) < 0 ||
-            (rc = gpu_fr_mul(curve, s->a, s->a, s->b, n, e)) < 0 ||
-            (rc = gpu_ntt_coset_lde_inplace(d, s->c, e)) < 0 ||
-            (rc = gpu_h_scalars(curve, s->a, s->a, NULL, s->c, r4, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
-            return rc;
-        hsc = s->a;
-    }
+    /* c = a∘b formed on the device, the LDEs, the H scalars: fast, a and
+     * b kept (for a CPU re-prove); lean, all in place, the inputs gone
+     * from here on */
+    struct gpu_h_bufs hb = { s->lean, s->a, s->b, s->c, s->s, s->o1, s->o2 };
+    if ((rc = gpu_h_stage(d, curve, &hb, r4, n, &hsc, e)) < 0)
+        return rc;
     t->ns[STAGE_NTT] = now_ns() - t0;
     if (be->progress)
         be->progress(be->progress_arg, STAGE_NTT, t->ns[STAGE_NTT]);
@@ -623,11 +608,11 @@ static void cuda_close(struct backend *be)
 /* bellperson keys: gpud/cuda/cuda_bellperson.h */
 static int cuda_bp_prove_op(struct backend *be, void **engine, const struct bp_key *k,
                             const struct bp_pce *p, const uint8_t *w, const bls12381_fr_t *a,
-                            const bls12381_fr_t *b, const bls12381_fr_t *c,
-                            bls12381_g1_affine_t *A, bls12381_g2_affine_t *B,
+                            const bls12381_fr_t *b, bls12381_g1_affine_t *A,
+                            bls12381_g2_affine_t *B,
                             bls12381_g1_affine_t *C, struct sp_err *e)
 {
-    return cuda_bp_prove((struct cuda_bp_engine **)engine, k, p, w, a, b, c, A, B, C,
+    return cuda_bp_prove((struct cuda_bp_engine **)engine, k, p, w, a, b, A, B, C,
                          be->nthreads, e);
 }
 

@@ -118,12 +118,13 @@ static int make_engine(struct cuda_bp_engine **ret, const struct bp_key *k, unsi
     return 0;
 }
 
-/* h (device, n standard-form coefficients) from host a, b, c in the slot's
- * form (shm/payload.h): the quotient comes out as h·R^-3, so the monomial
+/* h (device, n standard-form coefficients) from host a, b in the slot's
+ * form (shm/payload.h; c = a∘b formed on the device, a·b·R^-3): the
+ * quotient comes out as h·R^-3, so the monomial
  * pass's scale (Montgomery form) is multiplied by R^4 — the product with
  * R^5 as plain limbs. */
 static int quotient(unsigned log_n, int lean, const bls12381_fr_t *a, const bls12381_fr_t *b,
-                    const bls12381_fr_t *c, void **hd, struct sp_err *e)
+                    void **hd, struct sp_err *e)
 {
     bls12381_fr_t scale, shift_inv, r5;
     bp_device_coset_constants(log_n, &scale, &shift_inv);
@@ -131,14 +132,14 @@ static int quotient(unsigned log_n, int lean, const bls12381_fr_t *a, const bls1
     bls12381_fr_mul(&r5, &r5, &bls12381_fr_r2);             /* R⁴ */
     bls12381_fr_mul(&r5, &r5, &bls12381_fr_r2);             /* R⁵ */
     bls12381_fr_mul(&scale, &scale, &r5);
-    return gpu_bp_quotient(log_n, lean, a, b, c, bp_row_map_factor(log_n), &scale, &shift_inv, hd, e);
+    return gpu_bp_quotient(log_n, lean, a, b, bp_row_map_factor(log_n), &scale, &shift_inv, hd, e);
 }
 
 int cuda_bp_quotient(unsigned log_n, int lean, const bls12381_fr_t *a, const bls12381_fr_t *b,
-                     const bls12381_fr_t *c, uint8_t *h, struct sp_err *e)
+                     uint8_t *h, struct sp_err *e)
 {
     void *hd = NULL;
-    int rc = quotient(log_n, lean, a, b, c, &hd, e);
+    int rc = quotient(log_n, lean, a, b, &hd, e);
     if (rc == 0)
         rc = gpu_download(h, hd, ((size_t)32) << log_n, e);
     gpu_mem_free(hd);
@@ -147,8 +148,8 @@ int cuda_bp_quotient(unsigned log_n, int lean, const bls12381_fr_t *a, const bls
 
 int cuda_bp_prove(struct cuda_bp_engine **engp, const struct bp_key *k, const struct bp_pce *p,
                   const uint8_t *w, const bls12381_fr_t *a, const bls12381_fr_t *b,
-                  const bls12381_fr_t *c, bls12381_g1_affine_t *A, bls12381_g2_affine_t *B,
-                  bls12381_g1_affine_t *C, unsigned nthreads, struct sp_err *e)
+                  bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,
+                  unsigned nthreads, struct sp_err *e)
 {
     (void)nthreads;
     unsigned log_n;
@@ -163,7 +164,7 @@ int cuda_bp_prove(struct cuda_bp_engine **engp, const struct bp_key *k, const st
     if (!*engp && (rc = make_engine(engp, k, log_n, e)) < 0)
         goto out;
     struct cuda_bp_engine *eng = *engp;
-    if ((rc = quotient(log_n, eng->lean, a, b, c, &hd, e)) < 0)
+    if ((rc = quotient(log_n, eng->lean, a, b, &hd, e)) < 0)
         goto out;
     bls12381_g1_jac_t h, l, ma, mb1;
     bls12381_g2_jac_t mb2;

@@ -12,7 +12,8 @@
  * Those coefficients are the polynomial's own, whichever coset evaluates
  * it; so the device uses its NTT's roots and shift (snarkjs's, gpu_ntt.h):
  * it moves row i to position u·i mod n (ω_b^i = ω_s^(u·i),
- * bp_row_map_factor), makes the three coset evaluations (gpu_ntt_coset_lde),
+ * bp_row_map_factor), forms c = a∘b from the moved a and b (the slot holds
+ * a and b only), makes the three coset evaluations (gpu_ntt_coset_lde),
  * a·b − c, an inverse NTT, then multiplies coefficient i by
  * shift^−i/(shift^n − 1). gpu_test checks the result against the CPU's
  * bp_quotient, which takes bellperson's own steps.
@@ -27,17 +28,17 @@
  * tables) or lean (in place on a compact NTT domain: 12 GiB of vectors
  * and under 1 MiB of tables at 2^27), one worker (the lock).
  *
- *   cuda_bp_prove(&eng, k, p, w, a, b, c, A, B, C, nthreads, e)
+ *   cuda_bp_prove(&eng, k, p, w, a, b, A, B, C, nthreads, e)
  *       *eng: the key's engines (NULL: made here, on the first proof);
- *       a, b, c: the slot's vectors (host, in the slot's form of
- *       shm/payload.h: a·R^-1, b·R^-1, a·b·R^-3; kept, for a
- *       CPU re-prove); w the witness (standard form). One proof at a time
+ *       a, b: the slot's vectors (host, in the slot's form of
+ *       shm/payload.h: a·R^-1, b·R^-1; kept, for a CPU re-prove; c =
+ *       a∘b is formed on the device); w the witness (standard form). One proof at a time
  *       per process (a lock). 0; -E2BIG when the key cannot be proved
  *       within the budget (the message names the budget and what one lean
  *       worker streaming 2^16-point parts needs); -ENOMEM, -EIO.
  *   cuda_bp_free(eng)   frees a key's engines.
- *   cuda_bp_quotient(log_n, lean, a, b, c, h, e)
- *       the quotient alone (gpu_bp_quotient, fast or lean), a, b, c as for
+ *   cuda_bp_quotient(log_n, lean, a, b, h, e)
+ *       the quotient alone (gpu_bp_quotient, fast or lean), a, b as for
  *       cuda_bp_prove, h ← n standard-form coefficients in host memory.
  */
 #ifndef SLOTPROVE_CUDA_BELLPERSON_H
@@ -52,10 +53,10 @@ struct cuda_bp_engine;
 
 int cuda_bp_prove(struct cuda_bp_engine **eng, const struct bp_key *k, const struct bp_pce *p,
                   const uint8_t *w, const bls12381_fr_t *a, const bls12381_fr_t *b,
-                  const bls12381_fr_t *c, bls12381_g1_affine_t *A, bls12381_g2_affine_t *B,
-                  bls12381_g1_affine_t *C, unsigned nthreads, struct sp_err *e);
+                  bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,
+                  unsigned nthreads, struct sp_err *e);
 void cuda_bp_free(struct cuda_bp_engine *eng);
 int cuda_bp_quotient(unsigned log_n, int lean, const bls12381_fr_t *a, const bls12381_fr_t *b,
-                     const bls12381_fr_t *c, uint8_t *h, struct sp_err *e);
+                     uint8_t *h, struct sp_err *e);
 
 #endif

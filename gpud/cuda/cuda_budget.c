@@ -12,8 +12,10 @@
 
 void cuda_set_sizes(size_t domain_size, size_t n_vars, int lean, size_t sz[CUDA_SET_NBUF])
 {
-    for (int i = 0; i < CUDA_SET_NBUF - 1; i++) /* a, b, c, scratch, two LDE outputs */
-        sz[i] = i < 3 || !lean ? domain_size * 32 : 0;
+    /* a, b, c, scratch, two LDE outputs: fast a, b, scratch, LDE outputs
+     * (c = a∘b is formed in the scratch); lean a, b, c (c formed there) */
+    for (int i = 0; i < CUDA_SET_NBUF - 1; i++)
+        sz[i] = i < 2 || (i == 2 ? lean : !lean) ? domain_size * 32 : 0;
     sz[CUDA_SET_NBUF - 1] = n_vars * 32; /* the witness */
 }
 

@@ -5,8 +5,9 @@
  * A key needs on the device, in bytes (n = domain size, v = variables,
  * g1/g2 = a point's bytes, 64/128 BN254, 96/192 BLS12-381):
  *   points    (2v + (v − public − 1) + n)·g1 + v·g2   when resident
- *   vectors   per worker: 6·n·32 + v·32 (a, b, c kept for a CPU re-prove,
- *             scratch, two LDE outputs; the witness)
+ *   vectors   per worker: 5·n·32 + v·32 (a, b kept for a CPU re-prove,
+ *             scratch, two LDE outputs; the witness; c = a∘b is formed in
+ *             the scratch, gpu_h_stage)
  *   ntt       2·n·32 (twiddles, coset table)
  *   msm       the G1 and G2 engines' working buffers (sort pairs, partial
  *             and bucket sums, CUB scratch: gpu_msm_plan), for MSM parts of
@@ -23,7 +24,7 @@
  * points streamed from page-locked host memory with chunks of 2^24 down to
  * 2^16 points; two workers' vectors before one; all of these with the fast
  * buffer sets first, then all again with the lean ones (3 vectors a worker
- * instead of 6: cuda_set_sizes).
+ * instead of 5: cuda_set_sizes).
  */
 #ifndef SLOTPROVE_CUDA_BUDGET_H
 #define SLOTPROVE_CUDA_BUDGET_H
@@ -47,9 +48,12 @@ struct cuda_plan {
 };
 
 /* A worker's buffer set (cuda_sets.c) for a domain of n points and v
- * wires, in bytes, in the order a, b, c, scratch, two LDE outputs, witness:
- *   fast (lean 0)  a, b, c kept for a CPU re-prove, scratch and two LDE
- *                  outputs: 6 × n × 32, the witness v × 32;
+ * wires, in bytes, in the order a, b, c, scratch, two LDE outputs, witness
+ * (a, b and the witness uploaded from the slot; c = a∘b formed on the
+ * device, gpu_h_stage):
+ *   fast (lean 0)  a, b kept for a CPU re-prove, scratch (c is formed
+ *                  there) and two LDE outputs: 5 × n × 32, c 0, the
+ *                  witness v × 32;
  *   lean (lean 1)  a, b, c only (3 × n × 32), each coset LDE in place on a
  *                  compact NTT domain (twiddles from two half tables:
  *                  gpu_ntt_create_compact) and the H scalars written over

@@ -22,21 +22,20 @@ int cuda_cpu_from_device(struct backend *be, const struct zkey *zk, struct cuda_
     struct cuda_priv *p = be->priv;
     struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
     size_t vec = (size_t)pl.vec_bytes, wit = (size_t)pl.witness_bytes;
-    uint8_t *a = malloc(vec), *b = malloc(vec), *c = malloc(vec), *w = malloc(wit);
-    int rc = (a && b && c && w) ? 0 : sp_fail(e, -ENOMEM, "cuda backend: out of host memory");
+    uint8_t *a = malloc(vec), *b = malloc(vec), *w = malloc(wit);
+    int rc = (a && b && w) ? 0 : sp_fail(e, -ENOMEM, "cuda backend: out of host memory");
     if (rc == 0 && ((rc = gpu_download(a, j->set->a, vec, e)) < 0 ||
                     (rc = gpu_download(b, j->set->b, vec, e)) < 0 ||
-                    (rc = gpu_download(c, j->set->c, vec, e)) < 0 ||
                     (rc = gpu_download(w, j->set->w, wit, e)) < 0))
         cuda_gpu_failed(rc);
     void *cj = NULL;
     if (rc == 0) {
-        struct prove_input in = { a, b, c, w };
+        struct prove_input in = { a, b, w };
         p->fb->progress = be->progress;
         p->fb->progress_arg = be->progress_arg;
         rc = p->fb->ops->prove_start(p->fb, zk, &in, &cj, e);
     }
-    free(a), free(b), free(c), free(w);
+    free(a), free(b), free(w);
     if (rc == 0)
         rc = p->fb->ops->prove_finish(p->fb, zk, cj, out, t, e);
     return rc;

@@ -43,7 +43,8 @@ struct cuda_set {
     int in_use;
     int lean;         /* no scratch or LDE outputs: the LDEs in place */
     size_t cap_vec, cap_wit;
-    void *a, *b, *c;  /* the inputs, kept for a CPU re-prove (lean: overwritten) */
+    void *a, *b, *c;  /* the inputs a, b, kept for a CPU re-prove (lean:
+                         overwritten); c = a∘b, a lean set's only */
     void *s, *o1, *o2; /* scratch and the LDE outputs */
     void *w;          /* witness */
 };

@@ -67,9 +67,12 @@ int cuda_set_reserve(struct cuda_priv *p, struct cuda_set *s, const struct zkey 
     /* a lean set serves only lean jobs; a fast set serves both */
     if (vec <= s->cap_vec && wit <= s->cap_wit && (lean || !s->lean))
         return 0;
-    if (fault_point("gpu-oom", NULL))
-        return sp_fail(e, -ENOMEM, "gpu: out of device memory for %zu MiB (injected)",
-                       (6 * vec + wit) >> 20);
+    if (fault_point("gpu-oom", NULL)) {
+        size_t all = 0;
+        for (int i = 0; i < CUDA_SET_NBUF; i++)
+            all += sz[i];
+        return sp_fail(e, -ENOMEM, "gpu: out of device memory for %zu MiB (injected)", all >> 20);
+    }
     cuda_set_release(s);
     for (;;) {
         void **v[CUDA_SET_NBUF] = { &s->a, &s->b, &s->c, &s->s, &s->o1, &s->o2, &s->w };

@@ -1,7 +1,8 @@
 /*
  * cuda_sets.h — the CUDA backend's device buffer sets, one per worker
- * (CUDA_SETS): a job's inputs a, b, c (kept for a re-prove on the
- * fallback), scratch, the LDE outputs and the witness.
+ * (CUDA_SETS): a job's inputs a, b (kept for a re-prove on the
+ * fallback), c = a∘b (lean sets; a fast set forms it in the scratch),
+ * scratch, the LDE outputs and the witness.
  *
  *   cuda_set_get(p)            a free set (waits for one).
  *   cuda_set_put(p, s)         gives it back.

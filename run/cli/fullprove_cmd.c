@@ -86,7 +86,7 @@ static void on_synthesized(void *ctx, const struct job *j, uint32_t part, uint32
                     "gpud start)\n", "key_check", r->key_check_ns / 1e6,
             (unsigned long long)r->key_points);
     fprintf(stderr, "  %-10s %10.3f ms (synthd, after the witness program: its .wtns read "
-                    "and checked, a, b, c)\n", stage_name(STAGE_SYNTH), synth_ns / 1e6);
+                    "and checked, a, b)\n", stage_name(STAGE_SYNTH), synth_ns / 1e6);
 }
 
 static void on_progress(void *ctx, const struct job *j, uint32_t part, enum stage s, uint64_t ns)

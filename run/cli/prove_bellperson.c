@@ -7,7 +7,7 @@
  * As `prove` does for a zkey (prove_cmd.c), this is the daemon's core with
  * one job and no socket: the key goes into the core's key cache (every
  * point checked, run/sup/keys_bellperson.c), one synthd computes each
- * partition's a, b, c from the PCE (synthd/bellperson_synth.h), one gpud
+ * partition's a, b from the PCE (synthd/bellperson_synth.h), one gpud
  * proves it on its backend (CPU, or CUDA with --backend cuda/auto and a
  * GPU) and checks it against the file's vk; the same crash recovery. This
  * process never touches the points or the slots.
@@ -259,7 +259,7 @@ int cmd_prove_bellperson(int argc, char **argv)
             goto out;
     }
     if (!quiet) {
-        /* where each partition's time went: synthd's a, b, c, then gpud's stages (ms) */
+        /* where each partition's time went: synthd's a, b, then gpud's stages (ms) */
         for (uint32_t k = 0; k < nwit; k++) {
             const struct job_part *jp_k = &j->parts[k];
             fprintf(stderr, "slotprove prove: partition %u: %s %.1f ms, gpud %s %.1f ms", k,

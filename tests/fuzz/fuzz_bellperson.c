@@ -55,11 +55,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (n <= 4096 && (uint64_t)p.num_inputs + p.num_aux <= 65536) {
                 size_t nw = (size_t)p.num_inputs + p.num_aux;
                 bls12381_fr_t *w = malloc((nw + 1) * sizeof *w), *a = malloc(n * sizeof *a),
-                              *b = malloc(n * sizeof *b), *c = malloc(n * sizeof *c);
+                              *b = malloc(n * sizeof *b);
                 for (size_t i = 0; i < nw; i++)
                     bls12381_fr_set_one(&w[i]);
-                bp_pce_synth_abc(&p, w, a, b, c, n, 1);
-                free(w), free(a), free(b), free(c);
+                bp_pce_synth_ab(&p, w, a, b, n, 1);
+                free(w), free(a), free(b);
             }
             bp_pce_close(&p);
         }

@@ -75,8 +75,8 @@ extern "C" int gpu_bp_monomial(void *out, const void *in, size_t n, const void *
 }
 
 extern "C" int gpu_bp_quotient(unsigned log_n, int lean, const void *a, const void *b,
-                               const void *c, uint64_t u, const void *scale,
-                               const void *shift_inv, void **h, struct sp_err *e)
+                               uint64_t u, const void *scale, const void *shift_inv, void **h,
+                               struct sp_err *e)
 {
     size_t n = (size_t)1 << log_n, vb = n * 32;
     void *x = NULL, *y = NULL, *z = NULL;
@@ -87,31 +87,39 @@ extern "C" int gpu_bp_quotient(unsigned log_n, int lean, const void *a, const vo
         (rc = gpu_mem_alloc(&z, vb, GPU_MEM_VECTORS, "vectors", e)) < 0 ||
         (rc = (lean ? gpu_ntt_create_compact : gpu_ntt_create)(&d, GPU_BLS12381, log_n, e)) < 0)
         goto out;
+    /* z stages each upload for the row permutation: a's rows moved into x,
+     * b's into y; then z <- C = A∘B on the moved rows (the slot has no c;
+     * the permutation moves a, b and c alike, so c is formed after it) */
+    if ((rc = gpu_upload(z, a, vb, e)) < 0 || (rc = gpu_bp_scatter(x, z, n, u, e)) < 0 ||
+        (rc = gpu_sync(e)) < 0 || (rc = gpu_upload(z, b, vb, e)) < 0 ||
+        (rc = gpu_bp_scatter(y, z, n, u, e)) < 0 ||
+        (rc = gpu_fr_mul(GPU_BLS12381, z, x, y, n, e)) < 0)
+        goto out;
     if (lean) {
-        /* z stages each upload; A's coset values in x, B's in y, x <- A*B;
-         * C's in y, x <- A*B - C; x <- iNTT(x): all in place */
-        if ((rc = gpu_upload(z, a, vb, e)) < 0 || (rc = gpu_bp_scatter(x, z, n, u, e)) < 0 ||
-            (rc = gpu_ntt_coset_lde_inplace(d, x, e)) < 0 || (rc = gpu_sync(e)) < 0 ||
-            (rc = gpu_upload(z, b, vb, e)) < 0 || (rc = gpu_bp_scatter(y, z, n, u, e)) < 0 ||
+        /* A's coset values in x, B's in y, x <- A*B; C's in z, x <- A*B -
+         * C; x <- iNTT(x): all in place */
+        if ((rc = gpu_ntt_coset_lde_inplace(d, x, e)) < 0 ||
             (rc = gpu_ntt_coset_lde_inplace(d, y, e)) < 0 ||
-            (rc = gpu_fr_mul(GPU_BLS12381, x, x, y, n, e)) < 0 || (rc = gpu_sync(e)) < 0 ||
-            (rc = gpu_upload(z, c, vb, e)) < 0 || (rc = gpu_bp_scatter(y, z, n, u, e)) < 0 ||
-            (rc = gpu_ntt_coset_lde_inplace(d, y, e)) < 0 || (rc = gpu_bp_sub(x, x, y, n, e)) < 0 ||
+            (rc = gpu_fr_mul(GPU_BLS12381, x, x, y, n, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde_inplace(d, z, e)) < 0 || (rc = gpu_bp_sub(x, x, z, n, e)) < 0 ||
             (rc = gpu_ntt_inverse_inplace(d, x, e)) < 0 ||
             (rc = gpu_bp_monomial(x, x, n, scale, shift_inv, e)) < 0 || (rc = gpu_sync(e)) < 0)
             goto out;
-    } else
-        /* A on the coset in y; B in x, y <- A*B; C in x, y <- A*B - C; x <- iNTT(y) */
-        if ((rc = gpu_upload(z, a, vb, e)) < 0 || (rc = gpu_bp_scatter(x, z, n, u, e)) < 0 ||
-            (rc = gpu_ntt_coset_lde(d, y, x, e)) < 0 || (rc = gpu_sync(e)) < 0 ||
-            (rc = gpu_upload(x, b, vb, e)) < 0 || (rc = gpu_bp_scatter(z, x, n, u, e)) < 0 ||
-            (rc = gpu_ntt_coset_lde(d, x, z, e)) < 0 ||
-            (rc = gpu_fr_mul(GPU_BLS12381, y, y, x, n, e)) < 0 || (rc = gpu_sync(e)) < 0 ||
-            (rc = gpu_upload(x, c, vb, e)) < 0 || (rc = gpu_bp_scatter(z, x, n, u, e)) < 0 ||
-            (rc = gpu_ntt_coset_lde(d, x, z, e)) < 0 || (rc = gpu_bp_sub(y, y, x, n, e)) < 0 ||
-            (rc = gpu_ntt_inverse(d, x, y, e)) < 0 ||
-            (rc = gpu_bp_monomial(x, x, n, scale, shift_inv, e)) < 0 || (rc = gpu_sync(e)) < 0)
+    } else {
+        /* the three vectors are all live: A's and B's coset values in
+         * place in x and y, x <- A*B (y free); C's out of place in y (z
+         * scratch), x <- A*B - C; z <- iNTT(x) */
+        if ((rc = gpu_ntt_coset_lde_inplace(d, x, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde_inplace(d, y, e)) < 0 ||
+            (rc = gpu_fr_mul(GPU_BLS12381, x, x, y, n, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde(d, y, z, e)) < 0 || (rc = gpu_bp_sub(x, x, y, n, e)) < 0 ||
+            (rc = gpu_ntt_inverse(d, z, x, e)) < 0 ||
+            (rc = gpu_bp_monomial(z, z, n, scale, shift_inv, e)) < 0 || (rc = gpu_sync(e)) < 0)
             goto out;
+        void *t = x; /* the result is x's to hand out */
+        x = z;
+        z = t;
+    }
     *h = x;
     x = NULL;
 out:

@@ -35,20 +35,24 @@ int gpu_bp_monomial(void *out, const void *in, size_t n, const void *c, const vo
                     struct sp_err *e);
 
 /* bellperson's quotient h (gpud/cuda/cuda_bellperson.h) on the device: a,
- * b, c host vectors of n = 2^log_n Fr (Montgomery form, evaluations at
- * bellperson's ω_b^i; kept); u = bp_row_map_factor(log_n); scale and
+ * b host vectors of n = 2^log_n Fr (evaluations at bellperson's ω_b^i, in
+ * one Montgomery-multiplicative form, the slot's or Montgomery; kept); c =
+ * a∘b formed here (gpu_fr_mul, after the row permutation: in the slot's
+ * form a·b·R^-3, in Montgomery form c's own Montgomery form; scale
+ * accounts for the form); u = bp_row_map_factor(log_n); scale and
  * shift_inv from bp_device_coset_constants (host, 32 B each). *h ← a device
  * vector of n standard-form coefficients (the MSM's scalars; h[n−1] = 0 for
  * a satisfied witness), charged to the ledger's vectors part: free it with
  * gpu_mem_free. Holds three vectors (one stages each upload for the row
- * permutation) and the NTT's tables while it runs: lean 0 the full tables
- * (gpu_ntt_create: 4 GiB at 2^27) and out-of-place transforms; lean 1 a
- * compact domain (gpu_ntt_create_compact: under 1 MiB at 2^27), the three
- * coset LDEs and the inverse NTT in place (the same values).
+ * permutation, then holds c) and the NTT's tables while it runs: lean 0
+ * the full tables (gpu_ntt_create: 4 GiB at 2^27), a's and b's coset LDEs
+ * in place (all three vectors are live), c's and the inverse NTT out of
+ * place; lean 1 a compact domain (gpu_ntt_create_compact: under 1 MiB at
+ * 2^27), the three coset LDEs and the inverse NTT in place (the same
+ * values).
  * 0, -ENOMEM (the budget), -EIO. */
-int gpu_bp_quotient(unsigned log_n, int lean, const void *a, const void *b, const void *c,
-                    uint64_t u, const void *scale, const void *shift_inv, void **h,
-                    struct sp_err *e);
+int gpu_bp_quotient(unsigned log_n, int lean, const void *a, const void *b, uint64_t u,
+                    const void *scale, const void *shift_inv, void **h, struct sp_err *e);
 /* Ledger bytes gpu_bp_quotient holds at its peak: three vectors of
  * 2^log_n × 32 B and gpu_ntt_plan(log_n, lean), each gpu_mem_charge'd. */
 size_t gpu_bp_quotient_plan(unsigned log_n, int lean);

@@ -30,7 +30,7 @@ extern "C" {
 enum gpu_mem_part {
     GPU_MEM_POINTS,  /* resident key points */
     GPU_MEM_STREAM,  /* staging buffers of streamed points */
-    GPU_MEM_VECTORS, /* the workers' a, b, c, scratch, LDE outputs, witness */
+    GPU_MEM_VECTORS, /* the workers' a, b, c (lean), scratch, LDE outputs, witness */
     GPU_MEM_NTT,     /* NTT twiddle and coset tables */
     GPU_MEM_MSM,     /* MSM buckets, sort buffers, scalars, CUB scratch */
     GPU_MEM_PINNED,  /* what page-locked host memory costs the device (gpu_mem_register) */

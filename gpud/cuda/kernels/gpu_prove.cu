@@ -1,6 +1,6 @@
 /*
  * gpu_prove.cu — what the CUDA backend (gpud/cuda/cuda_backend.c) needs
- * besides the NTT and MSM: device memory, copies, the H scalars of a proof,
+ * besides the NTT and MSM: device memory, copies, the h stage of a proof,
  * the device's free memory, and a kernel fault to inject for the fault
  * tests (gpu_prove.h).
  */
@@ -10,6 +10,7 @@
 #include "fields.cuh"
 #include "gpu_prove.h"
 #include "gpu_mem.h"
+#include "gpu_ntt.h"
 #include "gpu_util.cuh"
 
 extern "C" int gpu_alloc(void **ret, size_t bytes, struct sp_err *e)
@@ -108,6 +109,37 @@ extern "C" int gpu_h_scalars(enum gpu_curve curve, void *out, const void *a, con
                                               kd, n);
     }
     CU_TRY(cudaGetLastError(), e, "H scalars kernel");
+    return 0;
+}
+
+extern "C" int gpu_h_stage(struct gpu_ntt *d, enum gpu_curve curve, const struct gpu_h_bufs *x,
+                           const void *k, size_t n, void **out, struct sp_err *e)
+{
+    size_t vec = n * 32;
+    int rc;
+    if (!x->lean) {
+        /* o1 = LDE(a)·LDE(b); s = a∘b = c; o2 = LDE(c); s = the H scalars;
+         * a and b kept */
+        if ((rc = gpu_copy(x->s, x->a, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, x->o1, x->s, e)) < 0 ||
+            (rc = gpu_copy(x->s, x->b, vec, e)) < 0 || (rc = gpu_ntt_coset_lde(d, x->o2, x->s, e)) < 0 ||
+            (rc = gpu_fr_mul(curve, x->o1, x->o1, x->o2, n, e)) < 0 ||
+            (rc = gpu_fr_mul(curve, x->s, x->a, x->b, n, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde(d, x->o2, x->s, e)) < 0 ||
+            (rc = gpu_h_scalars(curve, x->s, x->o1, NULL, x->o2, k, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
+            return rc;
+        *out = x->s;
+    } else {
+        /* c = a∘b first (a and b are transformed in place next); a =
+         * LDE(a)·LDE(b), c = LDE(c), a = the H scalars, all in place */
+        if ((rc = gpu_fr_mul(curve, x->c, x->a, x->b, n, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde_inplace(d, x->a, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde_inplace(d, x->b, e)) < 0 ||
+            (rc = gpu_fr_mul(curve, x->a, x->a, x->b, n, e)) < 0 ||
+            (rc = gpu_ntt_coset_lde_inplace(d, x->c, e)) < 0 ||
+            (rc = gpu_h_scalars(curve, x->a, x->a, NULL, x->c, k, n, e)) < 0 || (rc = gpu_sync(e)) < 0)
+            return rc;
+        *out = x->a;
+    }
     return 0;
 }
 

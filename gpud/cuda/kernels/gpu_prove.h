@@ -45,6 +45,28 @@ int gpu_fr_mul(enum gpu_curve curve, void *out, const void *a, const void *b, si
  * (shm/payload.h). */
 int gpu_h_scalars(enum gpu_curve curve, void *out, const void *a, const void *b, const void *c,
                   const void *k, size_t n, struct sp_err *e);
+/* A worker's device vectors for gpu_h_stage, n Fr each (cuda_budget.h
+ * cuda_set_sizes): fast (lean 0): a, b (the slot's, kept for a CPU
+ * re-prove), s the scratch, o1 and o2 the LDE outputs, c unused; lean
+ * (lean 1): a, b and c, s, o1 and o2 unused. */
+struct gpu_h_bufs {
+    int lean;
+    void *a, *b, *c, *s, *o1, *o2;
+};
+struct gpu_ntt;
+/* The h stage of a proof on the device (the CUDA backend's, gpu_test's
+ * "h stage" rows): from the slot's a and b (shm/payload.h: a·R^-1,
+ * b·R^-1; c is not in the slot), c = a∘b formed here (gpu_fr_mul:
+ * a·b·R^-3, the form the slot's c had when synthd wrote it), the three
+ * coset LDEs on d (snarkjs groth16_prove.js: iNTT, ×shift^i, NTT), and
+ * the H scalars (LDE(a)·LDE(b) − LDE(c))·k·R^-1 (gpu_h_scalars; k = R^4
+ * for the slot's form: standard form). Fast: c formed in s, the LDEs out
+ * of place, the scalars in s, a and b kept. Lean: c formed in c, each LDE
+ * in place (d may be compact), the scalars in a, the inputs overwritten.
+ * *out ← the vector holding the scalars. Waits for the work (gpu_sync);
+ * 0 or its error. */
+int gpu_h_stage(struct gpu_ntt *d, enum gpu_curve curve, const struct gpu_h_bufs *x,
+                const void *k, size_t n, void **out, struct sp_err *e);
 /* Fault tests: a kernel that fails at launch (sticky 0: the context stays
  * usable) or traps (sticky 1: the context is lost, as after a real crash).
  * Returns the -EIO of the failure. */
