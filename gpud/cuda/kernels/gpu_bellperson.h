@@ -35,12 +35,13 @@ int gpu_bp_monomial(void *out, const void *in, size_t n, const void *c, const vo
                     struct sp_err *e);
 
 /* bellperson's quotient h (gpud/cuda/cuda_bellperson.h) on the device: a,
- * b host vectors of n = 2^log_n Fr (evaluations at bellperson's ω_b^i, in
- * one Montgomery-multiplicative form, the slot's or Montgomery; kept); c =
- * a∘b formed here (gpu_fr_mul, after the row permutation: in the slot's
- * form a·b·R^-3, in Montgomery form c's own Montgomery form; scale
- * accounts for the form); u = bp_row_map_factor(log_n); scale and
- * shift_inv from bp_device_coset_constants (host, 32 B each). *h ← a device
+ * b host vectors of n = 2^log_n Fr (evaluations at bellperson's ω_b^i;
+ * kept), both in Montgomery form or both in the slot's (shm/payload.h); c
+ * = a∘b is formed here by a Montgomery product after the row permutation
+ * (the slot has no c): Montgomery form again, or the slot's a·b·R^-3,
+ * which the caller's scale accounts for (cuda_bellperson.c);
+ * u = bp_row_map_factor(log_n); scale and shift_inv from
+ * bp_device_coset_constants (host, 32 B each). *h ← a device
  * vector of n standard-form coefficients (the MSM's scalars; h[n−1] = 0 for
  * a satisfied witness), charged to the ledger's vectors part: free it with
  * gpu_mem_free. Holds three vectors (one stages each upload for the row
