@@ -8,21 +8,28 @@
 #     then rapidsnark's `prover` proves it (RAPIDSNARK=path to a `prover`
 #     you built, never committed; the column is left out without it)
 #   - the witness step alone: the native program, and node on the .wasm
-# on the bundled chain circuit (BN254, domain 2^12), and on circomlib's
-# SHA-256 (2^15) when `make bench-sha256` has built its key
-# (build/bench-sha256/). Programs are compiled here with circom2 and cached
+# on the bundled chain circuit (BN254, domain 2^12), on circomlib's SHA-256
+# of one block (2^15) when `make bench-sha256` has built its key
+# (build/bench-sha256/), and of two blocks (a 64-byte message, 2^16) when
+# `make bench-sha256x2` has (build/bench-sha256x2/; its 2^16 powers of tau
+# take about 40 CPU minutes once). Programs are compiled here with circom2 and cached
 # in build/witness-programs/ (tests/witness.sh shares them). Every proof is
 # checked with snarkjs groth16 verify. Prints figures only; no assertion:
 # the ratios slotprove fullprove (native) / the rapidsnark workflow (the
 # issue's target: at most 0.8) and snarkjs fullprove / slotprove fullprove
 # (target: at least 10), of the medians. `make bench` runs it too.
-# env: BENCH_RUNS (default 5), RAPIDSNARK, BENCH_WITNESS_CIRCUITS ("chain
-# sha256", the default, or either one)
+# env: BENCH_RUNS (default 5), RAPIDSNARK, BENCH_WITNESS_CIRCUITS (a list of
+# chain, sha256, sha256x2; default all three, in that order)
 set -eu
 cd "$(dirname "$0")/.."
 N=${BENCH_RUNS:-5}
 RS=${RAPIDSNARK:-}
-CIRCUITS=${BENCH_WITNESS_CIRCUITS:-chain sha256}
+CIRCUITS=${BENCH_WITNESS_CIRCUITS:-chain sha256 sha256x2}
+for c in $CIRCUITS; do
+    case $c in chain | sha256 | sha256x2) ;; *)
+        echo "bench-witness: BENCH_WITNESS_CIRCUITS: no circuit '$c' (chain, sha256, sha256x2)" >&2; exit 1 ;;
+    esac
+done
 if [ -n "$RS" ] && [ ! -x "$RS" ]; then echo "bench-witness: RAPIDSNARK=$RS is not an executable" >&2; exit 1; fi
 BIN=build/slotprove
 SNARKJS=tests/node_modules/.bin/snarkjs
@@ -96,19 +103,30 @@ echo "machine: $(nproc) CPUs ($(awk -F: '/model name/ {print $2; exit}' /proc/cp
 echo "| circuit | slotprove fullprove, native (ms) | rapidsnark workflow: native program + prover (ms) | slotprove fullprove, wasm (ms) | snarkjs groth16 fullprove (ms) | slotprove / rapidsnark workflow (target ≤ 0.8) | snarkjs / slotprove native (target ≥ 10) | witness alone: native (ms) | witness alone: node + wasm (ms) |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 F=tests/fixtures
-case " $CIRCUITS " in *" chain "*)
-prog $F/circuits/chain.circom bn128 chain
-bench "chain (BN254, 2^12)" $F/circuits/chain.input.json $PROGS/bn128/chain_cpp/chain \
-    $PROGS/bn128/chain_js/chain.wasm $F/bn128/chain.zkey $F/bn128/chain.vk.json
-;; esac
-case " $CIRCUITS " in *" sha256 "*) ;; *) exit 0 ;; esac
-S=build/bench-sha256
-sha=$(ls $S/sha256_*.circom 2>/dev/null | head -1 || true)
-if [ -n "$sha" ] && [ -f "${sha%.circom}.zkey" ] && [ -f "$S/input.json" ]; then
-    n=$(basename "${sha%.circom}")
-    prog "$sha" bn128 "$n" -l tests/node_modules
-    bench "circomlib SHA-256 (BN254, 2^15)" $S/input.json $PROGS/bn128/${n}_cpp/$n \
-        $PROGS/bn128/${n}_js/$n.wasm "${sha%.circom}.zkey" "${sha%.circom}.vk.json"
-else
-    say "no SHA-256 key in $S: run make bench-sha256 once for that row"
-fi
+for c in $CIRCUITS; do
+    case $c in
+    chain)
+        prog $F/circuits/chain.circom bn128 chain
+        bench "chain (BN254, 2^12)" $F/circuits/chain.input.json $PROGS/bn128/chain_cpp/chain \
+            $PROGS/bn128/chain_js/chain.wasm $F/bn128/chain.zkey $F/bn128/chain.vk.json
+        ;;
+    sha256 | sha256x2)
+        # bench_sha256.sh's cache: one circuit per folder (the newest
+        # sha256_BITS.circom if BENCH_SHA_MSG changed its length)
+        if [ $c = sha256 ]; then
+            S=build/bench-sha256 label="circomlib SHA-256 (BN254, 2^15)" make=bench-sha256
+        else
+            S=build/bench-sha256x2 label="circomlib SHA-256, 2 blocks (BN254, 2^16)" make=bench-sha256x2
+        fi
+        sha=$(ls -t $S/sha256_*.circom 2>/dev/null | head -1 || true)
+        if [ -n "$sha" ] && [ -f "${sha%.circom}.zkey" ] && [ -f "$S/input.json" ]; then
+            n=$(basename "${sha%.circom}")
+            prog "$sha" bn128 "$n" -l tests/node_modules
+            bench "$label" $S/input.json $PROGS/bn128/${n}_cpp/$n \
+                $PROGS/bn128/${n}_js/$n.wasm "${sha%.circom}.zkey" "${sha%.circom}.vk.json"
+        else
+            say "no SHA-256 key in $S: run make $make once for that row"
+        fi
+        ;;
+    esac
+done
