@@ -17,7 +17,8 @@
 # checked with snarkjs groth16 verify. Prints figures only; no assertion:
 # the ratios slotprove fullprove (native) / the rapidsnark workflow (the
 # issue's target: at most 0.8) and snarkjs fullprove / slotprove fullprove
-# (target: at least 10), of the medians. `make bench` runs it too.
+# (target: at least 10), of the medians, and in brackets the median of the
+# per-round ratios (steadier on a loaded machine). `make bench` runs it too.
 # env: BENCH_RUNS (default 5), RAPIDSNARK, BENCH_WITNESS_CIRCUITS (a list of
 # chain, sha256, sha256x2; default all three, in that order)
 set -eu
@@ -46,6 +47,11 @@ ms() {
     echo $(( ($(date +%s%N) - t0) / 1000000 ))
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# ratio_median A B [DIGITS]: the median of the per-round ratios A/B (line i
+# over line i of two result files; DIGITS decimals, default 2)
+ratio_median() {
+    paste "$1" "$2" | awk '{ print $1 / $2 }' | median | awk -v d="${3:-2}" '{ printf "%.*f", d, $1 }'
+}
 
 # the rapidsnark workflow as one command: native program, then prover
 rapidsnark_workflow() { # native input zkey wtns proof public
@@ -78,9 +84,10 @@ bench() {
     if [ -n "$RS" ]; then
         rw=$(median <"$TMP/r")
         ratio=$(awk -v a="$a" -v r="$rw" 'BEGIN { printf "%.2f×", a / r }')
+        ratio="$ratio ($(ratio_median "$TMP/a" "$TMP/r")×)"
     fi
-    printf '| %s | %s | %s | %s | %s | %s | %.1f× | %s | %s |\n' "$name" "$a" "$rw" "$b" "$c" "$ratio" \
-        "$(awk -v c="$c" -v a="$a" 'BEGIN { print c / a }')" "$d" "$e"
+    printf '| %s | %s | %s | %s | %s | %s | %.1f× (%s×) | %s | %s |\n' "$name" "$a" "$rw" "$b" "$c" "$ratio" \
+        "$(awk -v c="$c" -v a="$a" 'BEGIN { print c / a }')" "$(ratio_median "$TMP/c" "$TMP/a" 1)" "$d" "$e"
 }
 
 # prog SRC CURVE NAME [-l DIR]: native and wasm programs of SRC, cached
@@ -100,7 +107,7 @@ prog() {
 
 echo "machine: $(nproc) CPUs ($(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ *//')), $(uname -sr); load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%Y-%m-%dT%H:%MZ); $N alternating rounds, medians"
 [ -n "$RS" ] || say "RAPIDSNARK is not set: the rapidsnark workflow is left out"
-echo "| circuit | slotprove fullprove, native (ms) | rapidsnark workflow: native program + prover (ms) | slotprove fullprove, wasm (ms) | snarkjs groth16 fullprove (ms) | slotprove / rapidsnark workflow (target ≤ 0.8) | snarkjs / slotprove native (target ≥ 10) | witness alone: native (ms) | witness alone: node + wasm (ms) |"
+echo "| circuit | slotprove fullprove, native (ms) | rapidsnark workflow: native program + prover (ms) | slotprove fullprove, wasm (ms) | snarkjs groth16 fullprove (ms) | slotprove / rapidsnark workflow (target ≤ 0.8; per round) | snarkjs / slotprove native (target ≥ 10; per round) | witness alone: native (ms) | witness alone: node + wasm (ms) |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 F=tests/fixtures
 for c in $CIRCUITS; do
