@@ -170,6 +170,7 @@ fi
 # the file's header (snarkjs binfile: "ptau", version, section count; section
 # 1 holds n8, q and the power at byte 60): a prepared file has 11 sections
 # (phase 1's 7, then the Lagrange bases prepare phase2 adds as 12 to 15)
+# shellcheck disable=SC2046 # the numbers are split on purpose
 set -- $(od -An -tu4 -N12 "$POT") $(od -An -tu4 -j60 -N4 "$POT")
 [ "${1:-}" = 1969321072 ] || die "$POT is not a powers-of-tau file (no ptau magic)"
 [ "${3:-0}" -ge 11 ] || die "$POT is not prepared for phase 2 (${3:-0} sections; run snarkjs powersoftau prepare phase2)"
