@@ -215,6 +215,13 @@ bench-witness: deps all
 bench-sha256: deps all
 	@sh tests/bench_sha256.sh
 
+# The same over a 64-byte message: two SHA-256 blocks, about 62.5k
+# constraints, domain 2^16 (its 2^16 powers of tau: about 40 CPU minutes
+# once, or BENCH_PTAU=FILE).
+.PHONY: bench-sha256x2
+bench-sha256x2: deps all
+	@BENCH_SHA_BLOCKS=2 sh tests/bench_sha256.sh
+
 # ---- fuzzing (clang + libFuzzer; Debian: clang, libclang-rt-14-dev) --------
 # `make fuzz` builds build/fuzz/fuzz_{zkey,wtns,request,verify} from tests/fuzz/ and
 # the parser sources, then runs each for FUZZ_SECONDS (default 60) seconds,

@@ -3,16 +3,22 @@
 # 256-bit message (one compression block, about 31k constraints: BN254 domain
 # 2^15, witness mostly 0/1), slotprove against rapidsnark and snarkjs, side by
 # side in one run (A B C A B C … so load drift hits all), medians of N runs.
+# make bench-sha256x2 (BENCH_SHA_BLOCKS=2): the same over a 64-byte message,
+# two compression blocks (about 62.5k constraints: domain 2^16).
 #
 # Everything is built with the project's npm tools (tests/node_modules:
-# circom2, circomlib, snarkjs) and cached under build/bench-sha256/, so only
-# the first run pays for it (on a 2-core box about 20 CPU minutes, most of
-# it the powers of tau's prepare phase2; 33 minutes of wall time on the
-# shared dev box): the circuit (r1cs + wasm), the witness, a 2^15 powers of
-# tau (new, one contribution, prepare phase2), the zkey (groth16 setup plus
-# one contribution) and its verification key. The circuit's outputs (the
-# public signals) are checked against sha256sum of the message, and every
-# proof made by every prover is checked with `snarkjs groth16 verify`.
+# circom2, circomlib, snarkjs) and cached under build/bench-sha256/
+# (build/bench-sha256x2/ for two blocks), so only the first run pays for it:
+# the circuit (r1cs + wasm), the witness, the powers of tau, the zkey
+# (groth16 setup plus one contribution) and its verification key. The
+# powers of tau (new, one contribution, prepare phase2) are made once at
+# the circuit's power and kept in build/bench-sha256/potP_final.ptau; any
+# potP_final.ptau there of that power or more serves (a 2^16 file serves
+# both benches), and BENCH_PTAU names an existing file instead. Making one
+# on a 2-core box: about 20 CPU minutes at 2^15, about 40 at 2^16, most of
+# it prepare phase2. The circuit's outputs (the public signals) are checked
+# against sha256sum of the message, and every proof made by every prover
+# is checked with `snarkjs groth16 verify`.
 #
 # Prints each prover's median wall and CPU time (user + sys, all threads:
 # on a shared machine it moves much less than wall time), the ratios
@@ -20,21 +26,31 @@
 # of the per-round ratios), and the median of slotprove's stage times (where
 # its time goes). Absolute times are this machine's.
 #
-# env: BENCH_RUNS     runs per prover (default 5)
-#      RAPIDSNARK     iden3 rapidsnark's `prover` binary (built by you; left
-#                     out with a message when unset)
-#      BENCH_SNARKJS  0 to leave snarkjs out
-#      BENCH_SHA_MSG  the message, 1 to 55 bytes (one block; default 32
-#                     bytes, a 256-bit preimage)
+# env: BENCH_RUNS       runs per prover (default 5)
+#      RAPIDSNARK       iden3 rapidsnark's `prover` binary (built by you; left
+#                       out with a message when unset)
+#      BENCH_SNARKJS    0 to leave snarkjs out
+#      BENCH_SHA_BLOCKS 1 (default) or 2: the message's SHA-256 blocks
+#      BENCH_SHA_MSG    the message: 1 to 55 bytes for one block (default 32
+#                       bytes, a 256-bit preimage), 56 to 119 for two
+#                       (default 64 bytes)
+#      BENCH_PTAU       a prepared (phase 2) BN254 powers-of-tau file of the
+#                       circuit's power or more, used instead of the cache
 set -eu
 cd "$(dirname "$0")/.."
 N=${BENCH_RUNS:-5}
 RS=${RAPIDSNARK:-}
 USE_SNARKJS=${BENCH_SNARKJS:-1}
-MSG=${BENCH_SHA_MSG:-slotprove bench: sha256 preimage}
+BLOCKS=${BENCH_SHA_BLOCKS:-1}
+case $BLOCKS in
+1) MSG=${BENCH_SHA_MSG:-slotprove bench: sha256 preimage} W=build/bench-sha256 MIN=1 MAX=55 ;;
+2) MSG=${BENCH_SHA_MSG:-slotprove bench-sha256x2: a 64-byte message, two SHA-256 blocks.}
+   W=build/bench-sha256x2 MIN=56 MAX=119 ;;
+*) printf 'bench-sha256: BENCH_SHA_BLOCKS is %s; 1 or 2\n' "$BLOCKS" >&2; exit 1 ;;
+esac
+PTAU_DIR=build/bench-sha256
 BIN=tests/node_modules/.bin
 SNARKJS=$BIN/snarkjs
-W=build/bench-sha256
 
 die() { printf 'bench-sha256: %s\n' "$*" >&2; exit 1; }
 say() { printf 'bench-sha256: %s\n' "$*"; }
@@ -46,11 +62,15 @@ command -v sha256sum >/dev/null || die "sha256sum not found"
 if [ -n "$RS" ] && [ ! -x "$RS" ]; then
     die "RAPIDSNARK=$RS is not an executable"
 fi
+if [ -n "${BENCH_PTAU:-}" ] && [ ! -f "$BENCH_PTAU" ]; then
+    die "BENCH_PTAU=$BENCH_PTAU: no such file"
+fi
 LEN=$(printf '%s' "$MSG" | wc -c)
-[ "$LEN" -ge 1 ] && [ "$LEN" -le 55 ] || die "BENCH_SHA_MSG is $LEN bytes; 1 to 55 fit one SHA-256 block"
+[ "$LEN" -ge "$MIN" ] && [ "$LEN" -le "$MAX" ] ||
+    die "BENCH_SHA_MSG is $LEN bytes; $MIN to $MAX make $BLOCKS SHA-256 block(s) (BENCH_SHA_BLOCKS=$BLOCKS)"
 BITS=$((LEN * 8))
 
-mkdir -p "$W"
+mkdir -p "$W" "$PTAU_DIR"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 
@@ -119,18 +139,43 @@ cmp -s "$TMP/input.json" "$W/input.json" || cp "$TMP/input.json" "$W/input.json"
 DEPS="$W/$C.r1cs $W/input.json" step "$W/$C.wtns" "snarkjs wtns calculate" \
     "$SNARKJS" wtns calculate "$W/${C}_js/$C.wasm" "$W/input.json" "$W/$C.wtns.tmp"
 
-# --- powers of tau, 2^15, once ------------------------------------------------
-POT=$W/pot15_final.ptau
-if [ ! -f "$POT" ]; then
-    DEPS="" step "$W/pot15_0.ptau" "powersoftau new bn128 15" \
-        "$SNARKJS" powersoftau new bn128 15 "$W/pot15_0.ptau.tmp"
-    DEPS="$W/pot15_0.ptau" step "$W/pot15_1.ptau" "powersoftau contribute (about 2 minutes)" \
-        "$SNARKJS" powersoftau contribute "$W/pot15_0.ptau" "$W/pot15_1.ptau.tmp" \
-        --name=bench-sha256 -e="slotprove bench-sha256 entropy"
-    DEPS="$W/pot15_1.ptau" step "$POT" "powersoftau prepare phase2 (a few minutes)" \
-        "$SNARKJS" powersoftau prepare phase2 "$W/pot15_1.ptau" "$POT.tmp"
-    rm -f "$W/pot15_0.ptau" "$W/pot15_1.ptau"
+# --- powers of tau at the circuit's power, once ------------------------------
+# snarkjs's groth16 setup takes the power P = floor(log2(constraints +
+# public inputs + outputs)) + 1 (zkey_new.js) and accepts any prepared file
+# of power P or more.
+"$SNARKJS" r1cs info "$W/$C.r1cs" > "$TMP/r1cs.info" 2>&1 || { cat "$TMP/r1cs.info" >&2; die "snarkjs r1cs info $W/$C.r1cs failed"; }
+P=$(awk -F: '/# of (Constraints|Public Inputs|Outputs):/ { n += $NF }
+    END { p = 0; while (n >= 1) { n = int(n / 2); p++ } print p }' "$TMP/r1cs.info")
+[ "$P" -ge 8 ] || die "could not read the circuit's size from snarkjs r1cs info $W/$C.r1cs"
+if [ -n "${BENCH_PTAU:-}" ]; then
+    POT=$BENCH_PTAU
+else
+    POT=
+    for p in $(seq "$P" 28); do
+        [ -f "$PTAU_DIR/pot${p}_final.ptau" ] && { POT=$PTAU_DIR/pot${p}_final.ptau; break; }
+    done
 fi
+if [ -z "$POT" ]; then
+    POT=$PTAU_DIR/pot${P}_final.ptau
+    say "no powers of tau of power $P or more in $PTAU_DIR: making $POT (about 20 CPU minutes at 2^15, 40 at 2^16 on a 2-core box; BENCH_PTAU=FILE uses yours)"
+    DEPS="" step "$PTAU_DIR/pot${P}_0.ptau" "powersoftau new bn128 $P" \
+        "$SNARKJS" powersoftau new bn128 "$P" "$PTAU_DIR/pot${P}_0.ptau.tmp"
+    DEPS="$PTAU_DIR/pot${P}_0.ptau" step "$PTAU_DIR/pot${P}_1.ptau" "powersoftau contribute (a few minutes)" \
+        "$SNARKJS" powersoftau contribute "$PTAU_DIR/pot${P}_0.ptau" "$PTAU_DIR/pot${P}_1.ptau.tmp" \
+        --name=bench-sha256 -e="slotprove bench-sha256 entropy"
+    DEPS="$PTAU_DIR/pot${P}_1.ptau" step "$POT" "powersoftau prepare phase2 (the long part)" \
+        "$SNARKJS" powersoftau prepare phase2 "$PTAU_DIR/pot${P}_1.ptau" "$POT.tmp"
+    rm -f "$PTAU_DIR/pot${P}_0.ptau" "$PTAU_DIR/pot${P}_1.ptau"
+fi
+# the file's header (snarkjs binfile: "ptau", version, section count; section
+# 1 holds n8, q and the power at byte 60): a prepared file has 11 sections
+# (phase 1's 7, then the Lagrange bases prepare phase2 adds as 12 to 15)
+# shellcheck disable=SC2046 # the numbers are split on purpose
+set -- $(od -An -tu4 -N12 "$POT") $(od -An -tu4 -j60 -N4 "$POT")
+[ "${1:-}" = 1969321072 ] || die "$POT is not a powers-of-tau file (no ptau magic)"
+[ "${3:-0}" -ge 11 ] || die "$POT is not prepared for phase 2 (${3:-0} sections; run snarkjs powersoftau prepare phase2)"
+[ "${4:-0}" -ge "$P" ] || die "$POT has power ${4:-0}; the circuit ($W/$C.r1cs) needs $P or more"
+say "powers of tau: $POT (power $4; the circuit needs $P)"
 
 # --- the key: groth16 setup, one contribution, verification key ---------------
 DEPS="$W/$C.r1cs $POT" step "$W/${C}_0.zkey" "groth16 setup" \
@@ -191,7 +236,7 @@ ratio_median() {
 median() { sort -n | awk '{a[NR]=$1} END {print (NR%2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
 
 echo "machine: $(nproc) CPUs ($(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ *//')), $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(uname -sr); load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%Y-%m-%dT%H:%MZ)"
-cons=$("$SNARKJS" r1cs info "$W/$C.r1cs" 2>&1 | sed -n 's/.*# of Constraints: *\([0-9]*\).*/\1/p')
+cons=$(sed -n 's/.*# of Constraints: *\([0-9]*\).*/\1/p' "$TMP/r1cs.info")
 info=$(build/slotprove prove "$W/$C.zkey" "$W/$C.wtns" "$TMP/p.json" "$TMP/q.json" 2>&1) ||
     { echo "$info" >&2; die "slotprove prove failed"; }
 dom=$(echo "$info" | sed -n 's/.*domain \(2^[0-9]*\).*/\1/p')
@@ -247,7 +292,7 @@ if [ "$USE_SNARKJS" = 1 ]; then
     printf '%-24s %10s %10s\n' "snarkjs groth16 prove" "$c" "$(median < "$TMP/c.cpu")"
 fi
 echo "ratios: of the medians; in brackets the median of the per-round ratios, and CPU time's"
-[ -n "$RS" ] && printf 'slotprove / rapidsnark: %.2f  (%.2f; CPU %.2f)   issue 11 target: at most 0.90\n' \
+[ -n "$RS" ] && printf 'slotprove / rapidsnark: %.2f  (%.2f; CPU %.2f)   issue 11 target (2^15): at most 0.90\n' \
     "$(echo "$a $b" | awk '{print $1/$2}')" "$(ratio_median "$TMP/a" "$TMP/b")" \
     "$(ratio_median "$TMP/a.cpu" "$TMP/b.cpu")"
 [ "$USE_SNARKJS" = 1 ] && printf 'snarkjs / slotprove:    %.2f  (%.2f; CPU %.2f)\n' \

@@ -8,21 +8,29 @@
 #     then rapidsnark's `prover` proves it (RAPIDSNARK=path to a `prover`
 #     you built, never committed; the column is left out without it)
 #   - the witness step alone: the native program, and node on the .wasm
-# on the bundled chain circuit (BN254, domain 2^12), and on circomlib's
-# SHA-256 (2^15) when `make bench-sha256` has built its key
-# (build/bench-sha256/). Programs are compiled here with circom2 and cached
+# on the bundled chain circuit (BN254, domain 2^12), on circomlib's SHA-256
+# of one block (2^15) when `make bench-sha256` has built its key
+# (build/bench-sha256/), and of two blocks (a 64-byte message, 2^16) when
+# `make bench-sha256x2` has (build/bench-sha256x2/; its 2^16 powers of tau
+# take about 40 CPU minutes once). Programs are compiled here with circom2 and cached
 # in build/witness-programs/ (tests/witness.sh shares them). Every proof is
 # checked with snarkjs groth16 verify. Prints figures only; no assertion:
 # the ratios slotprove fullprove (native) / the rapidsnark workflow (the
 # issue's target: at most 0.8) and snarkjs fullprove / slotprove fullprove
-# (target: at least 10), of the medians. `make bench` runs it too.
-# env: BENCH_RUNS (default 5), RAPIDSNARK, BENCH_WITNESS_CIRCUITS ("chain
-# sha256", the default, or either one)
+# (target: at least 10), of the medians, and in brackets the median of the
+# per-round ratios (steadier on a loaded machine). `make bench` runs it too.
+# env: BENCH_RUNS (default 5), RAPIDSNARK, BENCH_WITNESS_CIRCUITS (a list of
+# chain, sha256, sha256x2; default all three, in that order)
 set -eu
 cd "$(dirname "$0")/.."
 N=${BENCH_RUNS:-5}
 RS=${RAPIDSNARK:-}
-CIRCUITS=${BENCH_WITNESS_CIRCUITS:-chain sha256}
+CIRCUITS=${BENCH_WITNESS_CIRCUITS:-chain sha256 sha256x2}
+for c in $CIRCUITS; do
+    case $c in chain | sha256 | sha256x2) ;; *)
+        echo "bench-witness: BENCH_WITNESS_CIRCUITS: no circuit '$c' (chain, sha256, sha256x2)" >&2; exit 1 ;;
+    esac
+done
 if [ -n "$RS" ] && [ ! -x "$RS" ]; then echo "bench-witness: RAPIDSNARK=$RS is not an executable" >&2; exit 1; fi
 BIN=build/slotprove
 SNARKJS=tests/node_modules/.bin/snarkjs
@@ -39,6 +47,11 @@ ms() {
     echo $(( ($(date +%s%N) - t0) / 1000000 ))
 }
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+# ratio_median A B [DIGITS]: the median of the per-round ratios A/B (line i
+# over line i of two result files; DIGITS decimals, default 2)
+ratio_median() {
+    paste "$1" "$2" | awk '{ print $1 / $2 }' | median | awk -v d="${3:-2}" '{ printf "%.*f", d, $1 }'
+}
 
 # the rapidsnark workflow as one command: native program, then prover
 rapidsnark_workflow() { # native input zkey wtns proof public
@@ -71,9 +84,10 @@ bench() {
     if [ -n "$RS" ]; then
         rw=$(median <"$TMP/r")
         ratio=$(awk -v a="$a" -v r="$rw" 'BEGIN { printf "%.2f×", a / r }')
+        ratio="$ratio ($(ratio_median "$TMP/a" "$TMP/r")×)"
     fi
-    printf '| %s | %s | %s | %s | %s | %s | %.1f× | %s | %s |\n' "$name" "$a" "$rw" "$b" "$c" "$ratio" \
-        "$(awk -v c="$c" -v a="$a" 'BEGIN { print c / a }')" "$d" "$e"
+    printf '| %s | %s | %s | %s | %s | %s | %.1f× (%s×) | %s | %s |\n' "$name" "$a" "$rw" "$b" "$c" "$ratio" \
+        "$(awk -v c="$c" -v a="$a" 'BEGIN { print c / a }')" "$(ratio_median "$TMP/c" "$TMP/a" 1)" "$d" "$e"
 }
 
 # prog SRC CURVE NAME [-l DIR]: native and wasm programs of SRC, cached
@@ -93,22 +107,33 @@ prog() {
 
 echo "machine: $(nproc) CPUs ($(awk -F: '/model name/ {print $2; exit}' /proc/cpuinfo | sed 's/^ *//')), $(uname -sr); load $(cut -d' ' -f1-3 /proc/loadavg); $(date -u +%Y-%m-%dT%H:%MZ); $N alternating rounds, medians"
 [ -n "$RS" ] || say "RAPIDSNARK is not set: the rapidsnark workflow is left out"
-echo "| circuit | slotprove fullprove, native (ms) | rapidsnark workflow: native program + prover (ms) | slotprove fullprove, wasm (ms) | snarkjs groth16 fullprove (ms) | slotprove / rapidsnark workflow (target ≤ 0.8) | snarkjs / slotprove native (target ≥ 10) | witness alone: native (ms) | witness alone: node + wasm (ms) |"
+echo "| circuit | slotprove fullprove, native (ms) | rapidsnark workflow: native program + prover (ms) | slotprove fullprove, wasm (ms) | snarkjs groth16 fullprove (ms) | slotprove / rapidsnark workflow (target ≤ 0.8; per round) | snarkjs / slotprove native (target ≥ 10; per round) | witness alone: native (ms) | witness alone: node + wasm (ms) |"
 echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
 F=tests/fixtures
-case " $CIRCUITS " in *" chain "*)
-prog $F/circuits/chain.circom bn128 chain
-bench "chain (BN254, 2^12)" $F/circuits/chain.input.json $PROGS/bn128/chain_cpp/chain \
-    $PROGS/bn128/chain_js/chain.wasm $F/bn128/chain.zkey $F/bn128/chain.vk.json
-;; esac
-case " $CIRCUITS " in *" sha256 "*) ;; *) exit 0 ;; esac
-S=build/bench-sha256
-sha=$(ls $S/sha256_*.circom 2>/dev/null | head -1 || true)
-if [ -n "$sha" ] && [ -f "${sha%.circom}.zkey" ] && [ -f "$S/input.json" ]; then
-    n=$(basename "${sha%.circom}")
-    prog "$sha" bn128 "$n" -l tests/node_modules
-    bench "circomlib SHA-256 (BN254, 2^15)" $S/input.json $PROGS/bn128/${n}_cpp/$n \
-        $PROGS/bn128/${n}_js/$n.wasm "${sha%.circom}.zkey" "${sha%.circom}.vk.json"
-else
-    say "no SHA-256 key in $S: run make bench-sha256 once for that row"
-fi
+for c in $CIRCUITS; do
+    case $c in
+    chain)
+        prog $F/circuits/chain.circom bn128 chain
+        bench "chain (BN254, 2^12)" $F/circuits/chain.input.json $PROGS/bn128/chain_cpp/chain \
+            $PROGS/bn128/chain_js/chain.wasm $F/bn128/chain.zkey $F/bn128/chain.vk.json
+        ;;
+    sha256 | sha256x2)
+        # bench_sha256.sh's cache: one circuit per folder (the newest
+        # sha256_BITS.circom if BENCH_SHA_MSG changed its length)
+        if [ $c = sha256 ]; then
+            S=build/bench-sha256 label="circomlib SHA-256 (BN254, 2^15)" make=bench-sha256
+        else
+            S=build/bench-sha256x2 label="circomlib SHA-256, 2 blocks (BN254, 2^16)" make=bench-sha256x2
+        fi
+        sha=$(ls -t $S/sha256_*.circom 2>/dev/null | head -1 || true)
+        if [ -n "$sha" ] && [ -f "${sha%.circom}.zkey" ] && [ -f "$S/input.json" ]; then
+            n=$(basename "${sha%.circom}")
+            prog "$sha" bn128 "$n" -l tests/node_modules
+            bench "$label" $S/input.json $PROGS/bn128/${n}_cpp/$n \
+                $PROGS/bn128/${n}_js/$n.wasm "${sha%.circom}.zkey" "${sha%.circom}.vk.json"
+        else
+            say "no SHA-256 key in $S: run make $make once for that row"
+        fi
+        ;;
+    esac
+done

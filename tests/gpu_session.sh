@@ -52,7 +52,9 @@
 #             GPU_BUDGET_BIG_VARS=67108870 GPU_BUDGET_BIG_BUDGETS=16G
 #   witness   inputs to proof through serve with a circom --c witness program
 #             (issue 18): partitions/s as --input and as --witness jobs, which
-#             process is the bound → witness.log, witness.tgz (GPU_WIT_DIR)
+#             process is the bound → witness.log, witness.tgz; once per
+#             folder of GPU_WIT_DIR (default .devroot/sha256; the folder's
+#             files: see the stage below)
 #   keygen    `slotprove keygen --backend cuda` against --backend cpu (the
 #             same files byte for byte) and times → keygen.log; the same
 #             for `keygen --format bellperson` at 2^$GPU_KEYGEN_BP (default
@@ -515,66 +517,88 @@ for stage in $STAGES; do
         ;;
     witness)
         # issue 18 item 8: inputs to proof through serve on this machine, the
-        # circuit's witness program run by the synthds. GPU_WIT_DIR (relative
-        # to the repository, default .devroot/sha256; made elsewhere, as circom
-        # and node are not here) holds circuit.zkey, vk.json, input.json,
-        # circuit.wtns (that input's witness) and circom --c's executable
-        # `program` with program.dat beside it. GPU_WIT_PARTS partitions
-        # (default 256) in jobs of 64 submitted at once, first as --input jobs,
-        # then as --witness jobs of the same witness, each on a fresh serve at
-        # its defaults: partitions per second, prover busy and synthd CPU per
-        # partition → witness.log; the first job's proofs in witness.tgz for
-        # snarkjs (a JSON array of 64 proofs of one public input)
-        wd=$ROOT/${GPU_WIT_DIR:-.devroot/sha256} parts=${GPU_WIT_PARTS:-256}
-        ws=$(mktemp -d) && mkdir -p "$OUT/witness" && cp "$wd/vk.json" "$OUT/witness/"
-        {
-            for kind in input witness; do
-                "$BIN_DIR/slotprove" serve --backend "${GPU_WIT_BACKEND:-cuda}" --socket "$ws/s.sock" --key w="$wd/circuit.zkey" \
-                    --witness-program w="$wd/program" 2>"$OUT/witness/serve-$kind.log" &
-                spid=$!
-                for _ in $(seq 600); do
-                    "$BIN_DIR/slotprove" status --socket "$ws/s.sock" >/dev/null 2>&1 && break
-                    sleep 0.1
-                done
-                args=()
-                for _ in $(seq 64); do
-                    if [ $kind = input ]; then args+=(--input "$wd/input.json"); else args+=(--witness "$wd/circuit.wtns"); fi
-                done
-                t=$EPOCHREALTIME pids=()
-                for j in $(seq $((parts / 64))); do
-                    "$BIN_DIR/slotprove" submit --socket "$ws/s.sock" --key w "${args[@]}" --wait \
-                        --proof "$OUT/witness/proof-$kind-$j.json" --public "$OUT/witness/public-$kind-$j.json" \
-                        >/dev/null 2>"$OUT/witness/err-$kind-$j.txt" &
-                    pids+=($!)
-                done
-                fails=0
-                for p in "${pids[@]}"; do wait "$p" || fails=$((fails + 1)); done
-                ms=$(((${EPOCHREALTIME/./} - ${t/./}) / 1000))
-                "$BIN_DIR/slotprove" status --socket "$ws/s.sock" --json >"$OUT/witness/status-$kind.json" 2>&1
-                kill "$spid" && wait "$spid"
-                grep -h 'synthesis\|synthd' "$OUT/witness/serve-$kind.log" | head -3 | sed 's/^/#   /'
-                if [ $fails != 0 ]; then
-                    bad "witness: $parts partitions as --$kind jobs: $fails of $((parts / 64)) jobs failed"
-                    cat "$OUT"/witness/err-$kind-*.txt | head -5 | sed 's/^/#   /'
-                    continue
-                fi
-                python3 - "$OUT/witness/status-$kind.json" "$ms" "$parts" "$kind" <<'PY'
+        # circuit's witness program run by the synthds, once per folder of
+        # GPU_WIT_DIR (space separated, relative to the repository; default
+        # .devroot/sha256; e.g. ".devroot/sha256 .devroot/sha256x2"). Each
+        # folder is made elsewhere, as circom and node are not here; from
+        # make bench-sha256 (bench-sha256x2) and make bench-witness, whose
+        # caches are build/bench-sha256 (build/bench-sha256x2) and
+        # build/witness-programs/bn128, for the circuit N (sha256_256,
+        # sha256_512):
+        #   circuit.zkey  build/bench-sha256*/N.zkey
+        #   vk.json       build/bench-sha256*/N.vk.json
+        #   input.json    build/bench-sha256*/input.json
+        #   circuit.wtns  that input's witness: build/bench-sha256*/N.wtns
+        #   program       circom --c's executable, N_cpp/N after its make
+        #   program.dat   N_cpp/N.dat (the program reads ITS_PATH.dat)
+        # (the program links libgmp dynamically: the GPU host's own, or
+        # libgmp.so.10 in GPU_SYSROOT's lib/). GPU_WIT_PARTS partitions
+        # (default 256) in jobs of 64 submitted at once, first as --input
+        # jobs, then as --witness jobs of the same witness, each on a fresh
+        # serve at its defaults: partitions per second, prover busy and
+        # synthd CPU per partition → witness.log (one block per folder,
+        # its lines named by the folder); the first job's proofs of each
+        # folder in witness.tgz (witness/FOLDER/...) for snarkjs (a JSON
+        # array of 64 proofs of one public input)
+        bad() { echo "FAIL - $*"; }
+        parts=${GPU_WIT_PARTS:-256}
+        : >"$OUT/witness.log"
+        rm -rf "$OUT/witness" && mkdir -p "$OUT/witness"
+        for wdir in ${GPU_WIT_DIR:-.devroot/sha256}; do
+            wd=$ROOT/$wdir wn=$(basename "$wdir") wo=$OUT/witness/$(basename "$wdir")
+            ws=$(mktemp -d) && mkdir -p "$wo" && cp "$wd/vk.json" "$wo/" || {
+                bad "witness $wdir: no vk.json (see the stage's comment for the folder's files)" | tee -a "$OUT/witness.log"
+                rc=1; continue; }
+            {
+                echo "# witness $wdir: $(du -h "$wd/circuit.zkey" | cut -f1) key, program $(du -h "$wd/program" | cut -f1)"
+                for kind in input witness; do
+                    "$BIN_DIR/slotprove" serve --backend "${GPU_WIT_BACKEND:-cuda}" --socket "$ws/s.sock" --key w="$wd/circuit.zkey" \
+                        --witness-program w="$wd/program" 2>"$wo/serve-$kind.log" &
+                    spid=$!
+                    for _ in $(seq 600); do
+                        "$BIN_DIR/slotprove" status --socket "$ws/s.sock" >/dev/null 2>&1 && break
+                        sleep 0.1
+                    done
+                    args=()
+                    for _ in $(seq 64); do
+                        if [ $kind = input ]; then args+=(--input "$wd/input.json"); else args+=(--witness "$wd/circuit.wtns"); fi
+                    done
+                    t=$EPOCHREALTIME pids=()
+                    for j in $(seq $((parts / 64))); do
+                        "$BIN_DIR/slotprove" submit --socket "$ws/s.sock" --key w "${args[@]}" --wait \
+                            --proof "$wo/proof-$kind-$j.json" --public "$wo/public-$kind-$j.json" \
+                            >/dev/null 2>"$wo/err-$kind-$j.txt" &
+                        pids+=($!)
+                    done
+                    fails=0
+                    for p in "${pids[@]}"; do wait "$p" || fails=$((fails + 1)); done
+                    ms=$(((${EPOCHREALTIME/./} - ${t/./}) / 1000))
+                    "$BIN_DIR/slotprove" status --socket "$ws/s.sock" --json >"$wo/status-$kind.json" 2>&1
+                    kill "$spid" && wait "$spid"
+                    grep -h 'synthesis\|synthd' "$wo/serve-$kind.log" | head -3 | sed 's/^/#   /'
+                    if [ $fails != 0 ]; then
+                        bad "witness $wn: $parts partitions as --$kind jobs: $fails of $((parts / 64)) jobs failed"
+                        cat "$wo"/err-$kind-*.txt | head -5 | sed 's/^/#   /'
+                        continue
+                    fi
+                    python3 - "$wo/status-$kind.json" "$ms" "$parts" "$kind" "$wn" <<'PY'
 import json, sys
-st, ms, parts, kind = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+st, ms, parts, kind, name = json.load(open(sys.argv[1])), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 p = st["pipeline"]
 busy = p["prover_busy_ns"] / 1e6 / ms * 100
 cpu = p["synth_cpu_ns"] / 1e6 / max(p["synth_partitions"], 1)
 bound = "the prover (gpud)" if busy >= 90 else "synthesis (the synthds" + (", witness programs included)" if kind == "input" else ")")
-print(f"ok   - witness: {parts} partitions as --{kind} jobs: {ms} ms, {parts * 1000 / ms:.1f} partitions/s, "
+print(f"ok   - witness {name}: {parts} partitions as --{kind} jobs: {ms} ms, {parts * 1000 / ms:.1f} partitions/s, "
       f"prover busy {busy:.0f}%, synthd CPU {cpu:.1f} ms a partition (its own threads): bound by {bound}")
 PY
-            done
-        } 2>&1 | tee "$OUT/witness.log"
+                done
+            } 2>&1 | tee -a "$OUT/witness.log"
+            rm -rf "$ws"
+        done
         grep -q '^FAIL' "$OUT/witness.log" && rc=1
-        (cd "$OUT" && tar czf witness.tgz witness/vk.json witness/proof-input-1.json witness/public-input-1.json \
-            witness/proof-witness-1.json witness/public-witness-1.json witness/status-*.json witness/serve-*.log 2>/dev/null &&
+        (cd "$OUT" && tar czf witness.tgz witness/*/vk.json witness/*/proof-input-1.json witness/*/public-input-1.json \
+            witness/*/proof-witness-1.json witness/*/public-witness-1.json witness/*/status-*.json witness/*/serve-*.log 2>/dev/null &&
             rm -rf witness)
-        rm -rf "$ws"
         ;;
     keygen)
         # keygen's points on the GPU: the same files as the CPU's, byte for
