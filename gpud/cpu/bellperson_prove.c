@@ -7,8 +7,8 @@
 
 #include "bellperson_ntt.h"
 #include "bellperson_shape.h"
+#include "cpu_prove.h"
 #include "msm.h"
-#include "parallel.h"
 #include "random.h"
 
 typedef bls12381_g1_affine_t g1_t;
@@ -85,20 +85,6 @@ size_t bp_gather(uint8_t *out, const uint8_t *w, uint32_t n_in, uint32_t n_aux,
     return k;
 }
 
-struct c_ctx {
-    const bls12381_fr_t *a, *b;
-    bls12381_fr_t *c;
-};
-
-/* c_i = a_i·b_i: the Montgomery product of the slot's a·R^-1 and b·R^-1,
- * a·b·R^-3 (shm/payload.h). */
-static void c_pass(void *arg, size_t b, size_t e)
-{
-    struct c_ctx *x = arg;
-    for (size_t i = b; i < e; i++)
-        bls12381_fr_mul(&x->c[i], &x->a[i], &x->b[i]);
-}
-
 int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *w,
                  bls12381_fr_t *a, bls12381_fr_t *b, bls12381_fr_t *c,
                  bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,
@@ -116,8 +102,7 @@ int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *
     }
     /* c = a∘b (the slot holds a and b only); the row permutation of the
      * quotient moves a, b and c alike, so it is formed before it */
-    struct c_ctx cx = { a, b, c };
-    parallel_for(n, 1 << 14, nthreads, c_pass, &cx);
+    bls12381_form_c(c, a, b, n, nthreads);
     bp_quotient(a, b, c, &d, nthreads);
     /* a, b, c in the slot's form (shm/payload.h): the quotient is h·R^-3,
      * and its product with R^4 is h in standard form */

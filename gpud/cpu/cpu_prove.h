@@ -29,4 +29,13 @@ int bls12381_cpu_prove(const struct zkey *zk, bls12381_fr_t *a, bls12381_fr_t *b
                        struct groth16_proof *out, struct stage_times *t,
                        struct sp_err *e);
 
+/* c_i = a_i·b_i for n values, the Montgomery product (for the slot's a·R^-1
+ * and b·R^-1: a·b·R^-3, the form gpud's H pass expects, shm/payload.h), on
+ * nthreads threads; c a buffer of its own. The zkey proof's NTT stage and
+ * bellperson_prove.c's quotient both form c with it. */
+void bn254_form_c(bn254_fr_t *c, const bn254_fr_t *a, const bn254_fr_t *b, size_t n,
+                  unsigned nthreads);
+void bls12381_form_c(bls12381_fr_t *c, const bls12381_fr_t *a, const bls12381_fr_t *b,
+                     size_t n, unsigned nthreads);
+
 #endif

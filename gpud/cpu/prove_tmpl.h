@@ -59,9 +59,8 @@ static void P_(c_pass)(void *arg, size_t b, size_t e)
         P_(fr_mul)(&x->c[i], &x->a[i], &x->b[i]);
 }
 
-/* c ← a∘b (n values, c a buffer of its own), on nthreads threads. */
-static void P_(form_c)(P_(fr_t) *c, const P_(fr_t) *a, const P_(fr_t) *b, size_t n,
-                       unsigned nthreads)
+/* c ← a∘b (cpu_prove.h X_form_c). */
+void P_(form_c)(P_(fr_t) *c, const P_(fr_t) *a, const P_(fr_t) *b, size_t n, unsigned nthreads)
 {
     struct P_(c_ctx) cx = { a, b, c };
     parallel_for(n, 1 << 14, nthreads, P_(c_pass), &cx);
