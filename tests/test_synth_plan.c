@@ -55,6 +55,31 @@ Test(synth_plan, keys_and_overrides)
                                                        .key_rows = 4096, .key_coefs = 14000 });
     cr_assert_eq(p.threads, 1);
     cr_assert(strstr(p.why, "capped at 1 by the largest key"), "%s", p.why);
+    /* the spare cores as more synthds: --slots 4 given, so 4 of them */
+    cr_assert_eq(p.synthds, 4);
+    cr_assert(strstr(p.why, "more synthds for the rest: 4 synthds x 1 thread"), "%s", p.why);
+    /* without --slots (0): cores / cap = 14 synthds of one thread (the
+     * SHA-256 2^15 key: 31k rows, ~150k entries: cap 1) */
+    p = pick((struct synth_plan_in){ .cpus = 16, .gpuds = 1, .gpu = 1,
+                                     .key_rows = 1u << 15, .key_coefs = 150000 });
+    cr_assert_eq(p.synthds, 14);
+    cr_assert_eq(p.threads, 1);
+    /* cap 3 (2^18 rows, 150k entries: 412k / 131072): 14 / 3 = 4 synthds of 3 */
+    p = pick((struct synth_plan_in){ .cpus = 16, .gpuds = 1, .gpu = 1,
+                                     .key_rows = 1u << 18, .key_coefs = 150000 });
+    cr_assert_eq(p.synthds, 4);
+    cr_assert_eq(p.threads, 3);
+    /* the CPU backend keeps its 2 synthds (the prover needs the cores) */
+    p = pick((struct synth_plan_in){ .cpus = 16, .gpuds = 1, .key_rows = 4096, .key_coefs = 14000 });
+    cr_assert_eq(p.synthds, 2);
+    cr_assert_eq(p.threads, 1);
+    /* --synth or --threads given: no spreading */
+    p = pick((struct synth_plan_in){ .cpus = 16, .gpuds = 1, .gpu = 1, .synthds = 2,
+                                     .key_rows = 4096, .key_coefs = 14000 });
+    cr_assert_eq(p.synthds, 2);
+    p = pick((struct synth_plan_in){ .cpus = 16, .gpuds = 1, .gpu = 1, .threads_given = 1,
+                                     .threads = 1, .key_rows = 4096, .key_coefs = 14000 });
+    cr_assert_eq(p.synthds, 2);
     /* 2^20 rows, 3.3 M entries: 4.3 M / 131072 = 33 threads of use: not capped */
     p = pick((struct synth_plan_in){ .cpus = 16, .gpuds = 1, .gpu = 1, .slots = 4,
                                      .key_rows = 1u << 20, .key_coefs = 3300000 });

@@ -92,24 +92,18 @@ static int P_(witness_msm)(struct P_(pis) *pi, enum stage st, const struct zkey 
     }
 }
 
-/* A proof's stages as one-thread jobs for two threads (cpu_prove). */
-struct P_(early) {
-    const struct zkey *zk;
-    P_(fr_t) *a, *b, *c;
-    const uint8_t *witness;
-    const struct PC_CAT(PC, ntt_domain) *dom;
-    struct P_(pis) pi;
-    struct P_(g1_msm_split) *h; /* the H MSM's window tasks, or NULL */
-    pthread_mutex_t lock;       /* guards ntt_done */
-    pthread_cond_t cond;
-    int ntt_done;
-    int rc;                     /* an error (-ENOMEM), under __atomic ops */
-    uint64_t ns[STAGE_COUNT];
-    uint64_t h0, h1;            /* first H task's start, last one's end */
-};
+/* The H pass's operands: a, b, c after their LDEs and R^4. */
+static void P_(h_init)(struct P_(h_ctx) *hx, P_(fr_t) *a, const P_(fr_t) *b, const P_(fr_t) *c)
+{
+    hx->a = a;
+    hx->b = b;
+    hx->c = c;
+    P_(fr_mul)(&hx->r4, &P_(fr_r2), &P_(fr_r2)); /* R³ */
+    P_(fr_mul)(&hx->r4, &hx->r4, &P_(fr_r2));   /* R⁴ */
+}
 
-/* The NTT stage: c = a∘b into the buffer c, 3 coset LDEs and the H
- * scalars (written over a). */
+/* The NTT stage on nthreads threads, one step after another: c = a∘b into
+ * the buffer c, 3 coset LDEs and the H scalars (written over a). */
 static void P_(ntt_stage)(P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
                           const struct PC_CAT(PC, ntt_domain) *dom, unsigned nthreads)
 {
@@ -117,48 +111,94 @@ static void P_(ntt_stage)(P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
     PC_CAT(PC, ntt_coset_lde)(a, dom, nthreads);
     PC_CAT(PC, ntt_coset_lde)(b, dom, nthreads);
     PC_CAT(PC, ntt_coset_lde)(c, dom, nthreads);
-    struct P_(h_ctx) hx = { a, b, c, { { 0 } } };
-    P_(fr_mul)(&hx.r4, &P_(fr_r2), &P_(fr_r2)); /* R³ */
-    P_(fr_mul)(&hx.r4, &hx.r4, &P_(fr_r2));    /* R⁴ */
+    struct P_(h_ctx) hx;
+    P_(h_init)(&hx, a, b, c);
     parallel_for(dom->n, 1 << 14, nthreads, P_(h_pass), &hx);
 }
 
-/* Job i on one thread: 0 the NTT stage, 1 the G2 MSM, 2 C, 3 A, 4 B1
- * (longest first, so that two threads taking them in turn end close
- * together; one-thread times at BLS12-381 2^15 about 38, 83, 72, 47, 35 ms),
- * then, with x->h, the H MSM's window tasks (each waits for job 0, whose
- * output they read): the fine-grained tail that evens out the two threads. */
+/* A proof's stages as one-thread jobs for two threads (cpu_prove). */
+struct P_(early) {
+    const struct zkey *zk;
+    P_(fr_t) *a, *b, *c;
+    const uint8_t *witness;
+    const struct PC_CAT(PC, ntt_domain) *dom;
+    struct P_(pis) pi;
+    struct P_(h_ctx) hx;        /* the H pass's operands */
+    struct P_(g1_msm_split) *h; /* the H MSM's window tasks, or NULL */
+    pthread_mutex_t lock;       /* guards lde_done, h_done */
+    pthread_cond_t cond;
+    int lde_done, h_done;       /* LDE jobs (of 3) and H-pass halves (of 2) done */
+    int rc;                     /* an error (-ENOMEM), under __atomic ops */
+    uint64_t ns[STAGE_COUNT];   /* STAGE_NTT: the LDE and H-pass jobs' sum */
+    uint64_t h0, h1;            /* first H task's start, last one's end */
+};
+
+/* Waits until *v ≥ want (under x->lock), then returns. */
+static void P_(early_wait)(struct P_(early) *x, const int *v, int want)
+{
+    pthread_mutex_lock(&x->lock);
+    while (*v < want)
+        pthread_cond_wait(&x->cond, &x->lock);
+    pthread_mutex_unlock(&x->lock);
+}
+
+/* ++*v and wakes the waiters. */
+static void P_(early_post)(struct P_(early) *x, int *v)
+{
+    pthread_mutex_lock(&x->lock);
+    ++*v;
+    pthread_cond_broadcast(&x->cond);
+    pthread_mutex_unlock(&x->lock);
+}
+
+#define P_EARLY_LDE 0    /* jobs 0..2: the coset LDE of a, b, c */
+#define P_EARLY_MSM 3    /* jobs 3..6: the witness MSMs */
+#define P_EARLY_HPASS 7  /* jobs 7, 8: the H pass, two halves */
+#define P_EARLY_HMSM 9   /* jobs 9..: the H MSM's window tasks */
+
+/* Job i on one thread: 0..2 the coset LDE of a, b, c (c = a∘b is formed
+ * before the jobs start); 3..6 the witness MSMs G2, C, A, B1 (longest
+ * first, so that two threads taking them in turn end close together;
+ * one-thread times at BLS12-381 2^15 about 83, 72, 47, 35 ms, an LDE about
+ * 12); 7, 8 the H pass over one half of the domain each, after the three
+ * LDEs; then, with x->h, the H MSM's window tasks, after both halves: the
+ * fine-grained tail that evens out the two threads. The LDEs come first
+ * so that the jobs that wait for them rarely do (on circuits whose witness
+ * MSMs are small, such as circomlib's SHA-256 with its bits, the other
+ * thread would otherwise sit idle through one thread's whole NTT stage). */
 static void P_(early_job)(void *arg, size_t b, size_t e)
 {
-    static const enum stage msm_job[] = { STAGE_NTT, STAGE_MSM_B2, STAGE_MSM_C, STAGE_MSM_A,
-                                          STAGE_MSM_B1 };
+    static const enum stage msm_job[] = { STAGE_MSM_B2, STAGE_MSM_C, STAGE_MSM_A, STAGE_MSM_B1 };
     struct P_(early) *x = arg;
     for (size_t i = b; i < e; i++) {
         uint64_t s0 = now_ns();
-        int rc = 0;
-        enum stage st;
-        switch (i) {
-        case 0:
-            P_(ntt_stage)(x->a, x->b, x->c, x->dom, 1);
-            pthread_mutex_lock(&x->lock);
-            x->ntt_done = 1;
-            pthread_cond_broadcast(&x->cond);
-            pthread_mutex_unlock(&x->lock);
-            st = STAGE_NTT;
-            break;
-        case 1: case 2: case 3: case 4:
-            st = msm_job[i];
-            rc = P_(witness_msm)(&x->pi, st, x->zk, x->witness, 1);
-            break;
-        default:
-            pthread_mutex_lock(&x->lock);
-            while (!x->ntt_done)
-                pthread_cond_wait(&x->cond, &x->lock);
-            pthread_mutex_unlock(&x->lock);
+        if (i < P_EARLY_MSM) {
+            P_(fr_t) *v = i == 0 ? x->a : i == 1 ? x->b : x->c;
+            PC_CAT(PC, ntt_coset_lde)(v, x->dom, 1);
+            __atomic_add_fetch(&x->ns[STAGE_NTT], now_ns() - s0, __ATOMIC_RELAXED);
+            P_(early_post)(x, &x->lde_done);
+        } else if (i < P_EARLY_HPASS) {
+            enum stage st = msm_job[i - P_EARLY_MSM];
+            int rc = P_(witness_msm)(&x->pi, st, x->zk, x->witness, 1);
+            x->ns[st] = now_ns() - s0;
+            if (rc < 0)
+                __atomic_store_n(&x->rc, rc, __ATOMIC_RELAXED);
+        } else if (i < P_EARLY_HMSM) {
+            P_(early_wait)(x, &x->lde_done, 3);
+            s0 = now_ns();
+            size_t n = x->dom->n, mid = n / 2;
+            if (i == P_EARLY_HPASS)
+                P_(h_pass)(&x->hx, 0, mid);
+            else
+                P_(h_pass)(&x->hx, mid, n);
+            __atomic_add_fetch(&x->ns[STAGE_NTT], now_ns() - s0, __ATOMIC_RELAXED);
+            P_(early_post)(x, &x->h_done);
+        } else {
+            P_(early_wait)(x, &x->h_done, 2);
             s0 = now_ns();
             __atomic_compare_exchange_n(&x->h0, &(uint64_t){ 0 }, s0, 0, __ATOMIC_RELAXED,
                                         __ATOMIC_RELAXED);
-            P_(g1_msm_split_run)(x->h, i - 5, i - 4);
+            P_(g1_msm_split_run)(x->h, i - P_EARLY_HMSM, i - P_EARLY_HMSM + 1);
             uint64_t s1 = now_ns();
             /* the latest end (few tasks, rare contention) */
             uint64_t cur = __atomic_load_n(&x->h1, __ATOMIC_RELAXED);
@@ -166,11 +206,7 @@ static void P_(early_job)(void *arg, size_t b, size_t e)
                                                             __ATOMIC_RELAXED,
                                                             __ATOMIC_RELAXED))
                 ;
-            continue;
         }
-        x->ns[st] = now_ns() - s0;
-        if (rc < 0)
-            __atomic_store_n(&x->rc, rc, __ATOMIC_RELAXED);
     }
 }
 
@@ -195,16 +231,21 @@ int P_(cpu_prove)(const struct zkey *zk, P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
 
     struct P_(g1_msm_split) *hs = NULL;
     if (nthreads == 2 && !getenv("SLOTPROVE_SERIAL_STAGES")) {
-        /* Two threads: the NTT stage and the four witness MSMs run as five
-         * one-thread jobs, two at a time (no barriers inside them, each
-         * thread on its own data); then the H MSM: from 2^15 on (where its
-         * plain windows are used anyway, see msm_tmpl.h) its window tasks
-         * are the tail of the same job list, below that it runs after on
-         * both threads (with the GLV split). The stage times overlap;
-         * `prove` is the wall time. */
+        /* Two threads: c = a∘b on both, then one job list taken two at a
+         * time (P_(early_job)): the three coset LDEs and the four witness
+         * MSMs as one-thread jobs (no barriers inside them, each thread on
+         * its own data), the H pass in two halves once the LDEs are done;
+         * then the H MSM: from 2^15 on (where its plain windows are used
+         * anyway, see msm_tmpl.h) its window tasks are the tail of the same
+         * job list, below that it runs after on both threads (with the GLV
+         * split). The stage times overlap; `prove` is the wall time. */
         struct P_(early) x = { .zk = zk, .a = a, .b = b, .c = c, .witness = witness,
                                .dom = dom };
-        size_t njobs = 5;
+        s0 = now_ns();
+        P_(form_c)(c, a, b, n, 2);
+        x.ns[STAGE_NTT] = now_ns() - s0;
+        P_(h_init)(&x.hx, a, b, c);
+        size_t njobs = P_EARLY_HMSM;
         if (n >= ((size_t)1 << 15)) {
             if ((rc = P_(g1_msm_split_begin)(&hs, zk->h, a, n, 2)) < 0)
                 return sp_fail(e, rc, "MSM: out of memory");
@@ -256,6 +297,10 @@ int P_(cpu_prove)(const struct zkey *zk, P_(fr_t) *a, P_(fr_t) *b, P_(fr_t) *c,
 #undef STAGE_DONE
 }
 
+#undef P_EARLY_LDE
+#undef P_EARLY_MSM
+#undef P_EARLY_HPASS
+#undef P_EARLY_HMSM
 #undef P_
 #undef PC_CAT
 #undef PC_CAT2

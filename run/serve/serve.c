@@ -563,7 +563,7 @@ static void plan_synthesis(struct server *d)
     struct synth_plan_in in = {
         .cpus = parallel_threads(), .gpuds = o->gpuds,
         .gpu = synth_plan_gpu(o->backend, cuda_built, d->gpus_seen),
-        .slots = o->slots, .synthds = o->synthds_given ? o->synthds : 0,
+        .slots = d->slots_given ? o->slots : 0, .synthds = o->synthds_given ? o->synthds : 0,
         .threads_given = o->threads_given, .threads = o->threads, .max_synthds = MAX_SYNTHDS,
     };
     for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {

@@ -21,16 +21,30 @@ void synth_plan_pick(const struct synth_plan_in *in, struct synth_plan *out)
         cores = cpus - keep;
     }
     unsigned want = in->gpu ? 2 * gpuds : 2;
-    unsigned most = slots < in->max_synthds ? slots : in->max_synthds;
+    unsigned most = in->slots && slots < in->max_synthds ? slots : in->max_synthds;
     if (in->gpu && cores < most)
         most = cores;
     out->synthds = in->synthds ? in->synthds : clamp(want, 1, most ? most : 1);
-    unsigned per = cores / out->synthds, cap = 0;
+    unsigned per = cores / out->synthds, cap = 0, spread = 0;
     if (per == 0)
         per = 1;
     if (in->key_rows) {
         uint64_t c = (in->key_coefs + in->key_rows) / ENTRIES_PER_THREAD;
         cap = c < 1 ? 1 : c > 1024 ? 1024 : (unsigned)c;
+        /* GPU host, keys too small for a synthd's share of the cores: the
+         * spare cores go to more synthds (each runs one partition's witness
+         * program, a single thread, at a time: with 2 synthds a small
+         * circuit's input jobs ran at the pace of 2 programs) */
+        if (per > cap && in->gpu && !in->synthds && !in->threads_given) {
+            unsigned more = cores / cap;
+            if (more > most)
+                more = most;
+            if (more > out->synthds) {
+                out->synthds = more;
+                spread = 1;
+                per = cores / more;
+            }
+        }
         if (per > cap)
             per = cap;
     }
@@ -42,7 +56,8 @@ void synth_plan_pick(const struct synth_plan_in *in, struct synth_plan *out)
         n += snprintf(out->why + n, sizeof(out->why) - (size_t)n, ", %u cores kept for gpud", keep);
     if (n > 0 && (size_t)n < sizeof(out->why) && cap && !in->threads_given && per == cap)
         n += snprintf(out->why + n, sizeof(out->why) - (size_t)n,
-                      ", threads capped at %u by the largest key", cap);
+                      ", threads capped at %u by the largest key%s", cap,
+                      spread ? ", more synthds for the rest" : "");
     if (n > 0 && (size_t)n < sizeof(out->why)) {
         if (out->threads)
             snprintf(out->why + n, sizeof(out->why) - (size_t)n, ": %u synthd%s x %u thread%s%s%s",

@@ -11,7 +11,11 @@
  * per slot) share all the cores with gpud, half each. In both cases a
  * synthd gets no more threads than the largest preloaded key can use (one
  * per 2^17 of its entries + rows: below that the work of a partition is a
- * few milliseconds). gpud's threads are not planned here (--threads, else
+ * few milliseconds); on a GPU host the cores that cap leaves idle go to
+ * more synthds (cores / cap, at most one per given slot; without --slots
+ * the default slot count follows the synthds, sizing.h), since a synthd
+ * runs an input job's witness program, one thread, before its sums: with
+ * small circuits the programs, not the sums, are synthesis's work. gpud's threads are not planned here (--threads, else
  * all CPUs).
  */
 #ifndef SLOTPROVE_RUN_SYNTH_PLAN_H
@@ -23,7 +27,7 @@ struct synth_plan_in {
     unsigned cpus;          /* online CPUs */
     unsigned gpuds;         /* gpud processes */
     int gpu;                /* 1: they prove on GPUs; 0: the CPU backend */
-    unsigned slots;
+    unsigned slots;         /* --slots; 0: not given (the slots follow the synthds) */
     uint64_t key_rows;      /* largest preloaded key: domain rows, 0 if none */
     uint64_t key_coefs;     /* its coefficient entries */
     unsigned synthds;       /* --synth, 0 when not given */
