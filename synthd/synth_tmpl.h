@@ -46,7 +46,13 @@
 #ifndef SYNTH_NT_STORES
 #define SYNTH_NT_STORES 0
 #endif
-#if SYNTH_NT_STORES
+/* non-temporal stores for the zero rows (SSE2's movnti: every x86-64) */
+#if defined(__x86_64__) && defined(__GNUC__)
+#define SYNTH_X86_NT 1
+#else
+#define SYNTH_X86_NT 0
+#endif
+#if SYNTH_NT_STORES || SYNTH_X86_NT
 #include <immintrin.h>
 #endif
 
@@ -281,9 +287,35 @@ static inline void S_(synth_row)(const struct S_(synth_ctx) *x, const uint32_t *
     S_(store)(&x->b[r], &bv);
 }
 
+/* Rows [r0, r1) have no terms (a domain's padding past the last
+ * constraint): a and b are zero there. Runs of SYNTH_ZERO_RUN rows or more
+ * are written with non-temporal stores, which skip the read-for-ownership
+ * of lines nothing will read back here (at a 2^27 domain with 2^26 + 1
+ * constraints that is 4 GiB of a and b a partition); returns 1 if it used
+ * them (the caller fences before it reports done). */
+#define SYNTH_ZERO_RUN 64
+static inline int S_(zero_rows)(const struct S_(synth_ctx) *x, uint32_t r0, uint32_t r1)
+{
+#if SYNTH_X86_NT
+    if (r1 - r0 >= SYNTH_ZERO_RUN) {
+        long long *da = (long long *)&x->a[r0], *db = (long long *)&x->b[r0];
+        size_t nw = (size_t)(r1 - r0) * (sizeof(S_(fr_t)) / 8);
+        for (size_t i = 0; i < nw; i++) {
+            _mm_stream_si64(da + i, 0);
+            _mm_stream_si64(db + i, 0);
+        }
+        return 1;
+    }
+#endif
+    memset(&x->a[r0], 0, (size_t)(r1 - r0) * sizeof(S_(fr_t)));
+    memset(&x->b[r0], 0, (size_t)(r1 - r0) * sizeof(S_(fr_t)));
+    return 0;
+}
+
 static void S_(synth_chunks)(void *arg, size_t kb, size_t ke)
 {
     const struct S_(synth_ctx) *x = arg;
+    int streamed = 0;
     for (size_t k = kb; k < ke; k++) {
         uint32_t r = x->ix->chunks[k].row, r_end = x->ix->chunks[k + 1].row;
         const uint32_t *p = x->ix->stream + x->ix->chunks[k].word;
@@ -294,21 +326,42 @@ static void S_(synth_chunks)(void *arg, size_t kb, size_t ke)
          * buffers, about 5% slower on the 2-core box at 2^18 and 2^20) */
         uint32_t rp = r + SYNTH_BATCH_ROWS < r_end ? r + SYNTH_BATCH_ROWS : r_end;
         const uint32_t *pf = S_(prefetch_rows)(x, p, r, rp);
-        for (; r < r_end; r++) {
+        while (r < r_end) {
+            if (*p == 0) { /* a run of rows without terms (header word 0) */
+                uint32_t r0 = r;
+                while (r < r_end && *p == 0)
+                    p++, r++;
+                streamed |= S_(zero_rows)(x, r0, r);
+                if (rp < r) /* the prefetch cursor caught up */
+                    pf = p, rp = r;
+                continue;
+            }
             if (rp < r_end) {
                 pf = S_(prefetch_rows)(x, pf, rp, rp + 1);
                 rp++;
             }
             S_(synth_row)(x, &p, r);
+            r++;
         }
 #else
-        for (; r < r_end; r++)
+        while (r < r_end) {
+            if (*p == 0) {
+                uint32_t r0 = r;
+                while (r < r_end && *p == 0)
+                    p++, r++;
+                streamed |= S_(zero_rows)(x, r0, r);
+                continue;
+            }
             S_(synth_row)(x, &p, r);
+            r++;
+        }
 #endif
     }
-#if SYNTH_NT_STORES
-    _mm_sfence(); /* the streamed a, b visible before this thread reports done */
+#if SYNTH_NT_STORES || SYNTH_X86_NT
+    if (SYNTH_NT_STORES || streamed)
+        _mm_sfence(); /* the streamed stores visible before this thread reports done */
 #endif
+    (void)streamed;
 }
 
 void S_(synth_ab)(const struct synth_index *ix, const struct zkey *zk,
