@@ -17,9 +17,11 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -87,32 +89,101 @@ static void reply_key_ok(const struct ctl_msg *req, int index_fd)
     }
 }
 
+/* A zkey's index is built (or mapped) on a thread of its own, so that an
+ * input job the supervisor sends right behind the KEY_LOAD starts its
+ * witness program while the index is built (the program needs nothing of
+ * the key's; `fullprove` on SHA-256 waited for both one after the other).
+ * KEY_OK (or KEY_ERR) goes out when the build is done: from the main loop,
+ * which polls the build's eventfd, or before the partition's sums, which
+ * need the index. One build at a time; every other message waits for it. */
+static struct {
+    int active;          /* a build is pending (its KEY_LOAD unanswered) */
+    int threaded;        /* on th (else it ran in place) */
+    pthread_t th;
+    struct ctl_msg req;  /* the KEY_LOAD */
+    int offered;         /* the supervisor sent another synthd's index */
+    int shared_fd;       /* that index (a dup), or -1 */
+    int index_fd;        /* the index this build shares (KEY_OK's), or -1 */
+    int rc;
+    struct sp_err e;
+    int done_fd;         /* eventfd, written when a build ends */
+} build = { .shared_fd = -1, .index_fd = -1, .done_fd = -1 };
+
+static void *build_index(void *arg)
+{
+    (void)arg;
+    uint32_t id = build.req.key_id;
+    const struct zkey *zk = &keys[id].zk;
+    /* a shared index that does not check out is not this key's fault:
+     * build a private one instead (the key's own entries decide) */
+    if (!build.offered)
+        build.rc = synth_index_build_shared(&index_of[id], zk, &build.index_fd, &build.e);
+    else if (build.shared_fd < 0 ||
+             synth_index_map_shared(&index_of[id], zk, build.shared_fd, &build.e) < 0)
+        build.rc = synth_index_build(&index_of[id], zk, &build.e);
+    uint64_t one = 1;
+    if (write(build.done_fd, &one, sizeof(one)) < 0) {
+        /* key_settle joins the thread whether or not the loop saw this */
+    }
+    return NULL;
+}
+
+/* Waits for the pending build, if any, and answers its KEY_LOAD. */
+static void key_settle(void)
+{
+    if (!build.active)
+        return;
+    if (build.threaded)
+        pthread_join(build.th, NULL);
+    build.active = build.threaded = 0;
+    uint64_t v;
+    if (read(build.done_fd, &v, sizeof(v)) < 0) {
+        /* nonblocking, and already drained */
+    }
+    if (build.shared_fd >= 0)
+        close(build.shared_fd);
+    build.shared_fd = -1;
+    if (build.rc < 0) {
+        child_key_drop(keys, build.req.key_id);
+        reply(&build.req, CTL_KEY_ERR, build.rc, build.e.msg);
+    } else {
+        reply_key_ok(&build.req, build.index_fd);
+    }
+    if (build.index_fd >= 0)
+        close(build.index_fd);
+    build.index_fd = -1;
+}
+
 /* KEY_LOAD: fd[0] the key; fd[1], when the supervisor has one, the index
- * another synthd built for it (mapped, not rebuilt). */
+ * another synthd built for it (mapped, not rebuilt). A zkey's index is
+ * built in the background (above); a bellperson key loads here. */
 static void key_load(const struct ctl_msg *req, const int *fds, int nfds)
 {
     struct sp_err e = { "" };
-    int index_fd = -1;
+    key_settle();
     key_drop(req->key_id);
     int bellperson = req->key_kind == CTL_KEY_BELLPERSON;
     int rc = child_key_load(keys, req, fds, bellperson ? nfds : 1, nthreads, &e);
-    if (rc == 0 && !bellperson) {
-        const struct zkey *zk = &keys[req->key_id].zk;
-        /* a shared index that does not check out is not this key's fault:
-         * build a private one instead (the key's own entries decide) */
-        if (nfds < 2 || synth_index_map_shared(&index_of[req->key_id], zk, fds[1], &e) < 0)
-            rc = nfds < 2 ? synth_index_build_shared(&index_of[req->key_id], zk, &index_fd, &e)
-                          : synth_index_build(&index_of[req->key_id], zk, &e);
-        if (rc < 0)
-            child_key_drop(keys, req->key_id);
-    }
     if (rc < 0) {
         reply(req, CTL_KEY_ERR, rc, e.msg);
         return;
     }
-    reply_key_ok(req, index_fd);
-    if (index_fd >= 0)
-        close(index_fd);
+    if (bellperson) {
+        reply_key_ok(req, -1);
+        return;
+    }
+    build.req = *req;
+    build.rc = 0;
+    build.e.msg[0] = 0;
+    build.index_fd = -1;
+    build.offered = nfds >= 2;
+    build.shared_fd = build.offered ? dup(fds[1]) : -1; /* -1: a private build */
+    build.active = 1;
+    build.threaded = pthread_create(&build.th, NULL, build_index, NULL) == 0;
+    if (!build.threaded) { /* no thread to spare: build here and answer */
+        build_index(NULL);
+        key_settle();
+    }
 }
 
 /* Claims a FREE slot, sleeping on free_seq while none is. Gives up only if
@@ -290,6 +361,7 @@ static void synthesize_input(const struct ctl_msg *req, int input_fd, int prog_f
         return;
     }
     snprintf(wname, sizeof(wname), "%s (its witness program's .wtns)", name);
+    key_settle(); /* the key's index, built while the program ran */
     synthesize(req, wfd, wname, 0);
     close(wfd);
 }
@@ -307,13 +379,21 @@ int main(int argc, char **argv)
     ctl_init(&hello, CTL_HELLO);
     child_send(&args, &hello);
 
+    if ((build.done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+        fprintf(stderr, "synthd: eventfd: %s\n", strerror(errno));
+        return 2;
+    }
+
     static struct ctl_msg m;
     for (;;) {
-        struct pollfd pfd = { .fd = args.ctl_fd, .events = POLLIN };
-        int pr = poll(&pfd, 1, 1000);
+        struct pollfd pfd[2] = { { .fd = args.ctl_fd, .events = POLLIN },
+                                 { .fd = build.done_fd, .events = POLLIN } };
+        int pr = poll(pfd, 2, 1000);
         if (!child_supervisor_alive(&args))
             return 0;
-        if (pr <= 0)
+        if (pr > 0 && (pfd[1].revents & POLLIN))
+            key_settle(); /* a build ended: answer its KEY_LOAD */
+        if (pr <= 0 || !(pfd[0].revents & (POLLIN | POLLHUP | POLLERR)))
             continue;
         int fds[CTL_MAX_FDS], nfds;
         rc = ctl_recv(args.ctl_fd, &m, fds, &nfds);
@@ -332,6 +412,10 @@ int main(int argc, char **argv)
                 reply(&m, CTL_KEY_ERR, -EINVAL, "KEY_LOAD without a key descriptor");
             break;
         case CTL_SYNTH:
+            /* an input job's witness program starts before the pending
+             * build is waited for (synthesize_input settles it) */
+            if (nfds < 2)
+                key_settle();
             if (nfds == 1) {
                 char wname[256];
                 snprintf(wname, sizeof(wname), "%.255s", m.text);
@@ -342,9 +426,11 @@ int main(int argc, char **argv)
                 reply(&m, CTL_SYNTH_ERR, -EINVAL, "SYNTH without a witness descriptor");
             break;
         case CTL_KEY_DROP:
+            key_settle();
             key_drop(m.key_id);
             break;
         case CTL_SHUTDOWN:
+            key_settle();
             pool_detach(&pool);
             return 0;
         default:
