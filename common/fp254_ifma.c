@@ -1,6 +1,6 @@
 /* fp254_ifma.c - see fp254_ifma.h (the kernels: fp254_ifma_kern.h):
- * eight BN254 products, and the G1 MSM's batch-affine additions in lanes
- * (fp381_ifma.c's scheme for BN254). */
+ * eight BN254 products, the G1 MSM's batch-affine additions in lanes and
+ * the key check's G1 curve equations (fp381_ifma.c's scheme for BN254). */
 #include "fp254_ifma.h"
 
 #include <stddef.h>
@@ -59,6 +59,32 @@ IFMA_TARGET static inline void chord_254x8(bn254_g1_affine_t *const *dst,
     _mm512_storeu_si512((void *)a, vd);
     v254_store_p(a, 0, X3, mask);
     v254_store_p(a, oy, Y3, mask);
+}
+
+IFMA_TARGET unsigned bn254_g1_on_curve_x8_ifma(const bn254_g1_affine_t *const pts[8])
+{
+    const unsigned oy = offsetof(bn254_g1_affine_t, y);
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i va = _mm512_loadu_si512((const void *)pts);
+    __m512i X[5], Y[5], L[5], R[5], Bc[5];
+    uint64_t b52[5];
+    v254_limbs_to_52(b52, bn254_g1_b.l);
+    v254_load_p(X, va, 0, 0xff);
+    v254_load_p(Y, va, oy, 0xff);
+    v254_mul(L, Y, Y);
+    v254_mul(R, X, X);
+    v254_mul(R, R, X);
+    TMPL_UNROLL
+    for (int j = 0; j < 5; j++)
+        Bc[j] = _mm512_set1_epi64((long long)b52[j]);
+    v254_add(R, R, Bc);
+    __mmask8 eq = 0xff, inf = 0xff;
+    TMPL_UNROLL
+    for (int j = 0; j < 5; j++) {
+        eq &= _mm512_cmpeq_epi64_mask(L[j], R[j]);
+        inf &= _mm512_cmpeq_epi64_mask(_mm512_or_si512(X[j], Y[j]), zero);
+    }
+    return (unsigned)(eq | inf);
 }
 
 /* D = den[k] for the lanes k in lm (the others zero), every zero lane
@@ -179,6 +205,12 @@ void bn254_g1_add_batch_ifma(bn254_g1_affine_t *const *dst, uint8_t *const *dst_
                              bn254_fp_t *den, bn254_fp_t *pre)
 {
     (void)dst, (void)dst_set, (void)src, (void)n, (void)den, (void)pre; /* never called */
+}
+
+unsigned bn254_g1_on_curve_x8_ifma(const bn254_g1_affine_t *const pts[8])
+{
+    (void)pts; /* never called: not supported */
+    return 0;
 }
 
 void bn254_fp_mul_x8_ifma(bn254_fp_t r[8], const bn254_fp_t a[8], const bn254_fp_t b[8])

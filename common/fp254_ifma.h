@@ -37,4 +37,11 @@ void bn254_g1_add_batch_ifma(bn254_g1_affine_t *const *dst, uint8_t *const *dst_
                              const bn254_g1_affine_t *const *src, unsigned n,
                              bn254_fp_t *den, bn254_fp_t *pre);
 
+/* Bit k (k < 8) of the result is set when the BN254 G1 affine point
+ * *pts[k] (Montgomery form, both coordinates < p: the caller checks) is on
+ * y^2 = x^3 + 3 or is (0, 0), the point at infinity; the same answer as
+ * bn254_g1_affine_is_on_curve. Only where ifma_supported() is 1. Used by
+ * the key check (zkey_check.c). */
+unsigned bn254_g1_on_curve_x8_ifma(const bn254_g1_affine_t *const pts[8]);
+
 #endif

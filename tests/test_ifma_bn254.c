@@ -14,6 +14,9 @@
  *                (16 and 17 among them: the smallest the MSM hands it),
  *                random points with doublings (P = B) and cancellations
  *                (P = -B), and batches of only doublings / cancellations
+ *   on_curve_x8  bn254_g1_on_curve_x8_ifma (the key check's eight curve
+ *                equations) against bn254_g1_affine_is_on_curve, mask bit
+ *                by bit
  *   p52          the digits of p (fp254_p52) against GMP
  *
  * Where the CPU lacks AVX-512 IFMA the kernel tests are skipped (and say
@@ -228,6 +231,50 @@ Test(ifma_bn254, add_batch, .timeout = 120)
     tb_batch_case(17, 6);
     tb_batch_case(1024, 1);
     tb_batch_case(1024, 7);
+}
+
+/* bn254_g1_on_curve_x8_ifma against bn254_g1_affine_is_on_curve on groups
+ * mixing points on the curve, points with y + 1, (0, 0) and (0, y): the
+ * mask bit for bit. */
+Test(ifma_bn254, on_curve_x8, .timeout = 60)
+{
+    if (!ifma_supported())
+        cr_skip_test("this CPU has no AVX-512 IFMA: the kernel cannot run here");
+    bn254_g1_jac_t G;
+    bn254_g1_from_affine(&G, &bn254_g1_generator);
+    int seen_off = 0, seen_on = 0;
+    for (int it = 0; it < 300; it++) {
+        bn254_g1_affine_t pt[8];
+        const bn254_g1_affine_t *pp[8];
+        unsigned want = 0;
+        for (int k = 0; k < 8; k++) {
+            bn254_g1_jac_t J;
+            uint64_t s[4] = { tb_rand64(), tb_rand64(), tb_rand64(), tb_rand64() >> 3 };
+            bn254_g1_mul_scalar(&J, &G, s, 4);
+            bn254_g1_to_affine(&pt[k], &J);
+            switch (tb_rand64() % 5) {
+            case 0: /* y + 1 (Montgomery one): off the curve */
+                bn254_fp_add(&pt[k].y, &pt[k].y, &bn254_fp_mont_one);
+                break;
+            case 1:
+                bn254_g1_affine_set_inf(&pt[k]);
+                break;
+            case 2: /* (0, y) */
+                bn254_fp_set_zero(&pt[k].x);
+                break;
+            default:
+                break;
+            }
+            if (bn254_g1_affine_is_on_curve(&pt[k]))
+                want |= 1u << k, seen_on++;
+            else
+                seen_off++;
+            pp[k] = &pt[k];
+        }
+        unsigned got = bn254_g1_on_curve_x8_ifma(pp);
+        cr_assert_eq(got, want, "group %d: mask %#x, want %#x", it, got, want);
+    }
+    cr_assert(seen_on > 100 && seen_off > 100);
 }
 
 /* fp254_p52 (filled before main) against p's digits from GMP. */
