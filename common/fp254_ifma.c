@@ -33,34 +33,6 @@ IFMA_TARGET void bn254_fp_mul_x8_ifma(bn254_fp_t r[8], const bn254_fp_t a[8],
     v254_store(r, R, 8);
 }
 
-/* For the lanes in mask: B = *dst[k] += P = *src[k] (chord: x_B != x_P),
- * given T = 1/(x_P - x_B); the other lanes are neither read nor written. */
-IFMA_TARGET static inline void chord_254x8(bn254_g1_affine_t *const *dst,
-                                           const bn254_g1_affine_t *const *src,
-                                           const __m512i T[5], __mmask8 mask)
-{
-    const unsigned oy = offsetof(bn254_g1_affine_t, y);
-    __m512i vd = _mm512_maskz_loadu_epi64(mask, (const void *)dst);
-    __m512i vs = _mm512_maskz_loadu_epi64(mask, (const void *)src);
-    __m512i X[5], Y[5], L[5], BX[5], BY[5], X3[5], Y3[5];
-    v254_load_p(BY, vd, oy, mask);
-    v254_load_p(Y, vs, oy, mask);
-    v254_sub(Y, Y, BY);                     /* y_P - y_B */
-    v254_mul(L, Y, T);                      /* λ */
-    v254_load_p(BX, vd, 0, mask);
-    v254_load_p(X, vs, 0, mask);
-    v254_mul(X3, L, L);
-    v254_sub(X3, X3, BX);
-    v254_sub(X3, X3, X);                    /* x3 = λ² - x_B - x_P */
-    v254_sub(Y3, BX, X3);
-    v254_mul(Y3, Y3, L);
-    v254_sub(Y3, Y3, BY);                   /* y3 = λ(x_B - x3) - y_B */
-    uint64_t a[8];
-    _mm512_storeu_si512((void *)a, vd);
-    v254_store_p(a, 0, X3, mask);
-    v254_store_p(a, oy, Y3, mask);
-}
-
 IFMA_TARGET unsigned bn254_g1_on_curve_x8_ifma(const bn254_g1_affine_t *const pts[8])
 {
     const unsigned oy = offsetof(bn254_g1_affine_t, y);
@@ -87,13 +59,14 @@ IFMA_TARGET unsigned bn254_g1_on_curve_x8_ifma(const bn254_g1_affine_t *const pt
     return (unsigned)(eq | inf);
 }
 
-/* D = den[k] for the lanes k in lm (the others zero), every zero lane
- * replaced by ONE (the batch's running product passes over it); returns
- * the mask of the lanes whose den[k] is zero, those outside lm included. */
-IFMA_TARGET static inline __mmask8 load_den_254(__m512i D[5], const bn254_fp_t *den,
-                                                __mmask8 lm, const __m512i ONE[5])
+/* D = the limb-major scratch group at base (v254_load_lm; `lanes` values,
+ * the other lanes zero), every zero lane replaced by ONE (the batch's
+ * running product passes over it); returns the mask of the zero lanes,
+ * those past `lanes` included. */
+IFMA_TARGET static inline __mmask8 load_den_254(__m512i D[5], const uint64_t *base,
+                                                unsigned lanes, const __m512i ONE[5])
 {
-    v254_load(D, den, lm);
+    v254_load_lm(D, base, lanes);
     __mmask8 z = v254_zero(D);
     TMPL_UNROLL
     for (int j = 0; j < 5; j++)
@@ -101,6 +74,10 @@ IFMA_TARGET static inline __mmask8 load_den_254(__m512i D[5], const bn254_fp_t *
     return z;
 }
 
+/* den and pre hold group g (entries 8g .. 8g + lanes - 1) limb-major
+ * (v254_load_lm) in the space of its elements, so both passes move them
+ * with vector loads and stores; the points come in as rows
+ * (v254_load_pts). */
 IFMA_TARGET void bn254_g1_add_batch_ifma(bn254_g1_affine_t *const *dst,
                                          uint8_t *const *dst_set,
                                          const bn254_g1_affine_t *const *src,
@@ -112,25 +89,32 @@ IFMA_TARGET void bn254_g1_add_batch_ifma(bn254_g1_affine_t *const *dst,
     TMPL_UNROLL
     for (int j = 0; j < 5; j++)
         ONE[j] = A[j] = _mm512_set1_epi64((long long)one52[j]);
-    for (unsigned i = 0; i < n; i++) { /* the denominators, as add_batch */
-        const bn254_g1_affine_t *B = dst[i], *P = src[i];
-        if (bn254_fp_eq(&B->x, &P->x)) {
-            if (bn254_fp_eq(&B->y, &P->y) && !bn254_fp_is_zero(&P->y))
-                bn254_fp_dbl(&den[i], &P->y);  /* doubling: 2y */
-            else
-                bn254_fp_set_zero(&den[i]);    /* P = -B: sum is infinity */
-        } else {
-            bn254_fp_sub(&den[i], &P->x, &B->x);
+    unsigned groups = (n + 7) / 8;
+    for (unsigned g = 0; g < groups; g++) { /* the denominators, as add_batch */
+        unsigned lanes = n - 8 * g < 8 ? n - 8 * g : 8;
+        uint64_t *dl = den[8 * g].l;
+        for (unsigned k = 0; k < lanes; k++) {
+            const bn254_g1_affine_t *B = dst[8 * g + k], *P = src[8 * g + k];
+            bn254_fp_t d;
+            if (bn254_fp_eq(&B->x, &P->x)) {
+                if (bn254_fp_eq(&B->y, &P->y) && !bn254_fp_is_zero(&P->y))
+                    bn254_fp_dbl(&d, &P->y);  /* doubling: 2y */
+                else
+                    bn254_fp_set_zero(&d);    /* P = -B: sum is infinity */
+            } else {
+                bn254_fp_sub(&d, &P->x, &B->x);
+            }
+            TMPL_UNROLL
+            for (int w = 0; w < 4; w++)
+                dl[w * lanes + k] = d.l[w];
         }
     }
     /* lane k's running product over entries 8g + k (a zero den counts as
      * one); pre = the product before the entry */
-    unsigned groups = (n + 7) / 8;
     for (unsigned g = 0; g < groups; g++) {
         unsigned lanes = n - 8 * g < 8 ? n - 8 * g : 8;
-        __mmask8 lm = (__mmask8)((1u << lanes) - 1);
-        load_den_254(D, den + 8 * g, lm, ONE);
-        v254_store(pre + 8 * g, A, lanes);
+        load_den_254(D, den[8 * g].l, lanes, ONE);
+        v254_store_lm(pre[8 * g].l, A, lanes);
         v254_mul(A, A, D);
     }
     /* one inversion for the eight lanes: inv_k = 1/acc_k =
@@ -153,21 +137,36 @@ IFMA_TARGET void bn254_g1_add_batch_ifma(bn254_g1_affine_t *const *dst,
     for (unsigned g = groups; g-- > 0;) {
         unsigned lanes = n - 8 * g < 8 ? n - 8 * g : 8;
         __mmask8 lm = (__mmask8)((1u << lanes) - 1);
-        __mmask8 z = load_den_254(D, den + 8 * g, lm, ONE);
-        v254_load(U, pre + 8 * g, lm);
+        __mmask8 z = load_den_254(D, den[8 * g].l, lanes, ONE);
+        v254_load_lm(U, pre[8 * g].l, lanes);
         v254_mul(T, A, U); /* 1/den */
         v254_mul(A, A, D);
-        __mmask8 chord = lm & (__mmask8)~z, dbl = 0;
-        for (unsigned k = 0; k < lanes; k++) {
-            unsigned i = 8 * g + k;
+        __mmask8 live = lm & (__mmask8)~z;
+        for (unsigned k = 0; k < lanes; k++)
             if (z >> k & 1)
-                *dst_set[i] = 0; /* B + (-B) */
-            else if (bn254_fp_eq(&dst[i]->x, &src[i]->x))
-                dbl |= (__mmask8)(1u << k);
+                *dst_set[8 * g + k] = 0; /* B + (-B) */
+        if (!live)
+            continue;
+        __m512i BX[5], BY[5], PX[5], PY[5];
+        v254_load_pts(BX, BY, (const bn254_g1_affine_t *const *)(dst + 8 * g), live);
+        v254_load_pts(PX, PY, src + 8 * g, live);
+        __mmask8 dbl = live;
+        TMPL_UNROLL
+        for (int j = 0; j < 5; j++)
+            dbl &= _mm512_cmpeq_epi64_mask(BX[j], PX[j]);
+        __mmask8 chord = live & (__mmask8)~dbl;
+        if (chord) { /* B += P, x_B != x_P */
+            __m512i L[5], X3[5], Y3[5];
+            v254_sub(L, PY, BY);
+            v254_mul(L, L, T);                  /* λ = (y_P - y_B)/(x_P - x_B) */
+            v254_mul(X3, L, L);
+            v254_sub(X3, X3, BX);
+            v254_sub(X3, X3, PX);               /* x3 = λ² - x_B - x_P */
+            v254_sub(Y3, BX, X3);
+            v254_mul(Y3, Y3, L);
+            v254_sub(Y3, Y3, BY);               /* y3 = λ(x_B - x3) - y_B */
+            v254_store_pts(dst + 8 * g, X3, Y3, chord);
         }
-        chord &= (__mmask8)~dbl;
-        if (chord)
-            chord_254x8(dst + 8 * g, src + 8 * g, T, chord);
         if (dbl) { /* λ = 3x²/2y, one by one */
             bn254_fp_t t[8];
             v254_store(t, T, lanes);

@@ -22,9 +22,11 @@
  * and mod 2^48 are the low bits of bn254_fp_n0 = -p^-1 mod 2^64.
  *
  * Conversions: the 4 little-endian 64-bit limbs of eight elements come in
- * by gathers (consecutive elements, or any addresses for the points behind
- * the MSM's pointer arrays) and are cut into digits with shifts; they go
- * out through four vector stores read back limb by limb.
+ * by gathers (consecutive elements) or as four vectors of limbs (the
+ * "limb-major" scratch layout, v254_load_lm), or, for the eight affine
+ * points behind the MSM's pointer arrays, as eight 64-byte rows
+ * transposed in registers (v254_load_pts); they are cut into digits with
+ * shifts and go out the same ways.
  */
 #ifndef SLOTPROVE_FP254_IFMA_KERN_H
 #define SLOTPROVE_FP254_IFMA_KERN_H
@@ -120,25 +122,89 @@ IFMA_TARGET static inline void v254_load_p(__m512i X[5], __m512i addr, unsigned 
     v254_split(X, V);
 }
 
-/* The element at byte address addr[k] + off = lane k of D, for the lanes
- * in mask. */
-IFMA_TARGET static inline void v254_store_p(const uint64_t addr[8], unsigned off,
-                                            const __m512i D[5], __mmask8 mask)
+/* Limb-major scratch: the values of lanes k < lanes as 4 rows of `lanes`
+ * limbs, limb w of lane k at base[w * lanes + k] (4 * lanes words, the
+ * space of `lanes` elements). X = those values' digits, 0 in the other
+ * lanes. */
+IFMA_TARGET static inline void v254_load_lm(__m512i X[5], const uint64_t *base, unsigned lanes)
 {
-    uint64_t buf[4][8] __attribute__((aligned(64)));
+    __mmask8 lm = (__mmask8)((1u << lanes) - 1);
+    __m512i V[4];
+    TMPL_UNROLL
+    for (int w = 0; w < 4; w++)
+        V[w] = _mm512_maskz_loadu_epi64(lm, (const void *)(base + w * lanes));
+    v254_split(X, V);
+}
+
+/* The limb-major scratch at base = lanes k < lanes of D (v254_load_lm). */
+IFMA_TARGET static inline void v254_store_lm(uint64_t *base, const __m512i D[5], unsigned lanes)
+{
+    __mmask8 lm = (__mmask8)((1u << lanes) - 1);
     __m512i O[4];
     v254_join(O, D);
     TMPL_UNROLL
     for (int w = 0; w < 4; w++)
-        _mm512_store_si512((void *)buf[w], O[w]);
-    for (int k = 0; k < 8; k++) {
-        if (!(mask >> k & 1))
-            continue;
-        uint64_t *x = (uint64_t *)(uintptr_t)(addr[k] + off);
-        TMPL_UNROLL
-        for (int w = 0; w < 4; w++)
-            x[w] = buf[w][k];
+        _mm512_mask_storeu_epi64((void *)(base + w * lanes), lm, O[w]);
+}
+
+/* The 8x8 transpose of 64-bit words,
+ * R[j] lane k = T[k] lane j (unpack within 128-bit pairs, then two rounds
+ * of 128-bit lane shuffles). */
+IFMA_TARGET static inline void v254_transpose8(__m512i R[8], const __m512i T[8])
+{
+    __m512i t[8], u[8];
+    TMPL_UNROLL
+    for (int i = 0; i < 4; i++) {
+        t[2 * i] = _mm512_unpacklo_epi64(T[2 * i], T[2 * i + 1]);
+        t[2 * i + 1] = _mm512_unpackhi_epi64(T[2 * i], T[2 * i + 1]);
     }
+    /* t[0]: 128-bit lanes (r0 r1)[0], [2], [4], [6]; t[1]: [1], [3], [5], [7] */
+    u[0] = _mm512_shuffle_i64x2(t[0], t[2], 0x88); /* [0] [4] of rows 0-3 */
+    u[1] = _mm512_shuffle_i64x2(t[0], t[2], 0xdd); /* [2] [6] */
+    u[2] = _mm512_shuffle_i64x2(t[1], t[3], 0x88); /* [1] [5] */
+    u[3] = _mm512_shuffle_i64x2(t[1], t[3], 0xdd); /* [3] [7] */
+    u[4] = _mm512_shuffle_i64x2(t[4], t[6], 0x88); /* the same, rows 4-7 */
+    u[5] = _mm512_shuffle_i64x2(t[4], t[6], 0xdd);
+    u[6] = _mm512_shuffle_i64x2(t[5], t[7], 0x88);
+    u[7] = _mm512_shuffle_i64x2(t[5], t[7], 0xdd);
+    R[0] = _mm512_shuffle_i64x2(u[0], u[4], 0x88);
+    R[4] = _mm512_shuffle_i64x2(u[0], u[4], 0xdd);
+    R[2] = _mm512_shuffle_i64x2(u[1], u[5], 0x88);
+    R[6] = _mm512_shuffle_i64x2(u[1], u[5], 0xdd);
+    R[1] = _mm512_shuffle_i64x2(u[2], u[6], 0x88);
+    R[5] = _mm512_shuffle_i64x2(u[2], u[6], 0xdd);
+    R[3] = _mm512_shuffle_i64x2(u[3], u[7], 0x88);
+    R[7] = _mm512_shuffle_i64x2(u[3], u[7], 0xdd);
+}
+
+/* X, Y = lane k: the coordinates of the affine point *pts[k] (x || y, 64
+ * bytes) for the lanes in mask, 0 in the others (not read): eight row
+ * loads and a transpose. */
+IFMA_TARGET static inline void v254_load_pts(__m512i X[5], __m512i Y[5],
+                                             const bn254_g1_affine_t *const *pts, __mmask8 mask)
+{
+    __m512i T[8], C[8];
+    TMPL_UNROLL
+    for (int k = 0; k < 8; k++)
+        T[k] = (mask >> k & 1) ? _mm512_loadu_si512((const void *)pts[k])
+                               : _mm512_setzero_si512();
+    v254_transpose8(C, T);
+    v254_split(X, C);
+    v254_split(Y, C + 4);
+}
+
+/* *pts[k] = (lane k of X, lane k of Y) for the lanes in mask. */
+IFMA_TARGET static inline void v254_store_pts(bn254_g1_affine_t *const *pts, const __m512i X[5],
+                                              const __m512i Y[5], __mmask8 mask)
+{
+    __m512i C[8], T[8];
+    v254_join(C, X);
+    v254_join(C + 4, Y);
+    v254_transpose8(T, C);
+    TMPL_UNROLL
+    for (int k = 0; k < 8; k++)
+        if (mask >> k & 1)
+            _mm512_storeu_si512((void *)pts[k], T[k]);
 }
 
 /* R = A*B*2^-256 mod p, fully reduced, all three in digits (A, B < p):
