@@ -77,7 +77,7 @@ IFMA_TARGET static inline __mmask8 load_den_254(__m512i D[5], const uint64_t *ba
 /* den and pre hold group g (entries 8g .. 8g + lanes - 1) limb-major
  * (v254_load_lm) in the space of its elements, so both passes move them
  * with vector loads and stores; the points come in as rows
- * (v254_load_pts). */
+ * (v254_load_rows). */
 IFMA_TARGET void bn254_g1_add_batch_ifma(bn254_g1_affine_t *const *dst,
                                          uint8_t *const *dst_set,
                                          const bn254_g1_affine_t *const *src,
@@ -148,8 +148,11 @@ IFMA_TARGET void bn254_g1_add_batch_ifma(bn254_g1_affine_t *const *dst,
         if (!live)
             continue;
         __m512i BX[5], BY[5], PX[5], PY[5];
-        v254_load_pts(BX, BY, (const bn254_g1_affine_t *const *)(dst + 8 * g), live);
-        v254_load_pts(PX, PY, src + 8 * g, live);
+        uint64_t da[8], sa[8];
+        v254_addrs(da, dst + 8 * g, live);
+        v254_addrs(sa, src + 8 * g, live);
+        v254_load_rows(BX, BY, da, 0, live);
+        v254_load_rows(PX, PY, sa, 0, live);
         __mmask8 dbl = live;
         TMPL_UNROLL
         for (int j = 0; j < 5; j++)
@@ -165,7 +168,7 @@ IFMA_TARGET void bn254_g1_add_batch_ifma(bn254_g1_affine_t *const *dst,
             v254_sub(Y3, BX, X3);
             v254_mul(Y3, Y3, L);
             v254_sub(Y3, Y3, BY);               /* y3 = λ(x_B - x3) - y_B */
-            v254_store_pts(dst + 8 * g, X3, Y3, chord);
+            v254_store_rows(da, 0, X3, Y3, chord);
         }
         if (dbl) { /* λ = 3x²/2y, one by one */
             bn254_fp_t t[8];

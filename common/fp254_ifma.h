@@ -1,8 +1,9 @@
 /*
  * fp254_ifma.h - BN254 Fq arithmetic eight lanes at a time with AVX-512
  * IFMA (vpmadd52luq/vpmadd52huq), for work whose products do not depend on
- * each other: the G1 MSM's batch-affine bucket additions. The kernels:
- * fp254_ifma_kern.h; the BLS12-381 counterpart: fp381_ifma.h.
+ * each other: the G1 and G2 MSMs' batch-affine bucket additions and the
+ * key check's G1 curve equations. The kernels: fp254_ifma_kern.h; the
+ * BLS12-381 counterpart: fp381_ifma.h.
  *
  * Values in and out are the scalar path's (bn254.h): Montgomery form with
  * R = 2^256, 4 limbs, fully reduced; the kernels give the same limbs as
@@ -36,6 +37,12 @@ void bn254_fp_mul_x8_ifma(bn254_fp_t r[8], const bn254_fp_t a[8], const bn254_fp
 void bn254_g1_add_batch_ifma(bn254_g1_affine_t *const *dst, uint8_t *const *dst_set,
                              const bn254_g1_affine_t *const *src, unsigned n,
                              bn254_fp_t *den, bn254_fp_t *pre);
+
+/* The same for BN254 G2 (Fp2 lanes: each product three Fq products,
+ * Karatsuba; fp254_ifma_g2.c). */
+void bn254_g2_add_batch_ifma(bn254_g2_affine_t *const *dst, uint8_t *const *dst_set,
+                             const bn254_g2_affine_t *const *src, unsigned n,
+                             bn254_fp2_t *den, bn254_fp2_t *pre);
 
 /* Bit k (k < 8) of the result is set when the BN254 G1 affine point
  * *pts[k] (Montgomery form, both coordinates < p: the caller checks) is on

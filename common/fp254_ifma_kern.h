@@ -1,8 +1,9 @@
 /*
- * fp254_ifma_kern.h - the AVX-512 IFMA building blocks of fp254_ifma.c:
- * BN254 Fq arithmetic eight lanes at a time (static inline, compiled for
- * AVX-512F + IFMA by target attribute: callers run them only where
- * ifma_supported() is 1). fp381_ifma_kern.h's scheme for the 254-bit p.
+ * fp254_ifma_kern.h - the AVX-512 IFMA building blocks of fp254_ifma.c
+ * and fp254_ifma_g2.c: BN254 Fq arithmetic eight lanes at a time (static
+ * inline, compiled for AVX-512F + IFMA by target attribute: callers run
+ * them only where ifma_supported() is 1). fp381_ifma_kern.h's scheme for
+ * the 254-bit p.
  *
  * Lane k of vector X[j] is digit j of operand k in radix 2^52: 5 digits,
  * 260 bits, for values < p < 2^254.
@@ -25,7 +26,7 @@
  * by gathers (consecutive elements) or as four vectors of limbs (the
  * "limb-major" scratch layout, v254_load_lm), or, for the eight affine
  * points behind the MSM's pointer arrays, as eight 64-byte rows
- * transposed in registers (v254_load_pts); they are cut into digits with
+ * transposed in registers (v254_load_rows); they are cut into digits with
  * shifts and go out the same ways.
  */
 #ifndef SLOTPROVE_FP254_IFMA_KERN_H
@@ -177,34 +178,44 @@ IFMA_TARGET static inline void v254_transpose8(__m512i R[8], const __m512i T[8])
     R[7] = _mm512_shuffle_i64x2(u[3], u[7], 0xdd);
 }
 
-/* X, Y = lane k: the coordinates of the affine point *pts[k] (x || y, 64
- * bytes) for the lanes in mask, 0 in the others (not read): eight row
+/* addr[k] = ptrs[k] (an array of pointers) as an integer for the lanes in
+ * mask, 0 in the others (not read). */
+IFMA_TARGET static inline void v254_addrs(uint64_t addr[8], const void *ptrs, __mmask8 mask)
+{
+    _mm512_storeu_si512((void *)addr, _mm512_maskz_loadu_epi64(mask, ptrs));
+}
+
+/* A, B = lane k: the 64 bytes at addr[k] + off as two 4-limb values (the
+ * first 32 bytes A's: an affine G1 point's x and y, or one G2 coordinate's
+ * c0 and c1) for the lanes in mask, 0 in the others (not read): eight row
  * loads and a transpose. */
-IFMA_TARGET static inline void v254_load_pts(__m512i X[5], __m512i Y[5],
-                                             const bn254_g1_affine_t *const *pts, __mmask8 mask)
+IFMA_TARGET static inline void v254_load_rows(__m512i A[5], __m512i B[5], const uint64_t addr[8],
+                                              unsigned off, __mmask8 mask)
 {
     __m512i T[8], C[8];
     TMPL_UNROLL
     for (int k = 0; k < 8; k++)
-        T[k] = (mask >> k & 1) ? _mm512_loadu_si512((const void *)pts[k])
-                               : _mm512_setzero_si512();
+        T[k] = _mm512_maskz_loadu_epi64((__mmask8)-(mask >> k & 1),
+                                        (const void *)(uintptr_t)(addr[k] + off));
     v254_transpose8(C, T);
-    v254_split(X, C);
-    v254_split(Y, C + 4);
+    v254_split(A, C);
+    v254_split(B, C + 4);
 }
 
-/* *pts[k] = (lane k of X, lane k of Y) for the lanes in mask. */
-IFMA_TARGET static inline void v254_store_pts(bn254_g1_affine_t *const *pts, const __m512i X[5],
-                                              const __m512i Y[5], __mmask8 mask)
+/* The 64 bytes at addr[k] + off = (lane k of A, lane k of B), for the
+ * lanes in mask. */
+IFMA_TARGET static inline void v254_store_rows(const uint64_t addr[8], unsigned off,
+                                               const __m512i A[5], const __m512i B[5],
+                                               __mmask8 mask)
 {
     __m512i C[8], T[8];
-    v254_join(C, X);
-    v254_join(C + 4, Y);
+    v254_join(C, A);
+    v254_join(C + 4, B);
     v254_transpose8(T, C);
     TMPL_UNROLL
     for (int k = 0; k < 8; k++)
         if (mask >> k & 1)
-            _mm512_storeu_si512((void *)pts[k], T[k]);
+            _mm512_storeu_si512((void *)(uintptr_t)(addr[k] + off), T[k]);
 }
 
 /* R = A*B*2^-256 mod p, fully reduced, all three in digits (A, B < p):

@@ -14,6 +14,8 @@
  *                (16 and 17 among them: the smallest the MSM hands it),
  *                random points with doublings (P = B) and cancellations
  *                (P = -B), and batches of only doublings / cancellations
+ *   add_batch_g2 the same for bn254_g2_add_batch_ifma (Fp2 lanes): n = 1..40
+ *                in steps of 3, 16 (only doublings), 17, 1024
  *   on_curve_x8  bn254_g1_on_curve_x8_ifma (the key check's eight curve
  *                equations) against bn254_g1_affine_is_on_curve, mask bit
  *                by bit
@@ -162,75 +164,93 @@ Test(ifma_bn254, mul_x8_gmp, .timeout = 60)
 
 /* One batch of n entries: kinds (bit mask) 1 chord (random P), 2 doubling
  * (P a copy of B), 4 cancellation (P = -B), each entry's kind drawn from
- * the mask. Checks bn254_g1_add_batch_ifma against B + P in Jacobian
+ * the mask. Checks G_add_batch_ifma against B + P in Jacobian
  * coordinates, entry by entry. */
-static void tb_batch_case(unsigned n, unsigned kinds)
-{
-    bn254_g1_jac_t gen;
-    bn254_g1_from_affine(&gen, &bn254_g1_generator);
-    bn254_g1_affine_t *B = calloc(n, sizeof(*B)), *P = calloc(n, sizeof(*P));
-    bn254_g1_affine_t *want = calloc(n, sizeof(*want));
-    bn254_g1_affine_t **dst = calloc(n, sizeof(*dst));
-    const bn254_g1_affine_t **src = calloc(n, sizeof(*src));
-    uint8_t *set = calloc(n, 1), **dset = calloc(n, sizeof(*dset)), *want_set = calloc(n, 1);
-    bn254_fp_t *den = calloc(n, sizeof(*den)), *pre = calloc(n, sizeof(*pre));
-    cr_assert(B && P && want && dst && src && set && dset && want_set && den && pre);
-    unsigned nk = (unsigned)__builtin_popcount(kinds);
-    for (unsigned i = 0; i < n; i++) {
-        bn254_g1_jac_t J;
-        uint64_t s1[4] = { tb_rand64(), tb_rand64(), tb_rand64(), tb_rand64() >> 3 };
-        uint64_t s2[4] = { tb_rand64(), tb_rand64(), tb_rand64(), tb_rand64() >> 3 };
-        bn254_g1_mul_scalar(&J, &gen, s1, 4);
-        bn254_g1_to_affine(&B[i], &J);
-        unsigned pick = (unsigned)(tb_rand64() % nk), kind = 0;
-        for (unsigned bit = 1; bit <= 4; bit <<= 1)
-            if ((kinds & bit) && pick-- == 0)
-                kind = bit;
-        if (kind == 2) {
-            P[i] = B[i];
-        } else if (kind == 4) {
-            P[i].x = B[i].x;
-            bn254_fp_neg(&P[i].y, &B[i].y);
-        } else {
-            bn254_g1_mul_scalar(&J, &gen, s2, 4);
-            bn254_g1_to_affine(&P[i], &J);
-        }
-        bn254_g1_from_affine(&J, &B[i]); /* want = B + P, Jacobian */
-        bn254_g1_add_affine(&J, &J, &P[i]);
-        want_set[i] = !bn254_g1_is_inf(&J);
-        if (want_set[i])
-            bn254_g1_to_affine(&want[i], &J);
-        set[i] = 1;
-        dst[i] = &B[i];
-        src[i] = &P[i];
-        dset[i] = &set[i];
-    }
-    bn254_g1_add_batch_ifma(dst, dset, src, n, den, pre);
-    for (unsigned i = 0; i < n; i++) {
-        cr_assert_eq(set[i], want_set[i], "n %u kinds %u entry %u: set %d, want %d", n, kinds,
-                     i, set[i], want_set[i]);
-        if (want_set[i])
-            cr_assert(bn254_g1_affine_eq(&B[i], &want[i]),
-                      "n %u kinds %u entry %u: the lanes' sum differs from the Jacobian one",
-                      n, kinds, i);
-    }
-    free(B), free(P), free(want), free(dst), free(src), free(set), free(dset);
-    free(want_set), free(den), free(pre);
-}
+#define TB_BATCH_CASE(G, F)                                                                     \
+static void tb_batch_case_##G(unsigned n, unsigned kinds)                                       \
+{                                                                                               \
+    G##_jac_t gen;                                                                              \
+    G##_from_affine(&gen, &G##_generator);                                                      \
+    G##_affine_t *B = calloc(n, sizeof(*B)), *P = calloc(n, sizeof(*P));                        \
+    G##_affine_t *want = calloc(n, sizeof(*want));                                              \
+    G##_affine_t **dst = calloc(n, sizeof(*dst));                                               \
+    const G##_affine_t **src = calloc(n, sizeof(*src));                                         \
+    uint8_t *set = calloc(n, 1), **dset = calloc(n, sizeof(*dset)), *want_set = calloc(n, 1);   \
+    F##_t *den = calloc(n, sizeof(*den)), *pre = calloc(n, sizeof(*pre));                       \
+    cr_assert(B && P && want && dst && src && set && dset && want_set && den && pre);           \
+    unsigned nk = (unsigned)__builtin_popcount(kinds);                                          \
+    for (unsigned i = 0; i < n; i++) {                                                          \
+        G##_jac_t J;                                                                            \
+        uint64_t s1[4] = { tb_rand64(), tb_rand64(), tb_rand64(), tb_rand64() >> 3 };           \
+        uint64_t s2[4] = { tb_rand64(), tb_rand64(), tb_rand64(), tb_rand64() >> 3 };           \
+        G##_mul_scalar(&J, &gen, s1, 4);                                                        \
+        G##_to_affine(&B[i], &J);                                                               \
+        unsigned pick = (unsigned)(tb_rand64() % nk), kind = 0;                                 \
+        for (unsigned bit = 1; bit <= 4; bit <<= 1)                                             \
+            if ((kinds & bit) && pick-- == 0)                                                   \
+                kind = bit;                                                                     \
+        if (kind == 2) {                                                                        \
+            P[i] = B[i];                                                                        \
+        } else if (kind == 4) {                                                                 \
+            P[i].x = B[i].x;                                                                    \
+            F##_neg(&P[i].y, &B[i].y);                                                          \
+        } else {                                                                                \
+            G##_mul_scalar(&J, &gen, s2, 4);                                                    \
+            G##_to_affine(&P[i], &J);                                                           \
+        }                                                                                       \
+        G##_from_affine(&J, &B[i]); /* want = B + P, Jacobian */                                \
+        G##_add_affine(&J, &J, &P[i]);                                                          \
+        want_set[i] = !G##_is_inf(&J);                                                          \
+        if (want_set[i])                                                                        \
+            G##_to_affine(&want[i], &J);                                                        \
+        set[i] = 1;                                                                             \
+        dst[i] = &B[i];                                                                         \
+        src[i] = &P[i];                                                                         \
+        dset[i] = &set[i];                                                                      \
+    }                                                                                           \
+    G##_add_batch_ifma(dst, dset, src, n, den, pre);                                            \
+    for (unsigned i = 0; i < n; i++) {                                                          \
+        cr_assert_eq(set[i], want_set[i], "n %u kinds %u entry %u: set %d, want %d", n, kinds,  \
+                     i, set[i], want_set[i]);                                                   \
+        if (want_set[i])                                                                        \
+            cr_assert(G##_affine_eq(&B[i], &want[i]),                                           \
+                      "n %u kinds %u entry %u: the lanes' sum differs from the Jacobian one",   \
+                      n, kinds, i);                                                             \
+    }                                                                                           \
+    free(B), free(P), free(want), free(dst), free(src), free(set), free(dset);                  \
+    free(want_set), free(den), free(pre);                                                       \
+}                                                                                               \
+
+TB_BATCH_CASE(bn254_g1, bn254_fp)
+TB_BATCH_CASE(bn254_g2, bn254_fp2)
 
 Test(ifma_bn254, add_batch, .timeout = 120)
 {
     if (!ifma_supported())
         cr_skip_test("this CPU has no AVX-512 IFMA: the kernel cannot run here");
     for (unsigned n = 1; n <= 40; n++) {
-        tb_batch_case(n, 1);
-        tb_batch_case(n, 7);
+        tb_batch_case_bn254_g1(n, 1);
+        tb_batch_case_bn254_g1(n, 7);
     }
-    tb_batch_case(16, 2); /* only doublings */
-    tb_batch_case(17, 4); /* only cancellations */
-    tb_batch_case(17, 6);
-    tb_batch_case(1024, 1);
-    tb_batch_case(1024, 7);
+    tb_batch_case_bn254_g1(16, 2); /* only doublings */
+    tb_batch_case_bn254_g1(17, 4); /* only cancellations */
+    tb_batch_case_bn254_g1(17, 6);
+    tb_batch_case_bn254_g1(1024, 1);
+    tb_batch_case_bn254_g1(1024, 7);
+}
+
+/* bn254_g2_add_batch_ifma (Fp2 lanes), as add_batch for G1. */
+Test(ifma_bn254, add_batch_g2, .timeout = 120)
+{
+    if (!ifma_supported())
+        cr_skip_test("this CPU has no AVX-512 IFMA: the kernel cannot run here");
+    for (unsigned n = 1; n <= 40; n += 3) {
+        tb_batch_case_bn254_g2(n, 1);
+        tb_batch_case_bn254_g2(n, 7);
+    }
+    tb_batch_case_bn254_g2(16, 2);
+    tb_batch_case_bn254_g2(17, 6);
+    tb_batch_case_bn254_g2(1024, 7);
 }
 
 /* bn254_g1_on_curve_x8_ifma against bn254_g1_affine_is_on_curve on groups
