@@ -89,11 +89,12 @@ deps:
 # The field and synthesis suites run a second time on the portable C
 # multiplication (SLOTPROVE_NO_ADX=1), so both paths are checked against GMP
 # and the naive loop; the
-# BLS12-381 MSM and key check suites a second time without AVX-512 IFMA.
+# MSM (G1 and G2 of both curves) and key check suites a second time
+# without AVX-512 IFMA.
 unit: $(BUILD)/unit
 	$(BUILD)/unit -j2
 	SLOTPROVE_NO_ADX=1 $(BUILD)/unit -j2 --filter '@(field*|synth)/*'
-	SLOTPROVE_NO_IFMA=1 $(BUILD)/unit -j2 --filter '@(msm_bls12381_g1|msm_bls12381_g2|zkey_check)/*'
+	SLOTPROVE_NO_IFMA=1 $(BUILD)/unit -j2 --filter '@(msm_bn254_g1|msm_bn254_g2|msm_bls12381_g1|msm_bls12381_g2|zkey_check)/*'
 
 e2e: $(BINS)
 	@sh tests/e2e.sh
@@ -239,7 +240,7 @@ FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c comm
                 common/bn254_groth16.c common/bls12381_groth16.c \
                 common/bn254_pairing.c common/bls12381_pairing.c \
                 common/bn254_g1_msm.c common/bls12381_g1_msm.c common/glv.c common/parallel.c \
-                common/limb_inv.c common/fp381_ifma.c
+                common/limb_inv.c common/ifma.c common/fp381_ifma.c common/fp254_ifma.c
 # sources only one target needs (FUZZ_SRC_<target>), so the others build as before
 FUZZ_SRC_bellperson := common/bls12381_zcash.c common/bellperson_params.c common/bellperson_pce.c \
                 common/bellperson_proof.c synthd/pce_synth.c

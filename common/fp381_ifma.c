@@ -4,27 +4,24 @@
 #include "fp381_ifma.h"
 
 #include <stddef.h>
-#include <stdlib.h>
 
 #include "fp381_ifma_kern.h"
 
-static int ifma_supported, ifma_enabled;
-
 int fp381_ifma_enabled(void)
 {
-    return ifma_enabled;
+    return ifma_enabled();
 }
 
 int fp381_ifma_supported(void)
 {
-    return ifma_supported;
+    return ifma_supported();
 }
 
 void bls12381_fp_mul_x8(bls12381_fp_t r[8], const bls12381_fp_t a[8],
                         const bls12381_fp_t b[8])
 {
 #if FP381_IFMA
-    if (ifma_enabled) {
+    if (ifma_enabled()) {
         bls12381_fp_mul_x8_ifma(r, a, b);
         return;
     }
@@ -207,15 +204,9 @@ IFMA_TARGET void bls12381_g1_add_batch_ifma(bls12381_g1_affine_t *const *dst,
     }
 }
 
-/* cpuid says AVX-512F and IFMA and the OS saves the zmm state (gcc's and
- * clang's __builtin_cpu_supports check XCR0 for AVX-512). */
+/* p's digits, before main() */
 __attribute__((constructor)) static void fp381_ifma_init(void)
 {
-    __builtin_cpu_init();
-    ifma_supported = __builtin_cpu_supports("avx512f") &&
-                     __builtin_cpu_supports("avx512ifma");
-    const char *no = getenv("SLOTPROVE_NO_IFMA");
-    ifma_enabled = ifma_supported && (!no || !*no);
     limbs_to_52(fp381_p52, bls12381_fp_modulus.l);
 }
 

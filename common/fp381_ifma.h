@@ -6,10 +6,10 @@
  *
  * Values in and out are the scalar path's (bls12381.h): Montgomery form
  * with R = 2^384, 6 limbs, fully reduced; the kernels give the same limbs
- * as bls12381_fp_mul & co. Chosen at run time: fp381_ifma_enabled() is 1
- * where cpuid (and the OS's saved vector state) reports AVX-512F and IFMA
- * and $SLOTPROVE_NO_IFMA is unset or empty; callers keep their scalar path
- * for the other case. Nothing allocates.
+ * as bls12381_fp_mul & co. Chosen at run time (ifma.h): fp381_ifma_enabled()
+ * is 1 where cpuid (and the OS's saved vector state) reports AVX-512F and
+ * IFMA and $SLOTPROVE_NO_IFMA is unset or empty; callers keep their scalar
+ * path for the other case. Nothing allocates.
  */
 #ifndef SLOTPROVE_FP381_IFMA_H
 #define SLOTPROVE_FP381_IFMA_H

@@ -35,18 +35,11 @@
 #include <stdint.h>
 
 #include "bls12381.h"
+#include "ifma.h"
 
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__CUDA_ARCH__)
-#define FP381_IFMA 1
-#include <immintrin.h>
-#else
-#define FP381_IFMA 0
-#endif
+#define FP381_IFMA IFMA_X86
 
 #if FP381_IFMA
-
-#define IFMA_TARGET __attribute__((target("avx512f,avx512ifma")))
-#define M52 ((1ULL << 52) - 1)
 
 /* p in radix 2^52 (8 digits), filled before main() (fp381_ifma.c). */
 extern uint64_t fp381_p52[8];

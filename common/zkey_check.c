@@ -6,6 +6,7 @@
 
 #include "bls12381.h"
 #include "bn254.h"
+#include "fp254_ifma.h"
 #include "fp381_ifma.h"
 #include "parallel.h"
 
@@ -34,35 +35,40 @@ struct zc_ctx {
     const uint8_t *base;
     size_t stride;
     point_fn fn;
-    int g1_x8; /* BLS12-381 G1 with AVX-512 IFMA: eight equations at once */
+    /* G1 with AVX-512 IFMA: eight equations at once (the key's curve's
+     * zc_<G>_x8_ok), else NULL */
+    int (*g1_x8)(const uint8_t *raw, size_t stride);
     atomic_size_t first_bad; /* smallest bad index seen, or SIZE_MAX */
     atomic_int why;          /* its reason (1 or 2) */
 };
 
-/* 1 when the eight BLS12-381 G1 points from raw (stride bytes apart) all
- * have canonical coordinates and lie on the curve (or are infinity); 0
- * sends the group to the one-by-one check, which finds the first bad
+/* zc_<G>_x8_ok: 1 when the eight G1 points from raw (stride bytes apart)
+ * all have canonical coordinates and lie on the curve (or are infinity);
+ * 0 sends the group to the one-by-one check, which finds the first bad
  * point and its reason. */
-static int zc_g1_x8_ok(const uint8_t *raw, size_t stride)
-{
-    const bls12381_g1_affine_t *pts[8];
-    for (int k = 0; k < 8; k++) {
-        const uint8_t *q = raw + (size_t)k * stride;
-        bls12381_g1_affine_t a; /* the points may sit at any address */
-        memcpy(&a, q, sizeof a);
-        if (!bls12381_fp_is_canonical(a.x.l) || !bls12381_fp_is_canonical(a.y.l))
-            return 0;
-        pts[k] = (const bls12381_g1_affine_t *)q; /* gathered, no alignment needed */
+#define ZC_G1_X8_FN(G, F)                                                     \
+    static int zc_##G##_x8_ok(const uint8_t *raw, size_t stride)              \
+    {                                                                         \
+        const G##_affine_t *pts[8];                                           \
+        for (int k = 0; k < 8; k++) {                                         \
+            const uint8_t *q = raw + (size_t)k * stride;                      \
+            G##_affine_t a; /* the points may sit at any address */           \
+            memcpy(&a, q, sizeof a);                                          \
+            if (!F##_is_canonical(a.x.l) || !F##_is_canonical(a.y.l))         \
+                return 0;                                                     \
+            pts[k] = (const G##_affine_t *)q; /* gathered, no alignment */    \
+        }                                                                     \
+        return G##_on_curve_x8_ifma(pts) == 0xff;                             \
     }
-    return bls12381_g1_on_curve_x8_ifma(pts) == 0xff;
-}
+ZC_G1_X8_FN(bn254_g1, bn254_fp)
+ZC_G1_X8_FN(bls12381_g1, bls12381_fp)
 
 static void zc_range(void *arg, size_t b, size_t end)
 {
     struct zc_ctx *c = arg;
     if (c->g1_x8)
         while (end - b >= 8 && b <= atomic_load(&c->first_bad) &&
-               zc_g1_x8_ok(c->base + b * c->stride, c->stride))
+               c->g1_x8(c->base + b * c->stride, c->stride))
             b += 8;
     for (size_t i = b; i < end; i++) {
         if (i > atomic_load(&c->first_bad))
@@ -85,6 +91,9 @@ int zkey_check_points(const struct zkey *zk, unsigned nthreads, uint64_t *points
     int bn = zk->curve == CURVE_BN254;
     point_fn g1 = bn ? zc_bn254_g1 : zc_bls12381_g1;
     point_fn g2 = bn ? zc_bn254_g2 : zc_bls12381_g2;
+    int (*g1_x8)(const uint8_t *, size_t) = !ifma_enabled() ? NULL
+                                            : bn            ? zc_bn254_g1_x8_ok
+                                                            : zc_bls12381_g1_x8_ok;
     size_t s1 = zk->ci->g1_bytes, s2 = zk->ci->g2_bytes;
     const struct {
         int section;
@@ -110,7 +119,7 @@ int zkey_check_points(const struct zkey *zk, unsigned nthreads, uint64_t *points
     for (size_t k = 0; k < sizeof(parts) / sizeof(parts[0]); k++) {
         struct zc_ctx c = { .base = parts[k].p, .stride = parts[k].twist ? s2 : s1,
                             .fn = parts[k].twist ? g2 : g1,
-                            .g1_x8 = !bn && !parts[k].twist && fp381_ifma_enabled() };
+                            .g1_x8 = parts[k].twist ? NULL : g1_x8 };
         atomic_init(&c.first_bad, SIZE_MAX);
         atomic_init(&c.why, 0);
         parallel_for(parts[k].n, 4096, nthreads, zc_range, &c);
