@@ -326,36 +326,28 @@ static void S_(synth_chunks)(void *arg, size_t kb, size_t ke)
          * buffers, about 5% slower on the 2-core box at 2^18 and 2^20) */
         uint32_t rp = r + SYNTH_BATCH_ROWS < r_end ? r + SYNTH_BATCH_ROWS : r_end;
         const uint32_t *pf = S_(prefetch_rows)(x, p, r, rp);
+#endif
         while (r < r_end) {
             if (*p == 0) { /* a run of rows without terms (header word 0) */
                 uint32_t r0 = r;
                 while (r < r_end && *p == 0)
                     p++, r++;
                 streamed |= S_(zero_rows)(x, r0, r);
+#if SYNTH_BATCH_ROWS > 0
                 if (rp < r) /* the prefetch cursor caught up */
                     pf = p, rp = r;
+#endif
                 continue;
             }
+#if SYNTH_BATCH_ROWS > 0
             if (rp < r_end) {
                 pf = S_(prefetch_rows)(x, pf, rp, rp + 1);
                 rp++;
             }
-            S_(synth_row)(x, &p, r);
-            r++;
-        }
-#else
-        while (r < r_end) {
-            if (*p == 0) {
-                uint32_t r0 = r;
-                while (r < r_end && *p == 0)
-                    p++, r++;
-                streamed |= S_(zero_rows)(x, r0, r);
-                continue;
-            }
-            S_(synth_row)(x, &p, r);
-            r++;
-        }
 #endif
+            S_(synth_row)(x, &p, r);
+            r++;
+        }
     }
 #if SYNTH_NT_STORES || SYNTH_X86_NT
     if (SYNTH_NT_STORES || streamed)
