@@ -14,7 +14,9 @@
  * of NAME=VALUE fields:
  *   index_ms        wall time to build the key's synthesis index (once)
  *   index_cpu_ms    its CPU time, all threads
- *   read_cpu_ms     witness read (pread + range check), CPU, median
+ *   read_cpu_ms     witness read (pread + range check, and the private
+ *                   huge-page copy where synthd makes one: SYNTH_WCOPY,
+ *                   witness_read.h), CPU, median
  *   abc_cpu_ms      a, b (c too, in older builds), CPU of all threads, median
  *   wall_ms         witness read + a, b (c), wall, median
  *   cpu_ms          witness read + a, b (c), CPU, median
@@ -29,7 +31,8 @@
  *
  * It uses only the interface every synthd build has had since the row
  * index (synth_index_build, X_synth_abc or, with SYNTH_AB_ONLY,
- * X_synth_ab, synth_read_witness), so the same file builds against an
+ * X_synth_ab, synth_read_witness; synth_read_witness_copy where
+ * SYNTH_WCOPY is defined), so the same file builds against an
  * older tree for a side-by-side run. Figures only; nothing here is an
  * assertion.
  */
