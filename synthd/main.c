@@ -50,6 +50,7 @@ static int trace_buffers; /* --trace-buffers 1 from the supervisor */
 static struct child_key keys[CTL_MAX_KEYS];
 static struct synth_index index_of[CTL_MAX_KEYS]; /* per loaded key */
 static unsigned nthreads;
+static struct synth_wcopy wcopy; /* the witness's private huge-page copy (witness_read.h) */
 static int trace_buffers; /* --trace-buffers 1 from the supervisor */
 
 static void reply(const struct ctl_msg *req, uint32_t type, int status, const char *text)
@@ -274,10 +275,14 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
     bloat_if_asked(wname);
     uint8_t *p = pool_payload(&pool, slot);
     uint8_t *a = p + pl.a, *b = p + pl.b, *wit = p + pl.witness;
-    /* pread straight into the slot: no private copy of the witness */
-    if ((rc = synth_read_witness(&w, wfd, wit, nthreads, &e)) < 0 ||
+    /* pread straight into the slot; for a large circom witness also into
+     * the private huge-page copy synth_ab gathers from (witness_read.h) */
+    const void *gw = wit;
+    if ((rc = synth_read_witness_copy(&w, wfd, wit, k->kind == CTL_KEY_BELLPERSON ? NULL : &wcopy,
+                                      &gw, nthreads, &e)) < 0 ||
         (pinned &&
          (rc = wtns_pin_check(&req->pin, wfd, wit + 32, (size_t)zk->n_public * 32, wname, &e)) < 0)) {
+        synth_wcopy_done(&wcopy);
         slot_abandon(&pool, slot, gen, args.incarnation);
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;
@@ -289,9 +294,10 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
             return;
         }
     } else if (zk->curve == CURVE_BN254)
-        bn254_synth_ab(ix, zk, wit, a, b, nthreads);
+        bn254_synth_ab(ix, zk, gw, a, b, nthreads);
     else
-        bls12381_synth_ab(ix, zk, wit, a, b, nthreads);
+        bls12381_synth_ab(ix, zk, gw, a, b, nthreads);
+    synth_wcopy_done(&wcopy);
 
     struct slot_header h;
     memset(&h, 0, sizeof(h));
@@ -375,6 +381,7 @@ int main(int argc, char **argv)
     trace_buffers = args.trace_buffers;
     witness_private_dirs_sweep(); /* what a killed predecessor left */
     nthreads = args.threads ? args.threads : parallel_threads();
+    synth_wcopy_init(&wcopy, SYNTH_WCOPY_MIN_BYTES);
     struct ctl_msg hello;
     ctl_init(&hello, CTL_HELLO);
     child_send(&args, &hello);

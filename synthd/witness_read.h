@@ -9,6 +9,9 @@
 #ifndef SLOTPROVE_WITNESS_READ_H
 #define SLOTPROVE_WITNESS_READ_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "err.h"
 #include "wtns.h"
 
@@ -20,5 +23,56 @@
  * the message names the first bad value as a single read would. */
 int synth_read_witness(const struct wtns *w, int fd, void *dst, unsigned nthreads,
                        struct sp_err *e);
+
+/*
+ * The witness's private copy (issue 19, fifth pass). The slot is shmem,
+ * mapped with 4 KiB pages where shmem_enabled is never (most hosts), and
+ * synth_ab reads w[signal] at random: a TLB miss and a page walk nearly
+ * every term once the witness passes the TLB's reach. A copy in private
+ * anonymous memory with MADV_HUGEPAGE (2 MiB pages, where
+ * /sys/kernel/mm/transparent_hugepage/enabled is madvise or always) is
+ * gathered from instead; each chunk is copied by the thread that read it,
+ * right after its range check, while it is still in cache. Only for
+ * witnesses of at least min_bytes (SYNTH_WCOPY_MIN_BYTES by default) and
+ * only while THP is not "never"; otherwise the slot is gathered from.
+ *
+ * Memory: at most the witness's bytes rounded up to 2 MiB per synthd, while
+ * a partition is synthesized (mapped by the read, unmapped by
+ * synth_wcopy_done);
+ * the group's memory bound counts it among synthd's scratch (README.md,
+ * "Memory bound"; synth_wcopy_bytes).
+ */
+#define SYNTH_WCOPY_MIN_BYTES (64ull << 20) /* level at 32 MiB (2^20), ~5-10% of a, b at 128 MiB (2^22) */
+/* Defined where synth_read_witness_copy exists: tests/bench_synth.c builds
+ * against older trees too. */
+#define SYNTH_WCOPY 1
+
+struct synth_wcopy {
+    void *p;          /* the copy's mapping, 2 MiB aligned, or NULL */
+    size_t bytes;     /* its size, a multiple of 2 MiB */
+    size_t min_bytes; /* smallest witness copied; 0 copies every witness */
+    int off;          /* 1: never copy (THP "never", or asked) */
+};
+
+/* min_bytes as above; SYNTH_WCOPY_MIN_BYTES for the default. Reads the THP
+ * setting once. */
+void synth_wcopy_init(struct synth_wcopy *c, size_t min_bytes);
+
+/* The bytes a copy of an n_vars witness takes (0 when it is not copied):
+ * what the memory bound counts per synthd. */
+size_t synth_wcopy_bytes(const struct synth_wcopy *c, uint64_t n_vars);
+
+/* synth_read_witness into dst, and into c's copy where it applies; *gather
+ * is set to the copy or to dst: the witness synth_ab reads. c NULL: no copy.
+ * A failure to map the copy is not an error (dst is gathered from). */
+int synth_read_witness_copy(const struct wtns *w, int fd, void *dst, struct synth_wcopy *c,
+                            const void **gather, unsigned nthreads, struct sp_err *e);
+
+/* After synth_ab: unmaps the copy (mapped afresh for each partition:
+ * keeping it between partitions of one size saved no time here). */
+void synth_wcopy_done(struct synth_wcopy *c);
+
+/* Unmaps the copy. */
+void synth_wcopy_free(struct synth_wcopy *c);
 
 #endif

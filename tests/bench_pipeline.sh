@@ -80,7 +80,10 @@
 #   domain + nVars) × 32 B: a, b and the witness off the slot, the c = a∘b
 #   gpud forms beside them) + 4 MiB: the vectors, as much again for the
 #   backend's scratch, its MSM buckets and allocator slack) + synthds ×
-#   scratch (64 KiB of stack a thread, the witness header) + 4 KiB a
+#   scratch (64 KiB of stack a thread, the witness header, and for a
+#   witness of at least SYNTH_WCOPY_MIN_BYTES while THP is madvise or
+#   always its private huge-page copy, nVars × 32 B rounded up to 2 MiB:
+#   synthd/witness_read.h) + 4 KiB a
 #   submitted partition in the supervisor (its job entry and the proofs kept
 #   for --result-ttl) + with input jobs synthds × --witness-mem (one witness
 #   program per synthd at a time, each under that limit; the group's Pss
@@ -120,6 +123,13 @@ mkdir -p "$OUTDIR" "$KEYS" || die "cannot create $OUTDIR, $KEYS"
 WMEM_KIB=$(awk -v s="$WMEM" 'BEGIN { u = toupper(substr(s, length(s))); n = s + 0
     m = u == "K" ? 1 : u == "M" ? 1024 : u == "G" ? 1048576 : u == "T" ? 1073741824 : 1 / 1024
     printf "%d\n", n * m }')
+# synthd's private huge-page copy of a witness of at least
+# SYNTH_WCOPY_MIN_BYTES (synthd/witness_read.h), made while THP is madvise
+# or always: part of a synthd's scratch below
+WCOPY_MIN=$(sed -n 's/^#define SYNTH_WCOPY_MIN_BYTES (\([0-9]*\)ull << \([0-9]*\)).*/\1 \2/p' \
+    "$(dirname "$0")/../synthd/witness_read.h" | awk '{ print $1 * 2 ^ $2 }')
+WCOPY_MIN=${WCOPY_MIN:-0} # not found: count the copy at every size
+THP=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
 TXT=$OUTDIR/bench_pipeline.txt
 TSV=$OUTDIR/bench_pipeline.tsv
 D=$(mktemp -d "${TMPDIR:-/tmp}/bench_pipeline.XXXXXX") || die "mktemp"
@@ -417,6 +427,7 @@ run_one() { # curve spec
         -v threads="$([ "$thr" = 0 ] && echo "$NCPU" || echo "$thr")" \
         -v smi_base="$smi_base" -v samples="$D/samples" -v idle_roles="$idle_roles" \
         -v gpud_proof="$gpud_proof" -v parts="$parts" -v iparts="$iparts" -v wmem="$WMEM_KIB" \
+        -v wcopy_min="$WCOPY_MIN" -v thp="$THP" \
         -v pre="$(date -u +%F)	$MACHINE	$BACKEND	$curve	$logd	$n	$nvars	$syn	$SLOTS	$GPUDS	$thr	$parts" \
         -v rss="$rsup	$rsyn	$rgpu	$rsum	$each" '
     function field(name,   i) { for (i = 1; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2) + 0; return 0 }
@@ -482,7 +493,9 @@ run_one() { # curve spec
         }
         copied = int(((3 * domain + nvars) * 32 + 1023) / 1024)
         proof = 2 * copied + 4096
-        scratch = int((synthds * (65536 * threads + 4096) + 1023) / 1024)
+        # the witness copy, rounded up to 2 MiB, while a partition is synthesized
+        wcopy = (thp == "madvise" || thp == "always") && nvars * 32 >= wcopy_min ? int((nvars * 32 + 2097151) / 2097152) * 2048 : 0
+        scratch = int((synthds * (65536 * threads + 4096) + 1023) / 1024) + synthds * wcopy
         supm = 4 * parts
         slots_kib = int(slots * slot_bytes / 1024)
         base = idle - slots_kib
@@ -550,7 +563,8 @@ done
         print "(KiB. queued: most partitions waiting at once; slots: slots x slot_bytes; baseline: the group at rest after the warm-up"
         print " without the slots; margins: gpuds x (2 x the copied-off data (3 x domain + nVars) x 32 B + 4 MiB: the vectors,"
         print " as much again for backend scratch, MSM buckets and allocator slack) + synthds x scratch (64 KiB stack a thread,"
-        print " the witness header) + 4 KiB a submitted partition in the supervisor + with input jobs the witness term,"
+        print " the witness header, the private huge-page copy of a witness of 64 MiB or more) + 4 KiB a submitted partition"
+        print " in the supervisor + with input jobs the witness term,"
         print " synthds x --witness-mem; bound = baseline + slots + margins; peak Pss: the group (the slots once, and the"
         print " witness programs alive), sampled every 0.2 s; within: peak <= bound; above rest: peak - baseline - slots;"
         print " busy: most slots not FREE; inputs: partitions of input jobs (a witness program each); prog Pss: most Pss"

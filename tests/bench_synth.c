@@ -14,7 +14,9 @@
  * of NAME=VALUE fields:
  *   index_ms        wall time to build the key's synthesis index (once)
  *   index_cpu_ms    its CPU time, all threads
- *   read_cpu_ms     witness read (pread + range check), CPU, median
+ *   read_cpu_ms     witness read (pread + range check, and the private
+ *                   huge-page copy where synthd makes one: SYNTH_WCOPY,
+ *                   witness_read.h), CPU, median
  *   abc_cpu_ms      a, b (c too, in older builds), CPU of all threads, median
  *   wall_ms         witness read + a, b (c), wall, median
  *   cpu_ms          witness read + a, b (c), CPU, median
@@ -29,7 +31,8 @@
  *
  * It uses only the interface every synthd build has had since the row
  * index (synth_index_build, X_synth_abc or, with SYNTH_AB_ONLY,
- * X_synth_ab, synth_read_witness), so the same file builds against an
+ * X_synth_ab, synth_read_witness; synth_read_witness_copy where
+ * SYNTH_WCOPY is defined), so the same file builds against an
  * older tree for a side-by-side run. Figures only; nothing here is an
  * assertion.
  */
@@ -179,18 +182,31 @@ int main(int argc, char **argv)
     uint64_t *t_wall = calloc((size_t)reps, 8), *t_cpu = calloc((size_t)reps, 8);
     if (!t_read || !t_abc || !t_wall || !t_cpu)
         return 1;
+#ifdef SYNTH_WCOPY
+    struct synth_wcopy wc;
+    synth_wcopy_init(&wc, SYNTH_WCOPY_MIN_BYTES);
+#endif
     for (int r = 0; r < reps; r++) {
         uint64_t w0 = clock_ns(CLOCK_MONOTONIC), c0 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
+#ifdef SYNTH_WCOPY /* synthd's read: the witness also into a private huge-page copy */
+        const void *gw;
+        if (synth_read_witness_copy(&w, wfd, wv, &wc, &gw, nthreads, &e) < 0) {
+#else
+        const void *gw = wv;
         if (synth_read_witness(&w, wfd, wv, nthreads, &e) < 0) {
+#endif
             fprintf(stderr, "bench_synth: %s\n", e.msg);
             return 1;
         }
         uint64_t c1 = clock_ns(CLOCK_PROCESS_CPUTIME_ID);
 #ifdef SYNTH_AB_ONLY
         if (zk.curve == CURVE_BN254)
-            bn254_synth_ab(&ix, &zk, wv, a, b, nthreads);
+            bn254_synth_ab(&ix, &zk, gw, a, b, nthreads);
         else
-            bls12381_synth_ab(&ix, &zk, wv, a, b, nthreads);
+            bls12381_synth_ab(&ix, &zk, gw, a, b, nthreads);
+#ifdef SYNTH_WCOPY
+        synth_wcopy_done(&wc);
+#endif
 #else
         uint8_t *c = b + vec;
         if (zk.curve == CURVE_BN254)
@@ -225,6 +241,9 @@ int main(int argc, char **argv)
            (unsigned long long)ix.hdr->class_count[SYNTH_NEG_ONE],
            (unsigned long long)ix.hdr->class_count[SYNTH_SMALL],
            (unsigned long long)ix.hdr->class_count[SYNTH_GENERAL]);
+#endif
+#ifdef SYNTH_WCOPY
+    synth_wcopy_free(&wc);
 #endif
     synth_index_free(&ix);
     zkey_close(&zk);

@@ -134,7 +134,8 @@ for curve in $CURVES; do
     done
 done
 {
-    echo "(medians of $RUNS runs x $REPS partitions; CPU ms are all threads'; read = witness pread + range check;"
+    echo "(medians of $RUNS runs x $REPS partitions; CPU ms are all threads'; read = witness pread + range check (+ synthd's"
+    echo " private huge-page copy of a witness of 64 MiB or more, in builds that make it);"
     echo " abc = a, b (and c in builds before issue 19's slot without c); Mcons/s/c = domain rows / (read + abc CPU seconds) / 1e6, as bench-pipeline's synthd figure;"
     echo " index = the key's synthesis index, built once at key load (size; wall and CPU ms); ratio = new / old Mcons/s/core)"
 } | tee -a "$TXT"

@@ -729,9 +729,19 @@ s9() {
     wtns_hdr=$((12 + 12 + 4 + n8r + 4 + 12)) # file header, section 1, section 2 header
     # a synthd's scratch: its row index (4 B per coefficient + 8 B per row),
     # the key's coefficient section it maps and reads (12 + n8r B per entry),
-    # the witness header, and 64 KiB of stack for each of its threads
+    # the witness header, 64 KiB of stack for each of its threads, and the
+    # private huge-page copy of a witness of at least SYNTH_WCOPY_MIN_BYTES
+    # while THP is madvise or always (synthd/witness_read.h; rounded up to
+    # 2 MiB; none for this key's witness, counted all the same)
     nthr=$(nproc)
-    scratch=$((4 * ncoefs + 8 * (domain + 1) + (12 + n8r) * ncoefs + wtns_hdr + 65536 * nthr))
+    wcopy_min=$(sed -n 's/^#define SYNTH_WCOPY_MIN_BYTES (\([0-9]*\)ull << \([0-9]*\)).*/\1 \2/p' synthd/witness_read.h |
+        awk '{ print $1 * 2 ^ $2 }')
+    wcopy=0
+    if grep -q '\[\(madvise\|always\)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
+        [ $((nvars * 32)) -ge "${wcopy_min:-0}" ]; then
+        wcopy=$(((nvars * 32 + 2097151) / 2097152 * 2097152))
+    fi
+    scratch=$((4 * ncoefs + 8 * (domain + 1) + (12 + n8r) * ncoefs + wtns_hdr + 65536 * nthr + wcopy))
     # gpud's copy of a proof: the slot's a, b and witness, and c = a∘b it forms
     payload=$(((3 * domain + nvars) * n8r))
     : >"$D/samples"
@@ -773,7 +783,7 @@ s9() {
     note "s9: peak group Pss over $ns samples               $peak KiB (+$((peak - base)) KiB)"
     note "s9:   supervisor / synthds / gpud: idle $base_roles KiB, at the peak $peak_roles KiB"
     note "s9: slots x slot_bytes = $SLOTS x $slot_bytes        $slots_kib KiB"
-    note "s9: synthds x scratch = $NSYN x $scratch B         $scratch_kib KiB  (index 4 B/coef + 8 B/row, mapped coefficients, wtns header, 64 KiB stack x $nthr threads)"
+    note "s9: synthds x scratch = $NSYN x $scratch B         $scratch_kib KiB  (index 4 B/coef + 8 B/row, mapped coefficients, wtns header, 64 KiB stack x $nthr threads, witness copy $wcopy B)"
     note "s9: gpud copied-off: 1 proof in flight x $payload B  $copied_kib KiB  ((3 x domain + nVars) x 32: a, b off the slot, the c gpud forms, witness)"
     note "s9: bound = baseline + slots + synthds x scratch + copied-off = $bound KiB (Pss summed over the group, smaps_rollup)"
     check "s9: sampled while jobs ran ($ns samples, $busy_seen with a slot in use)" [ "$ns" -ge 10 -a "$busy_seen" -ge 1 ]

@@ -17,7 +17,9 @@
  * the 8-limb sum of products is reduced every 4 (BN254) or 1 (BLS12-381)
  * on the way). The index is also
  * built into a sealed memfd and mapped back as another synthd maps it, and
- * damaged or unsealed copies are refused.
+ * damaged or unsealed copies are refused. Last, a, b are gathered as
+ * synthd gathers a large witness: from its private huge-page copy made by
+ * the witness read (synthd/witness_read.h), forced here for a small one.
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
@@ -29,6 +31,8 @@
 #include "synth.h"
 #include "synth_index.h"
 #include "synth_index_share.h"
+#include "witness_read.h"
+#include "wtns_write.h"
 #include "zkey.h"
 
 #define LOG_N 12
@@ -110,6 +114,48 @@ static void push(struct coefs *c, uint32_t m, uint32_t row, uint32_t sig, const 
 
 SHARED_TEST(bn254_fr, bn254)
 SHARED_TEST(bls12381_fr, bls12381)
+
+/* synthd's path for a large witness (witness_read.h): the witness written
+ * as a .wtns, read into a slot-like buffer and into the private huge-page
+ * copy (forced for this small witness: min_bytes 0, whatever the THP
+ * setting), and a, b gathered from the copy. */
+#define COPY_TEST(F, SY)                                                                         \
+    static void F##_via_copy(const struct zkey *zk, const struct synth_index *ix, const F##_t *w, \
+                             F##_t *a, F##_t *b, const F##_t *ea, const F##_t *eb)               \
+    {                                                                                            \
+        struct sp_err e = { "" };                                                                \
+        struct wtns wt;                                                                          \
+        struct synth_wcopy wc;                                                                   \
+        const void *gw = NULL;                                                                   \
+        int fd = memfd_create("w.wtns", MFD_CLOEXEC);                                            \
+        cr_assert_geq(fd, 0);                                                                    \
+        cr_assert_eq(wtns_write(fd, "w.wtns", zk->curve, (const uint8_t *)w, zk->n_vars, &e), 0, "%s", e.msg);    \
+        cr_assert_eq(wtns_open(&wt, fd, "w.wtns", &e), 0, "%s", e.msg);                          \
+        F##_t *slot = aligned_alloc(64, (size_t)zk->n_vars * 32);                                \
+        cr_assert(slot);                                                                         \
+        synth_wcopy_init(&wc, 0);                                                                \
+        wc.off = 0;                                                                              \
+        cr_assert_eq(synth_read_witness_copy(&wt, fd, slot, &wc, &gw, 2, &e), 0, "%s", e.msg);   \
+        cr_assert(gw != slot && gw == wc.p, "the copy was not made");                            \
+        cr_assert_eq((uintptr_t)gw % (2u << 20), 0, "the copy is not 2 MiB aligned");            \
+        cr_assert(memcmp(gw, w, (size_t)zk->n_vars * 32) == 0);                                  \
+        cr_assert(memcmp(slot, w, (size_t)zk->n_vars * 32) == 0);                                \
+        memset(slot, 0, (size_t)zk->n_vars * 32); /* a, b must come from the copy */             \
+        for (unsigned th = 1; th <= 3; th += 2) {                                                \
+            memset(a, 0xa5, (size_t)zk->domain_size * 32);                                       \
+            memset(b, 0xa5, (size_t)zk->domain_size * 32);                                       \
+            SY##_synth_ab(ix, zk, gw, a, b, th);                                                 \
+            cr_assert(memcmp(a, ea, (size_t)zk->domain_size * 32) == 0, "a (%u threads)", th);   \
+            cr_assert(memcmp(b, eb, (size_t)zk->domain_size * 32) == 0, "b (%u threads)", th);   \
+        }                                                                                        \
+        synth_wcopy_done(&wc);                                                                   \
+        cr_assert_null(wc.p);                                                                    \
+        free(slot);                                                                              \
+        close(fd);                                                                               \
+    }
+
+COPY_TEST(bn254_fr, bn254)
+COPY_TEST(bls12381_fr, bls12381)
 
 /* The test for one curve's Fr: F is the field prefix, SY the synth prefix. */
 #define SYNTH_TEST(F, SY, CURVE)                                                                 \
@@ -236,6 +282,7 @@ SHARED_TEST(bls12381_fr, bls12381)
             }                                                                                    \
         }                                                                                        \
         F##_shared(&zk, &ix, w, a, b, ea, eb);                                                   \
+        F##_via_copy(&zk, &ix, w, a, b, ea, eb);                                                 \
         synth_index_free(&ix);                                                                   \
         free(a), free(b), free(ea), free(eb), free(w), free(c.v);                                \
     }

@@ -86,3 +86,44 @@ Test(witness_read, first_value_not_below_r_is_named)
     free(v);
     free(got);
 }
+
+/* The private huge-page copy (synth_read_witness_copy): made when forced
+ * (min_bytes 0), 2 MiB aligned, the same bytes as the slot's at every
+ * thread count, unmapped after; not made below min_bytes, nor after a
+ * failed read (then unmapped at once). */
+Test(witness_read, private_copy)
+{
+    uint8_t *v = values_below_r(N), *got = malloc((size_t)N * 32);
+    struct wtns w;
+    struct sp_err e;
+    struct synth_wcopy c;
+    const void *g;
+    int fd = wtns_memfd(CURVE_BN254, v, N, &w);
+    synth_wcopy_init(&c, SYNTH_WCOPY_MIN_BYTES);
+    cr_assert_eq(synth_wcopy_bytes(&c, N), 0, "a small witness is not copied");
+    cr_assert_eq(synth_read_witness_copy(&w, fd, got, &c, &g, 2, &e), 0, "%s", e.msg);
+    cr_assert(g == got && c.p == NULL);
+    if (!c.off) /* THP madvise or always: counted at the threshold, rounded to 2 MiB */
+        cr_assert_eq(synth_wcopy_bytes(&c, (SYNTH_WCOPY_MIN_BYTES >> 5) + 1),
+                     SYNTH_WCOPY_MIN_BYTES + (2u << 20));
+    c.min_bytes = 0;
+    c.off = 0;
+    cr_assert_eq(synth_wcopy_bytes(&c, N), 8u << 20); /* 6.04 MiB */
+    for (unsigned th = 1; th <= 4; th++) {
+        memset(got, 0xee, (size_t)N * 32);
+        cr_assert_eq(synth_read_witness_copy(&w, fd, got, &c, &g, th, &e), 0, "%s", e.msg);
+        cr_assert(g != got && g == c.p && (uintptr_t)g % (2u << 20) == 0);
+        cr_assert(memcmp(got, v, (size_t)N * 32) == 0, "%u threads: slot bytes differ", th);
+        cr_assert(memcmp(g, v, (size_t)N * 32) == 0, "%u threads: copy bytes differ", th);
+        synth_wcopy_done(&c);
+        cr_assert_null(c.p);
+    }
+    close(fd);
+    memset(v + (size_t)(SYNTH_READ_CHUNK + 3) * 32, 0xff, 32);
+    fd = wtns_memfd(CURVE_BN254, v, N, &w);
+    cr_assert_eq(synth_read_witness_copy(&w, fd, got, &c, &g, 2, &e), -SP_ERANGE);
+    cr_assert_null(c.p);
+    close(fd);
+    free(v);
+    free(got);
+}
