@@ -61,7 +61,7 @@ old_bench() {
     fi
     if [ ! -x "$dir/build/bench_synth.old" ] || [ "$ROOT/tests/bench_synth.c" -nt "$dir/build/bench_synth.old" ]; then
         echo "bench_synth: building the old synthd in $dir" >&2
-        nice make -s -C "$dir" -j2 NVCC= build/libsynthd.a build/libcommon.a >&2 || die "old build failed in $dir"
+        nice make -s -C "$dir" -j"$(nproc)" NVCC= build/libsynthd.a build/libcommon.a >&2 || die "old build failed in $dir"
         cc -O2 -std=c11 -D_GNU_SOURCE -pthread -I"$dir/common" -I"$dir/shm" -I"$dir/synthd" \
             "$ROOT/tests/bench_synth.c" "$dir/build/libsynthd.a" "$dir/build/libcommon.a" \
             -o "$dir/build/bench_synth.old" -l:liburing.a -lbsd -lmd -ljansson -lgmp -lpthread -lm ||
