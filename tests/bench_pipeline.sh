@@ -37,6 +37,9 @@
 #                 0.2 s up to 2^18 and proportionally less often above, as
 #                 it has the supervisor read every process's smaps_rollup)
 #   PIPE_PUBLIC   public inputs of the generated keys (default 4)
+#   PIPE_PROOFS   a folder: the measured batch's proofs are kept under
+#                 PIPE_PROOFS/CURVE-K/ as N.proof.json, N.public.json and
+#                 N.vk.json (tests/gpu_prove_verify.sh checks them)
 #   PIPE_INPUTS   1 (default): every second job of the measured batch is an
 #                 input job (submit --input), whose witness synthd gets from
 #                 a witness program it runs (keygen's circuits have no circom
@@ -299,6 +302,11 @@ wait_batch() {
         if "$BIN" wait --socket "$D/s.sock" --proof "$D/proof.json" --public "$D/public.json" "$id" \
             >/dev/null 2>"$D/err"; then
             nok=$((nok + 1))
+            # PIPE_PROOFS: every measured proof kept, for snarkjs elsewhere
+            if [ -n "${PIPE_PROOFS:-}" ] && [ -n "${KEEP_DIR:-}" ]; then
+                cp "$D/proof.json" "$KEEP_DIR/$n.proof.json" && cp "$D/public.json" "$KEEP_DIR/$n.public.json" &&
+                    cp "$KEEP_DIR/vk" "$KEEP_DIR/$n.vk.json"
+            fi
         else
             echo "bench_pipeline: job $id: $(cat "$D/err")" >&2
         fi
@@ -314,6 +322,7 @@ COLS="date machine backend curve log_domain constraints n_vars synthds slots gpu
 
 run_one() { # curve spec
     local curve=$1 spec=$2 dir k parts jobs
+    KEEP_DIR= # the warm-up's proofs are not kept
     dir=$(make_key "$curve" "$spec") || { echo "bench_pipeline: $curve $spec: keygen failed" >&2; return 1; }
     parse_spec "$spec"
     k=$SPEC_K
@@ -401,6 +410,11 @@ run_one() { # curve spec
     SAMPLER_PID=$!
     local tw0
     tw0=$(now_ms)
+    KEEP_DIR=
+    if [ -n "${PIPE_PROOFS:-}" ]; then
+        KEEP_DIR=$PIPE_PROOFS/$curve-$k
+        mkdir -p "$KEEP_DIR" && cp "$dir/vk.json" "$KEEP_DIR/vk" || KEEP_DIR=
+    fi
     submit_batch k "$dir/circuit.wtns" "$parts" "$jobs" && wait_batch ||
         { echo "bench_pipeline: measured batch failed" >&2; touch "$D/stop"; wait "$SAMPLER_PID"; SAMPLER_PID=; stop_serve; return 1; }
     local wall_ms=$(($(now_ms) - tw0))

@@ -62,7 +62,8 @@
 #   pipe      tests/bench_pipeline.sh once per entry of GPU_PIPE, each
 #             "CURVE/SPEC/SYNTHDS/SLOTS/PARTS[/GPUMEM]" (SPEC as PIPE_SIZES takes it:
 #             K, K:N or K:N:V; SYNTHDS "auto": serve's own pick of synthds
-#             and threads) → pipe/bench_pipeline.{txt,tsv}; keys are
+#             and threads) → pipe/bench_pipeline.{txt,tsv}, the measured
+#             proofs with their publics and vk.json in pipe-proofs.tgz; keys are
 #             made by keygen under $GPU_KEYS (default /tmp/gpu-keys) and
 #             deleted after their run unless GPU_KEEP_KEYS=1, as a 2^27 key
 #             and the next one need not fit the disk together
@@ -166,12 +167,15 @@ for stage in $STAGES; do
             say "pipe $curve $spec: $synthds synthds, $slots slots, $parts partitions${gpumem:+, --gpu-mem $gpumem}"
             PIPE_CURVES=$curve PIPE_SIZES=$spec PIPE_SYNTHDS=$synthds PIPE_SLOTS=$slots \
                 PIPE_PARTS=$parts PIPE_BACKEND=${PIPE_BACKEND:-cuda} PIPE_KEYS=$KEYS PIPE_GPU_MEM=${gpumem:-} \
+                PIPE_PROOFS=$OUT/pipe-proofs \
                 PIPE_THREADS=${PIPE_THREADS:-$([ "$synthds" = auto ] && echo auto || echo 0)} \
                 BIN=$BIN_DIR/slotprove OUT=$OUT/pipe bash tests/bench_pipeline.sh 2>&1 |
                 tee -a "$OUT/pipe.log"
             grep -q "$curve $spec: FAILED\|keygen failed" "$OUT/pipe.log" && rc=1
             [ "${GPU_KEEP_KEYS:-0}" = 1 ] || rm -rf "$KEYS"
         done
+        # every measured proof, for tests/gpu_prove_verify.sh's snarkjs
+        [ -d "$OUT/pipe-proofs" ] && tar czf "$OUT/pipe-proofs.tgz" -C "$OUT" pipe-proofs && rm -rf "$OUT/pipe-proofs"
         ;;
     synth)
         mkdir -p "$OUT/synth"
