@@ -20,7 +20,10 @@
 #             make bench-synth leaves one in build/bench-old/REV/build) →
 #             synth.log, synth/bench_synth.txt; needs $GPU_BIN/bench_synth
 #             (make BUILD=build-cuda build-cuda/bench_synth); keys as for pipe;
-#             SYNTH_PAYLOAD=anon-huge measures what 4 KiB pages cost there
+#             SYNTH_PAYLOAD=anon-huge measures what 4 KiB pages cost there;
+#             GPU_SYNTH_VARIANT="-DNAME=V ..." builds this tree's bench_synth
+#             again with those flags (build-variant/) as the old side, e.g.
+#             -DSYNTH_NT_STORES=1 or -DSYNTH_BATCH_ROWS=32
 #   budget    the device memory budget (--gpu-mem, issue 20) → budget.log:
 #             gpu_test's streamed-MSM, ledger and injected-allocation checks
 #             (2^16; GPU_BUDGET_TEST_LOG=20 adds 2^20) with its pinned_check
@@ -179,9 +182,19 @@ for stage in $STAGES; do
         ;;
     synth)
         mkdir -p "$OUT/synth"
+        old=${GPU_SYNTH_OLD:-}
+        : >"$OUT/synth.log"
+        if [ -n "${GPU_SYNTH_VARIANT:-}" ]; then
+            # this tree's bench_synth built again with the variant's -D flags, as the "old" side
+            make -j"$(nproc)" BUILD=build-variant CC="${CC:-gcc} $GPU_SYNTH_VARIANT" NVCC= \
+                build-variant/bench_synth >"$OUT/synth-variant-build.log" 2>&1 ||
+                { tail -20 "$OUT/synth-variant-build.log"; rc=1; continue; }
+            old=build-variant/bench_synth
+            echo "# synth: old = this tree with $GPU_SYNTH_VARIANT" | tee -a "$OUT/synth.log"
+        fi
         SYNTH_SIZES=${GPU_SYNTH_SIZES:-24} SYNTH_CURVES=${GPU_SYNTH_CURVES:-"bn128 bls12381"} \
-            SYNTH_KEYS=$KEYS SLOTPROVE_OLD=${GPU_SYNTH_OLD:-} BENCH_THREADS=${GPU_SYNTH_THREADS:-0} \
-            BIN=$BIN_DIR OUT=$OUT/synth bash tests/bench_synth.sh 2>&1 | tee "$OUT/synth.log"
+            SYNTH_KEYS=$KEYS SLOTPROVE_OLD=$old BENCH_THREADS=${GPU_SYNTH_THREADS:-0} \
+            BIN=$BIN_DIR OUT=$OUT/synth bash tests/bench_synth.sh 2>&1 | tee -a "$OUT/synth.log"
         [ "${PIPESTATUS[0]}" = 0 ] || rc=1
         [ "${GPU_KEEP_KEYS:-0}" = 1 ] || rm -rf "$KEYS"
         ;;
