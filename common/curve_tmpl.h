@@ -309,6 +309,40 @@ static inline int CT_(eq)(const CT_JAC *p, const CT_JAC *q)
     return CTF_(eq)(&a, &b);
 }
 
+/* The denominator of the affine sum B + P for Montgomery's-trick batches:
+ * x_P − x_B, or 2y when P = B (a doubling), or 0 when P = −B (the sum is
+ * infinity; a doubling of a point with y = 0 counts as that). B and P are
+ * not infinity. */
+static inline void CT_(affine_add_den)(CT_F *den, const CT_AFF *B, const CT_AFF *P)
+{
+    if (CTF_(eq)(&B->x, &P->x)) {
+        if (CTF_(eq)(&B->y, &P->y) && !CTF_(is_zero)(&P->y))
+            CTF_(dbl)(den, &P->y);
+        else
+            CTF_(set_zero)(den);
+    } else {
+        CTF_(sub)(den, &P->x, &B->x);
+    }
+}
+
+/* *B = 2·B, affine, given inv2y = 1/(2·y_B): λ = 3x²/2y, x3 = λ² − 2x,
+ * y3 = λ(x − x3) − y (the doubling case of a batch-affine addition). */
+static inline void CT_(affine_dbl_with_inv)(CT_AFF *B, const CT_F *inv2y)
+{
+    CT_F l, l3, x3, u;
+    CTF_(sqr)(&l, &B->x);
+    CTF_(dbl)(&l3, &l);
+    CTF_(add)(&l, &l3, &l);
+    CTF_(mul)(&l, &l, inv2y);
+    CTF_(sqr)(&x3, &l);
+    CTF_(sub)(&x3, &x3, &B->x);
+    CTF_(sub)(&x3, &x3, &B->x);
+    CTF_(sub)(&u, &B->x, &x3);
+    CTF_(mul)(&u, &u, &l);
+    CTF_(sub)(&B->y, &u, &B->y);
+    B->x = x3;
+}
+
 /* 1 if a and b are the same affine point (coordinate equality). */
 static inline int CT_(affine_eq)(const CT_AFF *a, const CT_AFF *b)
 {

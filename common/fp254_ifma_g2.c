@@ -119,14 +119,7 @@ IFMA_TARGET void bn254_g2_add_batch_ifma(bn254_g2_affine_t *const *dst,
         for (unsigned k = 0; k < lanes; k++) {
             const bn254_g2_affine_t *B = dst[8 * g + k], *P = src[8 * g + k];
             bn254_fp2_t d;
-            if (bn254_fp2_eq(&B->x, &P->x)) {
-                if (bn254_fp2_eq(&B->y, &P->y) && !bn254_fp2_is_zero(&P->y))
-                    bn254_fp2_dbl(&d, &P->y);  /* doubling: 2y */
-                else
-                    bn254_fp2_set_zero(&d);    /* P = -B: sum is infinity */
-            } else {
-                bn254_fp2_sub(&d, &P->x, &B->x);
-            }
+            bn254_g2_affine_add_den(&d, B, P); /* x_P - x_B, 2y, or 0 */
             TMPL_UNROLL
             for (int w = 0; w < 4; w++) {
                 dl[w * lanes + k] = d.c0.l[w];
@@ -201,19 +194,7 @@ IFMA_TARGET void bn254_g2_add_batch_ifma(bn254_g2_affine_t *const *dst,
             for (unsigned k = 0; k < lanes; k++) {
                 if (!(dbl >> k & 1))
                     continue;
-                bn254_g2_affine_t *B = dst[8 * g + k];
-                bn254_fp2_t l, l3, x3, u;
-                bn254_fp2_sqr(&l, &B->x);
-                bn254_fp2_dbl(&l3, &l);
-                bn254_fp2_add(&l, &l3, &l);
-                bn254_fp2_mul(&l, &l, &t[k]);
-                bn254_fp2_sqr(&x3, &l);          /* x3 = λ² - 2x */
-                bn254_fp2_sub(&x3, &x3, &B->x);
-                bn254_fp2_sub(&x3, &x3, &B->x);
-                bn254_fp2_sub(&u, &B->x, &x3);   /* y3 = λ(x - x3) - y */
-                bn254_fp2_mul(&u, &u, &l);
-                bn254_fp2_sub(&B->y, &u, &B->y);
-                B->x = x3;
+                bn254_g2_affine_dbl_with_inv(dst[8 * g + k], &t[k]);
             }
         }
     }

@@ -126,14 +126,7 @@ IFMA_TARGET void bls12381_g1_add_batch_ifma(bls12381_g1_affine_t *const *dst,
         ONE[j] = A[j] = _mm512_set1_epi64((long long)one52[j]);
     for (unsigned i = 0; i < n; i++) { /* the denominators, as add_batch */
         const bls12381_g1_affine_t *B = dst[i], *P = src[i];
-        if (bls12381_fp_eq(&B->x, &P->x)) {
-            if (bls12381_fp_eq(&B->y, &P->y) && !bls12381_fp_is_zero(&P->y))
-                bls12381_fp_dbl(&den[i], &P->y);  /* doubling: 2y */
-            else
-                bls12381_fp_set_zero(&den[i]);    /* P = -B: sum is infinity */
-        } else {
-            bls12381_fp_sub(&den[i], &P->x, &B->x);
-        }
+        bls12381_g1_affine_add_den(&den[i], B, P); /* x_P - x_B, 2y, or 0 */
     }
     /* lane k's running product over entries 8g + k (a zero den counts as
      * one); pre = the product before the entry */
@@ -186,19 +179,7 @@ IFMA_TARGET void bls12381_g1_add_batch_ifma(bls12381_g1_affine_t *const *dst,
             for (unsigned k = 0; k < lanes; k++) {
                 if (!(dbl >> k & 1))
                     continue;
-                bls12381_g1_affine_t *B = dst[8 * g + k];
-                bls12381_fp_t l, l3, x3, u;
-                bls12381_fp_sqr(&l, &B->x);
-                bls12381_fp_dbl(&l3, &l);
-                bls12381_fp_add(&l, &l3, &l);
-                bls12381_fp_mul(&l, &l, &t[k]);
-                bls12381_fp_sqr(&x3, &l);           /* x3 = λ² - 2x */
-                bls12381_fp_sub(&x3, &x3, &B->x);
-                bls12381_fp_sub(&x3, &x3, &B->x);
-                bls12381_fp_sub(&u, &B->x, &x3);    /* y3 = λ(x - x3) - y */
-                bls12381_fp_mul(&u, &u, &l);
-                bls12381_fp_sub(&B->y, &u, &B->y);
-                B->x = x3;
+                bls12381_g1_affine_dbl_with_inv(dst[8 * g + k], &t[k]);
             }
         }
     }

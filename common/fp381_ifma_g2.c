@@ -138,14 +138,7 @@ IFMA_TARGET void bls12381_g2_add_batch_ifma(bls12381_g2_affine_t *const *dst,
     }
     for (unsigned i = 0; i < n; i++) { /* the denominators, as add_batch */
         const bls12381_g2_affine_t *B = dst[i], *P = src[i];
-        if (bls12381_fp2_eq(&B->x, &P->x)) {
-            if (bls12381_fp2_eq(&B->y, &P->y) && !bls12381_fp2_is_zero(&P->y))
-                bls12381_fp2_dbl(&den[i], &P->y);  /* doubling: 2y */
-            else
-                bls12381_fp2_set_zero(&den[i]);    /* P = -B: sum is infinity */
-        } else {
-            bls12381_fp2_sub(&den[i], &P->x, &B->x);
-        }
+        bls12381_g2_affine_add_den(&den[i], B, P); /* x_P - x_B, 2y, or 0 */
     }
     unsigned groups = (n + 7) / 8;
     for (unsigned g = 0; g < groups; g++) { /* lane k: entries 8g + k */
@@ -194,19 +187,7 @@ IFMA_TARGET void bls12381_g2_add_batch_ifma(bls12381_g2_affine_t *const *dst,
             for (unsigned k = 0; k < lanes; k++) {
                 if (!(dbl >> k & 1))
                     continue;
-                bls12381_g2_affine_t *B = dst[8 * g + k];
-                bls12381_fp2_t l, l3, x3, u;
-                bls12381_fp2_sqr(&l, &B->x);
-                bls12381_fp2_dbl(&l3, &l);
-                bls12381_fp2_add(&l, &l3, &l);
-                bls12381_fp2_mul(&l, &l, &t[k]);
-                bls12381_fp2_sqr(&x3, &l);          /* x3 = λ² - 2x */
-                bls12381_fp2_sub(&x3, &x3, &B->x);
-                bls12381_fp2_sub(&x3, &x3, &B->x);
-                bls12381_fp2_sub(&u, &B->x, &x3);   /* y3 = λ(x - x3) - y */
-                bls12381_fp2_mul(&u, &u, &l);
-                bls12381_fp2_sub(&B->y, &u, &B->y);
-                B->x = x3;
+                bls12381_g2_affine_dbl_with_inv(dst[8 * g + k], &t[k]);
             }
         }
     }

@@ -58,15 +58,7 @@ static void MG(add_batch)(MA *const *dst, uint8_t *const *dst_set, const MA *con
 #endif
     MF(set_one)(&acc);
     for (unsigned i = 0; i < n; i++) {
-        const MA *B = dst[i], *P = src[i];
-        if (MF(eq)(&B->x, &P->x)) {
-            if (MF(eq)(&B->y, &P->y) && !MF(is_zero)(&P->y))
-                MF(dbl)(&den[i], &P->y);          /* doubling: 2y */
-            else
-                MF(set_zero)(&den[i]);            /* P = −B: sum is infinity */
-        } else {
-            MF(sub)(&den[i], &P->x, &B->x);
-        }
+        MG(affine_add_den)(&den[i], dst[i], src[i]); /* x_P − x_B, 2y, or 0 (P = −B) */
         pre[i] = acc;
         if (!MF(is_zero)(&den[i]))
             MF(mul)(&acc, &acc, &den[i]);
