@@ -343,6 +343,26 @@ static inline void CT_(affine_dbl_with_inv)(CT_AFF *B, const CT_F *inv2y)
     B->x = x3;
 }
 
+/* x[k] = 1/x[k] for k < 8, all nonzero, with one inversion (variable
+ * time): 1/x_k = (1/Π x) · Π_{j<k} x_j · Π_{j>k} x_j. The vector
+ * batch-affine additions invert their eight lanes' running products so. */
+static inline void CT_(coord_inv8_vartime)(CT_F x[8])
+{
+    CT_F lo[8], hi[8], inv;
+    CTF_(set_one)(&lo[0]);
+    for (int k = 1; k < 8; k++)
+        CTF_(mul)(&lo[k], &lo[k - 1], &x[k - 1]);
+    CTF_(set_one)(&hi[7]);
+    for (int k = 7; k > 0; k--)
+        CTF_(mul)(&hi[k - 1], &hi[k], &x[k]);
+    CTF_(mul)(&inv, &lo[7], &x[7]);
+    CTF_(inv_vartime)(&inv, &inv);
+    for (int k = 0; k < 8; k++) {
+        CTF_(mul)(&x[k], &lo[k], &hi[k]);
+        CTF_(mul)(&x[k], &x[k], &inv);
+    }
+}
+
 /* 1 if a and b are the same affine point (coordinate equality). */
 static inline int CT_(affine_eq)(const CT_AFF *a, const CT_AFF *b)
 {

@@ -110,22 +110,10 @@ IFMA_TARGET void bn254_g1_add_batch_ifma(bn254_g1_affine_t *const *dst,
         v254_store_lm(pre[8 * g].l, A, lanes);
         v254_mul(A, A, D);
     }
-    /* one inversion for the eight lanes: inv_k = 1/acc_k =
-     * (1/Π acc) · Π_{j<k} acc_j · Π_{j>k} acc_j */
-    bn254_fp_t acc[8], lo[8], hi[8], inv;
+    /* the eight lanes' running products inverted, one inversion */
+    bn254_fp_t acc[8];
     v254_store(acc, A, 8);
-    lo[0] = bn254_fp_mont_one;
-    for (int k = 1; k < 8; k++)
-        bn254_fp_mul(&lo[k], &lo[k - 1], &acc[k - 1]);
-    hi[7] = bn254_fp_mont_one;
-    for (int k = 7; k > 0; k--)
-        bn254_fp_mul(&hi[k - 1], &hi[k], &acc[k]);
-    bn254_fp_mul(&inv, &lo[7], &acc[7]);
-    bn254_fp_inv_vartime(&inv, &inv);
-    for (int k = 0; k < 8; k++) {
-        bn254_fp_mul(&acc[k], &lo[k], &hi[k]);
-        bn254_fp_mul(&acc[k], &acc[k], &inv);
-    }
+    bn254_g1_coord_inv8_vartime(acc);
     v254_load(A, acc, 0xff);
     for (unsigned g = groups; g-- > 0;) {
         unsigned lanes = n - 8 * g < 8 ? n - 8 * g : 8;

@@ -133,20 +133,9 @@ IFMA_TARGET void bn254_g2_add_batch_ifma(bn254_g2_affine_t *const *dst,
         fp2v254_store_lm(pre + 8 * g, &A, lanes);
         fp2v254_mul(&A, &A, &D);
     }
-    bn254_fp2_t acc[8], lo[8], hi[8], inv;
+    bn254_fp2_t acc[8];
     fp2v254_store(acc, &A, 8);
-    bn254_fp2_set_one(&lo[0]);
-    for (int k = 1; k < 8; k++)
-        bn254_fp2_mul(&lo[k], &lo[k - 1], &acc[k - 1]);
-    bn254_fp2_set_one(&hi[7]);
-    for (int k = 7; k > 0; k--)
-        bn254_fp2_mul(&hi[k - 1], &hi[k], &acc[k]);
-    bn254_fp2_mul(&inv, &lo[7], &acc[7]);
-    bn254_fp2_inv_vartime(&inv, &inv);
-    for (int k = 0; k < 8; k++) {
-        bn254_fp2_mul(&acc[k], &lo[k], &hi[k]);
-        bn254_fp2_mul(&acc[k], &acc[k], &inv);
-    }
+    bn254_g2_coord_inv8_vartime(acc);
     fp2v254_load(&A, acc);
     for (unsigned g = groups; g-- > 0;) {
         unsigned lanes = n - 8 * g < 8 ? n - 8 * g : 8;

@@ -138,22 +138,10 @@ IFMA_TARGET void bls12381_g1_add_batch_ifma(bls12381_g1_affine_t *const *dst,
         store_52(pre + 8 * g, A, lanes);
         mont_mul_52x8(A, A, D);
     }
-    /* one inversion for the eight lanes: inv_k = 1/acc_k =
-     * (1/Π acc) · Π_{j<k} acc_j · Π_{j>k} acc_j */
-    bls12381_fp_t acc[8], lo[8], hi[8], inv;
+    /* the eight lanes' running products inverted, one inversion */
+    bls12381_fp_t acc[8];
     store_52(acc, A, 8);
-    lo[0] = bls12381_fp_mont_one;
-    for (int k = 1; k < 8; k++)
-        bls12381_fp_mul(&lo[k], &lo[k - 1], &acc[k - 1]);
-    hi[7] = bls12381_fp_mont_one;
-    for (int k = 7; k > 0; k--)
-        bls12381_fp_mul(&hi[k - 1], &hi[k], &acc[k]);
-    bls12381_fp_mul(&inv, &lo[7], &acc[7]);
-    bls12381_fp_inv_vartime(&inv, &inv);
-    for (int k = 0; k < 8; k++) {
-        bls12381_fp_mul(&acc[k], &lo[k], &hi[k]);
-        bls12381_fp_mul(&acc[k], &acc[k], &inv);
-    }
+    bls12381_g1_coord_inv8_vartime(acc);
     load_52(A, acc, 0xff);
     for (unsigned g = groups; g-- > 0;) {
         unsigned lanes = n - 8 * g < 8 ? n - 8 * g : 8;

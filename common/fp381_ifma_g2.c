@@ -148,20 +148,9 @@ IFMA_TARGET void bls12381_g2_add_batch_ifma(bls12381_g2_affine_t *const *dst,
         fp2v_store(pre + 8 * g, &A, lanes);
         fp2v_mul(&A, &A, &D);
     }
-    bls12381_fp2_t acc[8], lo[8], hi[8], inv;
+    bls12381_fp2_t acc[8];
     fp2v_store(acc, &A, 8);
-    bls12381_fp2_set_one(&lo[0]);
-    for (int k = 1; k < 8; k++)
-        bls12381_fp2_mul(&lo[k], &lo[k - 1], &acc[k - 1]);
-    bls12381_fp2_set_one(&hi[7]);
-    for (int k = 7; k > 0; k--)
-        bls12381_fp2_mul(&hi[k - 1], &hi[k], &acc[k]);
-    bls12381_fp2_mul(&inv, &lo[7], &acc[7]);
-    bls12381_fp2_inv_vartime(&inv, &inv);
-    for (int k = 0; k < 8; k++) {
-        bls12381_fp2_mul(&acc[k], &lo[k], &hi[k]);
-        bls12381_fp2_mul(&acc[k], &acc[k], &inv);
-    }
+    bls12381_g2_coord_inv8_vartime(acc);
     fp2v_load(&A, acc, 0xff);
     for (unsigned g = groups; g-- > 0;) {
         unsigned lanes = n - 8 * g < 8 ? n - 8 * g : 8;
