@@ -303,7 +303,7 @@ wait_batch() {
             >/dev/null 2>"$D/err"; then
             nok=$((nok + 1))
             # PIPE_PROOFS: every measured proof kept, for snarkjs elsewhere
-            if [ -n "${PIPE_PROOFS:-}" ] && [ -n "${KEEP_DIR:-}" ]; then
+            if [ -n "${KEEP_DIR:-}" ]; then
                 cp "$D/proof.json" "$KEEP_DIR/$n.proof.json" && cp "$D/public.json" "$KEEP_DIR/$n.public.json" &&
                     cp "$KEEP_DIR/vk" "$KEEP_DIR/$n.vk.json"
             fi
@@ -322,7 +322,7 @@ COLS="date machine backend curve log_domain constraints n_vars synthds slots gpu
 
 run_one() { # curve spec
     local curve=$1 spec=$2 dir k parts jobs
-    KEEP_DIR= # the warm-up's proofs are not kept
+    KEEP_DIR= # set for the measured batch only: the warm-up's proofs are not kept
     dir=$(make_key "$curve" "$spec") || { echo "bench_pipeline: $curve $spec: keygen failed" >&2; return 1; }
     parse_spec "$spec"
     k=$SPEC_K
@@ -410,7 +410,6 @@ run_one() { # curve spec
     SAMPLER_PID=$!
     local tw0
     tw0=$(now_ms)
-    KEEP_DIR=
     if [ -n "${PIPE_PROOFS:-}" ]; then
         KEEP_DIR=$PIPE_PROOFS/$curve-$k
         mkdir -p "$KEEP_DIR" && cp "$dir/vk.json" "$KEEP_DIR/vk" || KEEP_DIR=
