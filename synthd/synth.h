@@ -22,6 +22,18 @@
  * had X_synth_abc, which also wrote c = a∘b): tests/bench_synth.c. */
 #define SYNTH_AB_ONLY 1
 
+/* a and b are stored with non-temporal stores (x86-64; elsewhere plain
+ * ones) for domains of at least synth_nt_min_rows rows, where a and b (64
+ * bytes a row) are far larger than any cache and nothing reads them back in
+ * synthd: the stores skip the read-for-ownership of every line. H200 host
+ * (2026-12-03, BN254 2^24, 14 threads): a, b 2204 against 2680 CPU ms
+ * (1.16x per core); on the 2-vCPU EPYC dev box they were level to 5% slower
+ * at 2^22, slower at 2^18-2^20 (synthd/README.md). Tests set it to 1 to run
+ * that path on small keys; builds with -DSYNTH_NT_STORES=0|1 ignore it
+ * (never, always). */
+#define SYNTH_NT_MIN_ROWS (1u << 23)
+extern uint32_t synth_nt_min_rows;
+
 void bn254_synth_ab(const struct synth_index *ix, const struct zkey *zk,
                     const void *witness, void *a, void *b, unsigned nthreads);
 void bls12381_synth_ab(const struct synth_index *ix, const struct zkey *zk,

@@ -43,8 +43,10 @@
 #ifndef SYNTH_PREFETCH_LOCALITY
 #define SYNTH_PREFETCH_LOCALITY 0
 #endif
+/* Non-temporal stores of a and b (synth.h, synth_nt_min_rows): 1 always,
+ * 0 never, -1 (default) from synth_nt_min_rows rows. */
 #ifndef SYNTH_NT_STORES
-#define SYNTH_NT_STORES 0
+#define SYNTH_NT_STORES (-1)
 #endif
 /* non-temporal stores for the zero rows (SSE2's movnti: every x86-64) */
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -52,7 +54,7 @@
 #else
 #define SYNTH_X86_NT 0
 #endif
-#if SYNTH_NT_STORES || SYNTH_X86_NT
+#if SYNTH_X86_NT
 #include <immintrin.h>
 #endif
 
@@ -61,6 +63,7 @@ struct S_(synth_ctx) {
     const S_(fr_t) *w;
     S_(fr_t) *a, *b;
     unsigned kmax; /* general terms summed unreduced before a reduction */
+    int nt;        /* a and b stored non-temporally (SYNTH_NT_STORES) */
 };
 
 /* V += x (x < 2^256, as 4 limbs). */
@@ -229,15 +232,18 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
 }
 
 /* *dst = *v: a and b are written once and read by gpud, not here: with
- * SYNTH_NT_STORES, non-temporal stores that skip the read-for-ownership. */
-static inline void S_(store)(S_(fr_t) *dst, const S_(fr_t) *v)
+ * nt, non-temporal stores that skip the read-for-ownership. */
+static inline void S_(store)(S_(fr_t) *dst, const S_(fr_t) *v, int nt)
 {
-#if SYNTH_NT_STORES
-    for (int i = 0; i < 4; i++)
-        _mm_stream_si64((long long *)&dst->l[i], (long long)v->l[i]);
-#else
-    *dst = *v;
+#if SYNTH_X86_NT
+    if (nt) {
+        for (int i = 0; i < 4; i++)
+            _mm_stream_si64((long long *)&dst->l[i], (long long)v->l[i]);
+        return;
+    }
 #endif
+    (void)nt;
+    *dst = *v;
 }
 
 /* Splits a row header at p into the A and B word counts; returns the first
@@ -283,8 +289,8 @@ static inline void S_(synth_row)(const struct S_(synth_ctx) *x, const uint32_t *
     S_(row_sum)(x, p, p + wa, &av);
     S_(row_sum)(x, p + wa, p + wa + wb, &bv);
     *pp = p + wa + wb;
-    S_(store)(&x->a[r], &av);
-    S_(store)(&x->b[r], &bv);
+    S_(store)(&x->a[r], &av, x->nt);
+    S_(store)(&x->b[r], &bv, x->nt);
 }
 
 /* Rows [r0, r1) have no terms (a domain's padding past the last
@@ -349,8 +355,8 @@ static void S_(synth_chunks)(void *arg, size_t kb, size_t ke)
             r++;
         }
     }
-#if SYNTH_NT_STORES || SYNTH_X86_NT
-    if (SYNTH_NT_STORES || streamed)
+#if SYNTH_X86_NT
+    if (x->nt || streamed)
         _mm_sfence(); /* the streamed stores visible before this thread reports done */
 #endif
     (void)streamed;
@@ -365,6 +371,7 @@ void S_(synth_ab)(const struct synth_index *ix, const struct zkey *zk,
      * r²) stay below r·2^256 when k·r < 2^256 − r: k ≤ floor(2^64 / (top
      * limb of r + 1)) − 1 (BN254 4, BLS12-381 1); both r < 2^255, so ≥ 1. */
     x.kmax = (unsigned)(UINT64_MAX / (S_(fr_modulus).l[3] + 1) - 1);
+    x.nt = SYNTH_NT_STORES < 0 ? ix->domain_size >= synth_nt_min_rows : SYNTH_NT_STORES;
     parallel_for(ix->n_chunks, 1, nthreads, S_(synth_chunks), &x);
 }
 
