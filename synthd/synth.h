@@ -27,8 +27,9 @@
  * bytes a row) are far larger than any cache and nothing reads them back in
  * synthd: the stores skip the read-for-ownership of every line. H200 host
  * (2026-12-03, BN254 2^24, 14 threads): a, b 2204 against 2680 CPU ms
- * (1.16x per core); on the 2-vCPU EPYC dev box they were level to 5% slower
- * at 2^22, slower at 2^18-2^20 (synthd/README.md). Tests set it to 1 to run
+ * (1.16x per core); on the 2-vCPU EPYC dev box, where the threshold keeps
+ * them off, they were level to 5% slower at 2^18-2^22 (synthd/README.md,
+ * "Sixth pass"). Tests set it to 1 to run
  * that path on small keys; builds with -DSYNTH_NT_STORES=0|1 ignore it
  * (never, always). */
 #define SYNTH_NT_MIN_ROWS (1u << 23)

@@ -100,12 +100,9 @@ void synth_wcopy_free(struct synth_wcopy *c)
     c->bytes = 0;
 }
 
-#ifndef SYNTH_WCOPY_KEEP
-#define SYNTH_WCOPY_KEEP 0 /* 1: keep the mapping for the next partition of the same size */
-#endif
 void synth_wcopy_done(struct synth_wcopy *c)
 {
-    if (c && !SYNTH_WCOPY_KEEP)
+    if (c)
         synth_wcopy_free(c);
 }
 

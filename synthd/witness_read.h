@@ -69,7 +69,8 @@ int synth_read_witness_copy(const struct wtns *w, int fd, void *dst, struct synt
                             const void **gather, unsigned nthreads, struct sp_err *e);
 
 /* After synth_ab: unmaps the copy (mapped afresh for each partition:
- * keeping it between partitions of one size saved no time here). */
+ * keeping it between partitions of one size saved no time, on the dev box
+ * nor on the H200 host at 2^24: 6.03 against 6.05 Mcons/s/core). */
 void synth_wcopy_done(struct synth_wcopy *c);
 
 /* Unmaps the copy. */

@@ -23,7 +23,8 @@
 #             SYNTH_PAYLOAD=anon-huge measures what 4 KiB pages cost there;
 #             GPU_SYNTH_VARIANT="-DNAME=V ..." builds this tree's bench_synth
 #             again with those flags (build-variant/) as the old side, e.g.
-#             -DSYNTH_NT_STORES=1 or -DSYNTH_BATCH_ROWS=32
+#             -DSYNTH_NT_STORES=0 (plain stores of a, b at 2^24 too) or
+#             -DSYNTH_BATCH_ROWS=32
 #   budget    the device memory budget (--gpu-mem, issue 20) → budget.log:
 #             gpu_test's streamed-MSM, ledger and injected-allocation checks
 #             (2^16; GPU_BUDGET_TEST_LOG=20 adds 2^20) with its pinned_check
