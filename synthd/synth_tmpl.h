@@ -367,10 +367,16 @@ void S_(synth_ab)(const struct synth_index *ix, const struct zkey *zk,
 {
     (void)zk;
     struct S_(synth_ctx) x = { .ix = ix, .w = witness, .a = a, .b = b };
-    /* k general products (each < r²) plus the ±1/small sum V (< 2^311 <
-     * r²) stay below r·2^256 when k·r < 2^256 − r: k ≤ floor(2^64 / (top
-     * limb of r + 1)) − 1 (BN254 4, BLS12-381 1); both r < 2^255, so ≥ 1. */
-    x.kmax = (unsigned)(UINT64_MAX / (S_(fr_modulus).l[3] + 1) - 1);
+    /* k general products (each < r²) plus the ±1/small sum V (< 2^311)
+     * must stay below r·2^256 (redc's bound), i.e. k·r + V/r < 2^256. With
+     * t the top limb of r, r < (t + 1)·2^192; where t ≥ 2^61 (r > 2^253,
+     * so V/r < 2^58 < 2^192) k·(t + 1) ≤ 2^64 − 1 is enough: k =
+     * floor((2^64 − 1) / (t + 1)), BN254 5, BLS12-381 2 (before 2026-12-03
+     * V was bounded by r², one product's worth: 4 and 1, so BLS12-381
+     * reduced after every general term). Otherwise V counts as one more
+     * product. Both r < 2^255, so k ≥ 1. */
+    uint64_t top = S_(fr_modulus).l[3];
+    x.kmax = (unsigned)(UINT64_MAX / (top + 1) - (top >> 61 ? 0 : 1));
     x.nt = SYNTH_NT_STORES < 0 ? ix->domain_size >= synth_nt_min_rows : SYNTH_NT_STORES;
     parallel_for(ix->n_chunks, 1, nthreads, S_(synth_chunks), &x);
 }

@@ -14,8 +14,10 @@
  * some rows are empty (alone, and in runs of 300 and 200 like a domain's
  * padding, which are zeroed with non-temporal stores) and some have only
  * general terms (up to 40 of them:
- * the 8-limb sum of products is reduced every 4 (BN254) or 1 (BLS12-381)
- * on the way). The index is also
+ * the 8-limb sum of products is reduced every 5 (BN254) or 2 (BLS12-381)
+ * on the way); one row adds 13 of the largest general products, (r −
+ * 2^24)·(r − 1), to the largest stacked small sum, at that reduction's
+ * bound. The index is also
  * built into a sealed memfd and mapped back as another synthd maps it, and
  * damaged or unsealed copies are refused. Last, a, b are gathered as
  * synthd gathers a large witness: from its private huge-page copy made by
@@ -39,6 +41,8 @@
 #define N_VARS 3001
 #define BIG_ROW 7          /* 70000 terms of +1 and −1: an escaped header */
 #define STACKED_ROW 9      /* 4096 terms of (2^24 − 1)·(r − 1) */
+#define GMAX_ROWS 2000     /* GMAX_N rows of only the largest general products */
+#define GMAX_N 192
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 static uint64_t next(void)
@@ -199,6 +203,8 @@ COPY_TEST(bls12381_fr, bls12381)
         for (uint32_t row = 0; row < n; row++) {                                                 \
             if (row % 97 == 5 || (row >= 1000 && row < 1300) || row >= n - 200)                  \
                 continue; /* empty; runs of 300 and 200: the non-temporal zero rows */          \
+            if (row >= GMAX_ROWS && row < GMAX_ROWS + GMAX_N)                                    \
+                continue; /* filled below */                                                     \
             for (uint32_t m = 0; m < 2; m++) {                                                   \
                 unsigned terms = row % 13 == 3 ? 40 : (unsigned)(next() % 6);                    \
                 int only_general = row % 11 == 4;                                                \
@@ -214,8 +220,30 @@ COPY_TEST(bls12381_fr, bls12381)
         }                                                                                        \
         F##_t big = { { SYNTH_SMALL_LIMIT - 1, 0, 0, 0 } };                                      \
         F##_stored(val, &big);                                                                   \
-        for (unsigned k = 0; k < 4096; k++)                                                      \
+        for (unsigned k = 0; k < 4096; k++) {                                                    \
             push(&c, 1, STACKED_ROW, 2 + k % 3, val);                                            \
+            push(&c, 0, STACKED_ROW, 2 + k % 3, val);                                            \
+        }                                                                                        \
+        /* A's row also the largest general products, (r − 2^24)·(r − 1), 13 */                 \
+        /* of them: every group of kmax at redc's bound with that V on top  */                 \
+        F##_t gmax = { { SYNTH_SMALL_LIMIT, 0, 0, 0 } };                                         \
+        F##_neg(&gmax, &gmax);                                                                   \
+        F##_stored(val, &gmax);                                                                  \
+        for (unsigned k = 0; k < 13; k++)                                                        \
+            push(&c, 0, STACKED_ROW, 2 + k % 3, val);                                            \
+        /* rows GMAX_ROWS.. hold nothing but 2 to 7 products near the largest  */             \
+        /* (coefficients r − 2^24 − j, j < 2^20, so that the sums differ): a  */               \
+        /* sum one product past redc's bound comes out ≥ r in about 1 row in  */               \
+        /* 8 on BN254 (more on BLS12-381), and these rows have no later       */               \
+        /* addition to hide it; 32 rows of each count, both matrices          */               \
+        for (uint32_t row = GMAX_ROWS; row < GMAX_ROWS + GMAX_N; row++)                           \
+            for (uint32_t m = 0; m < 2; m++)                                                     \
+                for (unsigned k = 0; k < 2 + (row - GMAX_ROWS) % 6; k++) {                       \
+                    F##_t g = { { SYNTH_SMALL_LIMIT + next() % (1u << 20), 0, 0, 0 } };         \
+                    F##_neg(&g, &g);                                                             \
+                    F##_stored(val, &g);                                                         \
+                    push(&c, m, row, 2 + k % 3, val);                                            \
+                }                                                                                \
         /* shuffle: section 4 has no guaranteed order */                                         \
         for (size_t i = c.n - 1; i > 0; i--) {                                                   \
             size_t j = next() % (i + 1);                                                         \
