@@ -92,27 +92,21 @@ size_t synth_wcopy_bytes(const struct synth_wcopy *c, uint64_t n_vars)
     return (size_t)((b + HUGE_2M - 1) & ~(HUGE_2M - 1));
 }
 
-void synth_wcopy_free(struct synth_wcopy *c)
+void synth_wcopy_done(struct synth_wcopy *c)
 {
+    if (!c)
+        return;
     if (c->p)
         munmap(c->p, c->bytes);
     c->p = NULL;
     c->bytes = 0;
 }
 
-void synth_wcopy_done(struct synth_wcopy *c)
-{
-    if (c)
-        synth_wcopy_free(c);
-}
-
-/* c's mapping of exactly bytes (a multiple of 2 MiB), 2 MiB aligned, with
- * MADV_HUGEPAGE; NULL if it cannot be had. */
+/* A fresh mapping of exactly bytes (a multiple of 2 MiB) for c, 2 MiB
+ * aligned, with MADV_HUGEPAGE; NULL if it cannot be had. */
 static void *wcopy_map(struct synth_wcopy *c, size_t bytes)
 {
-    if (c->p && c->bytes == bytes)
-        return c->p;
-    synth_wcopy_free(c);
+    synth_wcopy_done(c);
     size_t span = bytes + HUGE_2M;
     uint8_t *m = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED)
@@ -140,7 +134,7 @@ int synth_read_witness_copy(const struct wtns *w, int fd, void *dst, struct synt
     *gather = dst;
     int rc = read_witness(w, fd, dst, copy, nthreads, e);
     if (rc < 0) {
-        synth_wcopy_free(c);
+        synth_wcopy_done(c);
         return rc;
     }
     if (copy)

@@ -68,12 +68,10 @@ size_t synth_wcopy_bytes(const struct synth_wcopy *c, uint64_t n_vars);
 int synth_read_witness_copy(const struct wtns *w, int fd, void *dst, struct synth_wcopy *c,
                             const void **gather, unsigned nthreads, struct sp_err *e);
 
-/* After synth_ab: unmaps the copy (mapped afresh for each partition:
- * keeping it between partitions of one size saved no time, on the dev box
- * nor on the H200 host at 2^24: 6.03 against 6.05 Mcons/s/core). */
+/* After synth_ab (and when done with c): unmaps the copy, if any (c may be NULL).
+ * It is mapped afresh for each partition: keeping it between partitions
+ * of one size saved no time, on the dev box nor on the H200 host at 2^24
+ * (6.03 against 6.05 Mcons/s/core). */
 void synth_wcopy_done(struct synth_wcopy *c);
-
-/* Unmaps the copy. */
-void synth_wcopy_free(struct synth_wcopy *c);
 
 #endif

@@ -126,13 +126,9 @@ mkdir -p "$OUTDIR" "$KEYS" || die "cannot create $OUTDIR, $KEYS"
 WMEM_KIB=$(awk -v s="$WMEM" 'BEGIN { u = toupper(substr(s, length(s))); n = s + 0
     m = u == "K" ? 1 : u == "M" ? 1024 : u == "G" ? 1048576 : u == "T" ? 1073741824 : 1 / 1024
     printf "%d\n", n * m }')
-# synthd's private huge-page copy of a witness of at least
-# SYNTH_WCOPY_MIN_BYTES (synthd/witness_read.h), made while THP is madvise
-# or always: part of a synthd's scratch below
-WCOPY_MIN=$(sed -n 's/^#define SYNTH_WCOPY_MIN_BYTES (\([0-9]*\)ull << \([0-9]*\)).*/\1 \2/p' \
-    "$(dirname "$0")/../synthd/witness_read.h" | awk '{ print $1 * 2 ^ $2 }')
-WCOPY_MIN=${WCOPY_MIN:-0} # not found: count the copy at every size
-THP=$(sed -n 's/.*\[\(.*\)\].*/\1/p' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+# synthd's private huge-page copy of a large witness: part of a synthd's
+# scratch below (wcopy_bytes)
+. "$(dirname "$0")/wcopy_bytes.sh"
 TXT=$OUTDIR/bench_pipeline.txt
 TSV=$OUTDIR/bench_pipeline.tsv
 D=$(mktemp -d "${TMPDIR:-/tmp}/bench_pipeline.XXXXXX") || die "mktemp"
@@ -440,7 +436,7 @@ run_one() { # curve spec
         -v threads="$([ "$thr" = 0 ] && echo "$NCPU" || echo "$thr")" \
         -v smi_base="$smi_base" -v samples="$D/samples" -v idle_roles="$idle_roles" \
         -v gpud_proof="$gpud_proof" -v parts="$parts" -v iparts="$iparts" -v wmem="$WMEM_KIB" \
-        -v wcopy_min="$WCOPY_MIN" -v thp="$THP" \
+        -v wcopy="$(($(wcopy_bytes "$nvars" "$(dirname "$0")/../synthd/witness_read.h") / 1024))" \
         -v pre="$(date -u +%F)	$MACHINE	$BACKEND	$curve	$logd	$n	$nvars	$syn	$SLOTS	$GPUDS	$thr	$parts" \
         -v rss="$rsup	$rsyn	$rgpu	$rsum	$each" '
     function field(name,   i) { for (i = 1; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2) + 0; return 0 }
@@ -506,8 +502,7 @@ run_one() { # curve spec
         }
         copied = int(((3 * domain + nvars) * 32 + 1023) / 1024)
         proof = 2 * copied + 4096
-        # the witness copy, rounded up to 2 MiB, while a partition is synthesized
-        wcopy = (thp == "madvise" || thp == "always") && nvars * 32 >= wcopy_min ? int((nvars * 32 + 2097151) / 2097152) * 2048 : 0
+        # wcopy: the witness copy (KiB) while a partition is synthesized
         scratch = int((synthds * (65536 * threads + 4096) + 1023) / 1024) + synthds * wcopy
         supm = 4 * parts
         slots_kib = int(slots * slot_bytes / 1024)

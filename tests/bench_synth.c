@@ -243,7 +243,7 @@ int main(int argc, char **argv)
            (unsigned long long)ix.hdr->class_count[SYNTH_GENERAL]);
 #endif
 #ifdef SYNTH_WCOPY
-    synth_wcopy_free(&wc);
+    synth_wcopy_done(&wc);
 #endif
     synth_index_free(&ix);
     zkey_close(&zk);

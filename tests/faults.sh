@@ -36,6 +36,7 @@ BG=""                        # other background pids (killer, samplers, clients)
 EXTRA=""                     # directories outside $TMP to remove
 SUITE=faults
 . tests/lib.sh
+. tests/wcopy_bytes.sh
 
 show() { [ -s "$1" ] && tail -n "${2:-15}" "$1" | sed 's/^/#     /'; return 0; }
 # kill, but never a process group: a pid of 0 (what status shows for a child
@@ -731,16 +732,10 @@ s9() {
     # the key's coefficient section it maps and reads (12 + n8r B per entry),
     # the witness header, 64 KiB of stack for each of its threads, and the
     # private huge-page copy of a witness of at least SYNTH_WCOPY_MIN_BYTES
-    # while THP is madvise or always (synthd/witness_read.h; rounded up to
-    # 2 MiB; none for this key's witness, counted all the same)
+    # while THP is madvise or always (tests/wcopy_bytes.sh; none for this
+    # key's small witness)
     nthr=$(nproc)
-    wcopy_min=$(sed -n 's/^#define SYNTH_WCOPY_MIN_BYTES (\([0-9]*\)ull << \([0-9]*\)).*/\1 \2/p' synthd/witness_read.h |
-        awk '{ print $1 * 2 ^ $2 }')
-    wcopy=0
-    if grep -q '\[\(madvise\|always\)\]' /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null &&
-        [ $((nvars * 32)) -ge "${wcopy_min:-0}" ]; then
-        wcopy=$(((nvars * 32 + 2097151) / 2097152 * 2097152))
-    fi
+    wcopy=$(wcopy_bytes "$nvars")
     scratch=$((4 * ncoefs + 8 * (domain + 1) + (12 + n8r) * ncoefs + wtns_hdr + 65536 * nthr + wcopy))
     # gpud's copy of a proof: the slot's a, b and witness, and c = a∘b it forms
     payload=$(((3 * domain + nvars) * n8r))
