@@ -4,7 +4,7 @@
  *   X_synth_ab(ix, zk, witness, a, b, nthreads)
  * witness: n_vars × 32 bytes, standard form, < r (checked when read), 32-byte
  * aligned. a, b: domain_size × 32 bytes each, written in the slot's form
- * (shm/payload.h): a·R^-1 and b·R^-1 mod r, R = 2^256. Rows with no
+ * (shm/payload.h): standard form, fully reduced (< r). Rows with no
  * entries come out zero. c = a∘b is not written: gpud forms it.
  */
 #ifndef SLOTPROVE_SYNTH_H
@@ -14,10 +14,11 @@
 #include "bn254.h"
 #include "synth_index.h"
 
-/* Defined where a, b (and c, before SYNTH_AB_ONLY) are written in the
- * slot's form above (not Montgomery form, as builds before it did):
- * tests/bench_synth.c compares across. */
-#define SYNTH_ABC_SLOT_FORM 1
+/* Defined where a and b are written in standard form (2026-12-03; builds
+ * from 07cadd7 defined SYNTH_ABC_SLOT_FORM instead and wrote a·R^-1, b·R^-1,
+ * and builds before those Montgomery form): tests/bench_synth.c compares
+ * across them. */
+#define SYNTH_AB_STANDARD 1
 /* Defined where synthesis writes a and b only (X_synth_ab; builds before it
  * had X_synth_abc, which also wrote c = a∘b): tests/bench_synth.c. */
 #define SYNTH_AB_ONLY 1
@@ -39,5 +40,10 @@ void bn254_synth_ab(const struct synth_index *ix, const struct zkey *zk,
                     const void *witness, void *a, void *b, unsigned nthreads);
 void bls12381_synth_ab(const struct synth_index *ix, const struct zkey *zk,
                        const void *witness, void *a, void *b, unsigned nthreads);
+
+/* out = v mod r (4 limbs, < r) for a 5-limb v < 2^312: the last step of
+ * every row sum (synth_tmpl.h, reduce5), here for tests/test_synth.c. */
+void bn254_synth_reduce_wide(uint64_t out[4], const uint64_t v[5]);
+void bls12381_synth_reduce_wide(uint64_t out[4], const uint64_t v[5]);
 
 #endif

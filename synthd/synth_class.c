@@ -7,10 +7,10 @@ enum synth_class synth_coef_class(enum curve_id curve, const uint8_t value[32], 
                                 : bls12381_synth_coef_class(value, small);
 }
 
-void synth_coef_standard(enum curve_id curve, const uint8_t value[32], uint8_t out[32])
+void synth_coef_montgomery(enum curve_id curve, const uint8_t value[32], uint8_t out[32])
 {
     if (curve == CURVE_BN254)
-        bn254_synth_coef_standard(value, out);
+        bn254_synth_coef_montgomery(value, out);
     else
-        bls12381_synth_coef_standard(value, out);
+        bls12381_synth_coef_montgomery(value, out);
 }

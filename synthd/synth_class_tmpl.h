@@ -1,7 +1,8 @@
 /*
  * synth_class_tmpl.h — the class of a stored coefficient on one curve's Fr
  * (synth_class.h): define SC (curve prefix) and include; it defines
- * SC##_synth_coef_class and SC##_synth_classify. Coefficients are stored as
+ * SC##_synth_coef_class, SC##_synth_coef_montgomery and
+ * SC##_synth_classify. Coefficients are stored as
  * v·R² mod r (snarkjs writeFr2), so v = value·R^-1: one Montgomery product
  * by R^-1 in standard form.
  */
@@ -49,12 +50,11 @@ enum synth_class S_(synth_coef_class)(const uint8_t value[32], uint32_t *small)
     return S_(coef_class_)(value, &rinv, small);
 }
 
-void S_(synth_coef_standard)(const uint8_t value[32], uint8_t out[32])
+void S_(synth_coef_montgomery)(const uint8_t value[32], uint8_t out[32])
 {
-    S_(fr_t) rinv, x, v;
-    S_(rinv_)(&rinv);
+    S_(fr_t) one = { { 1, 0, 0, 0 } }, x, v;
     memcpy(x.l, value, 32);
-    S_(fr_mul)(&v, &x, &rinv); /* v·R²·R^-1·R^-1 = v */
+    S_(fr_mul)(&v, &x, &one); /* v·R²·1·R^-1 = v·R */
     memcpy(out, v.l, 32);
 }
 

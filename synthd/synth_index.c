@@ -171,7 +171,7 @@ int synth_index_build_with(struct synth_index *ix, const struct zkey *zk,
             synth_coef_class(zk->curve, cf->value, &small);
             t[1] = small;
         } else if (cls[i] == SYNTH_GENERAL) {
-            synth_coef_standard(zk->curve, cf->value, (uint8_t *)(t + 1));
+            synth_coef_montgomery(zk->curve, cf->value, (uint8_t *)(t + 1));
         }
         *cur += term_words[cls[i]];
     }

@@ -15,12 +15,12 @@
  *          SYNTH_ONE      +1         no payload
  *          SYNTH_NEG_ONE  −1         no payload
  *          SYNTH_SMALL    ±s, 2 ≤ s < 2^24: one word, s | sign << 31
- *          SYNTH_GENERAL  any other: 8 words, v itself (standard form,
- *                         < r; the key stores v·R² mod r, converted once
- *                         here), so that the plain product with a
- *                         standard-form witness value is v·w and a row's
- *                         sums need one Montgomery reduction at its end
- *                         (synth_tmpl.h)
+ *          SYNTH_GENERAL  any other: 8 words, v·R mod r (Montgomery
+ *                         form, < r; the key stores v·R² mod r, converted
+ *                         once here), so that the plain product with a
+ *                         standard-form witness value is v·w·R and one
+ *                         Montgomery reduction of a row's general products
+ *                         leaves v·w in standard form (synth_tmpl.h)
  *
  * so a thread reads its rows' coefficients sequentially and most terms are
  * additions (synth_tmpl.h). Entries keep their section order within a row
@@ -48,7 +48,7 @@
 #define SYNTH_ROW_ESCAPE 0xffffffffu
 #define SYNTH_CHUNK_WORDS (1u << 14)
 #define SYNTH_INDEX_MAGIC 0x78646e4968747953ull /* "SythIndx" */
-#define SYNTH_INDEX_VERSION 2
+#define SYNTH_INDEX_VERSION 3 /* 3: general coefficients v·R (2: v) */
 
 /* Rows [row, next chunk's row) start at stream word `word`; max_signal is
  * the largest signal they read (0 if none). */

@@ -6,20 +6,20 @@
  * (curve prefix) and include; it defines SC##_synth_ab (synth.h). The
  * coefficient classes are synth_class_tmpl.h's.
  *
- * Output form (shm/payload.h): a and b are written as A·w·R^-1 mod r and
- * B·w·R^-1 mod r (R = 2^256); gpud's Montgomery product of the two is
- * (A·w)(B·w)·R^-3, and its H pass multiplies by R^4 where it used to leave
- * Montgomery form (the same one product), so the proof is unchanged. That
- * form costs a row one Montgomery reduction per matrix and no conversion
- * product:
+ * Output form (shm/payload.h): a = A·w and b = B·w in standard form, each
+ * fully reduced (< r). Per row and matrix, no Montgomery product:
  *   - terms with v = ±1 or a small ±s (synth_index.h) go, in standard form,
- *     into a 5-limb sum that is never reduced on the way: +w, p − w, s·w or
- *     s·(p − w), each below 2^24·p, at most 2^32 of them: below 2^311;
- *   - general terms (the index holds v in standard form) add the plain
- *     256 × 256-bit product v·w into an 8-limb sum, also unreduced;
- *   - at the row's end the two sums are added and Montgomery-reduced once
- *     (T·R^-1 mod r, needs T < r·2^256; a row with more than `kmax` general
- *     terms reduces every kmax of them on the way, see S_(synth_ab)).
+ *     into a 5-limb sum V that is never reduced on the way: +w, r − w, s·w
+ *     or s·(r − w), each below 2^24·r, at most 2^32 of them: below 2^311;
+ *   - general terms (the index holds v·R, Montgomery form) add the plain
+ *     256 × 256-bit product v·R·w into an 8-limb sum W, also unreduced;
+ *     when W has terms, its low half is Montgomery-reduced alone
+ *     (u = (W_lo + m·r)/2^256 ≡ W_lo·R^-1, u ≤ r) and u and W's high half
+ *     (W_hi·2^256·R^-1 = W_hi) join V: W·R^-1 = Σ v·w;
+ *   - V, below 2^312, is reduced mod r with one quotient estimate (a
+ *     64 × 64-bit product) and at most two subtractions (S_(reduce5)).
+ * A row whose terms are all ±1 or small (most rows of circom circuits)
+ * costs no Montgomery reduction at all.
  * The old path (37c1b06) did a full product per term and wrote Montgomery
  * form; tests/test_synth.c checks both curves against a naive loop in the
  * documented form, with the ADX and the portable code.
@@ -133,50 +133,178 @@ static inline __attribute__((always_inline)) void S_(wide_mac)(uint64_t W[8], co
         W[j] = limb_adc(W[j], s[j], &c);
 }
 
-/* ret = T·2^-256 mod r, fully reduced, for an 8-limb T < r·2^256
- * (Montgomery reduction: the low half reduced alone, u = (lo + m·r)/2^256
- * ≤ r, plus the high half (< r), below 2r, reduced once). */
-static inline __attribute__((always_inline)) void S_(redc)(S_(fr_t) *ret, const uint64_t T[8])
+/* V += u + H with u = W_lo·2^-256 mod r, u ≤ r (Montgomery reduction of
+ * W's low half alone: (W_lo + m·r)/2^256) and H = W_hi (W's high half):
+ * u + H ≡ W·R^-1 (mod r). V stays below 2^312 (S_(synth_ab)'s bound). */
+static inline __attribute__((always_inline)) void S_(fold)(uint64_t V[5], const uint64_t W[8])
 {
-    uint64_t t[4];
+    uint64_t u[4], c = 0;
 #if LIMB_ADX
     if (S_(fr_uses_adx)()) {
-        limb_mont_redc_adx4(t, T, S_(fr_modulus).l, &S_(fr_n0));
-        S_(fr_reduce_once_)(ret, t, 0);
+        const uint64_t T[8] = { W[0], W[1], W[2], W[3], 0, 0, 0, 0 };
+        limb_mont_redc_adx4(u, T, S_(fr_modulus).l, &S_(fr_n0));
+    } else
+#endif
+    {
+        for (int j = 0; j < 4; j++)
+            u[j] = W[j];
+        TMPL_UNROLL
+        for (int i = 0; i < 4; i++) {
+            uint64_t m = u[0] * S_(fr_n0), C = 0;
+            (void)limb_mac(u[0], m, S_(fr_modulus).l[0], &C);
+            TMPL_UNROLL
+            for (int j = 1; j < 4; j++)
+                u[j - 1] = limb_mac(u[j], m, S_(fr_modulus).l[j], &C);
+            u[3] = C;
+        }
+    }
+    V[0] = limb_adc(V[0], u[0], &c);
+    V[1] = limb_adc(V[1], u[1], &c);
+    V[2] = limb_adc(V[2], u[2], &c);
+    V[3] = limb_adc(V[3], u[3], &c);
+    V[4] += c;
+    S_(wide_add)(V, W + 4);
+}
+
+/* floor(2^312 / r) (< 2^59 on both curves) and 2r over 5 limbs:
+ * S_(reduce5)'s constants, set once when the program starts
+ * (S_(reduce5_init)) so that its assembly reads them RIP-relative. */
+static uint64_t S_(mu_312);
+static uint64_t S_(two_r)[5];
+
+__attribute__((constructor)) static void S_(reduce5_init)(void)
+{
+    const uint64_t *r = S_(fr_modulus).l;
+    uint64_t rem[5] = { 0, 0, 0, 0, (uint64_t)1 << 56 }, mu = 0;
+    for (int i = 63; i >= 0; i--) { /* rem ≥ r·2^i ? subtract (shift and subtract) */
+        uint64_t d[5] = { 0, 0, 0, 0, 0 }, z[5], bw = 0;
+        for (int j = 0; j < 4; j++) { /* d = r·2^i < 2^318: 5 limbs */
+            d[j] |= r[j] << i;
+            if (i)
+                d[j + 1] |= r[j] >> (64 - i);
+        }
+        for (int j = 0; j < 5; j++)
+            z[j] = limb_sbb(rem[j], d[j], &bw);
+        if (!bw) {
+            memcpy(rem, z, sizeof(z));
+            mu |= (uint64_t)1 << i;
+        }
+    }
+    S_(mu_312) = mu;
+    S_(two_r)[0] = r[0] << 1;
+    for (int j = 1; j < 4; j++)
+        S_(two_r)[j] = r[j] << 1 | r[j - 1] >> 63;
+    S_(two_r)[4] = r[3] >> 63;
+}
+
+/* ret = V mod r, fully reduced, for a 5-limb V < 2^312: q̂ =
+ * floor((V >> 248)·mu / 2^64) with mu = floor(2^312 / r) is at most
+ * floor(V / r) and at most 2 below it (the two floors and V's dropped low
+ * bits lose less than 1 each, mu·2^-64 < 2^-5 more), so y = V − q̂·r < 3r
+ * (5 limbs: 3r > 2^256 on BLS12-381), and the result is the one of y − 2r,
+ * y − r, y that does not borrow, all three formed side by side (a Barrett
+ * reduction with a one-word quotient; HAC 14.42). With BMI2 and ADX (as
+ * fr_mul's fast path) in assembly: gcc's own code chained the two
+ * subtractions' carries through setb and branched on them. */
+static inline __attribute__((always_inline)) void S_(reduce5)(S_(fr_t) *ret, const uint64_t V[5])
+{
+    const uint64_t *r = S_(fr_modulus).l, *r2 = S_(two_r);
+    uint64_t y0 = V[0], y1 = V[1], y2 = V[2], y3 = V[3], y4 = V[4];
+    uint64_t q = (uint64_t)(((unsigned __int128)(y4 << 8 | y3 >> 56) * S_(mu_312)) >> 64);
+#if LIMB_ADX
+    if (S_(fr_uses_adx)()) {
+        uint64_t z0, z1, z2, z3, d0, d1, d2, d3;
+        __asm__("mulxq %[r0], %[z0], %[d0]\n\t" /* q·r: lows in z, highs in d */
+                "mulxq %[r1], %[z1], %[d1]\n\t"
+                "mulxq %[r2], %[z2], %[d2]\n\t"
+                "mulxq %[r3], %[z3], %[d3]\n\t"
+                "addq %[d0], %[z1]\n\t"
+                "adcq %[d1], %[z2]\n\t"
+                "adcq %[d2], %[z3]\n\t"
+                "adcq $0, %[d3]\n\t"
+                "subq %[z0], %[y0]\n\t" /* y = V − q·r */
+                "sbbq %[z1], %[y1]\n\t"
+                "sbbq %[z2], %[y2]\n\t"
+                "sbbq %[z3], %[y3]\n\t"
+                "sbbq %[d3], %[y4]\n\t"
+                "movq %[y0], %[d0]\n\t" /* d = y − 2r; rdx = −borrow */
+                "subq %[s0], %[d0]\n\t"
+                "movq %[y1], %[d1]\n\t"
+                "sbbq %[s1], %[d1]\n\t"
+                "movq %[y2], %[d2]\n\t"
+                "sbbq %[s2], %[d2]\n\t"
+                "movq %[y3], %[d3]\n\t"
+                "sbbq %[s3], %[d3]\n\t"
+                "movq %[y4], %%rdx\n\t"
+                "sbbq %[s4], %%rdx\n\t"
+                "sbbq %%rdx, %%rdx\n\t"
+                "movq %[y0], %[z0]\n\t" /* z = y − r */
+                "subq %[r0], %[z0]\n\t"
+                "movq %[y1], %[z1]\n\t"
+                "sbbq %[r1], %[z1]\n\t"
+                "movq %[y2], %[z2]\n\t"
+                "sbbq %[r2], %[z2]\n\t"
+                "movq %[y3], %[z3]\n\t"
+                "sbbq %[r3], %[z3]\n\t"
+                "sbbq $0, %[y4]\n\t"
+                "cmovncq %[z0], %[y0]\n\t" /* y ≥ r: y − r */
+                "cmovncq %[z1], %[y1]\n\t"
+                "cmovncq %[z2], %[y2]\n\t"
+                "cmovncq %[z3], %[y3]\n\t"
+                "testq %%rdx, %%rdx\n\t" /* y ≥ 2r: y − 2r */
+                "cmovzq %[d0], %[y0]\n\t"
+                "cmovzq %[d1], %[y1]\n\t"
+                "cmovzq %[d2], %[y2]\n\t"
+                "cmovzq %[d3], %[y3]\n\t"
+                : [y0] "+r"(y0), [y1] "+r"(y1), [y2] "+r"(y2), [y3] "+r"(y3), [y4] "+r"(y4),
+                  [z0] "=&r"(z0), [z1] "=&r"(z1), [z2] "=&r"(z2), [z3] "=&r"(z3),
+                  [d0] "=&r"(d0), [d1] "=&r"(d1), [d2] "=&r"(d2), [d3] "=&r"(d3), "+d"(q)
+                : [r0] "m"(r[0]), [r1] "m"(r[1]), [r2] "m"(r[2]), [r3] "m"(r[3]),
+                  [s0] "m"(r2[0]), [s1] "m"(r2[1]), [s2] "m"(r2[2]), [s3] "m"(r2[3]), [s4] "m"(r2[4])
+                : "cc");
+        ret->l[0] = y0;
+        ret->l[1] = y1;
+        ret->l[2] = y2;
+        ret->l[3] = y3;
         return;
     }
 #endif
-    uint64_t c = 0;
-    for (int j = 0; j < 4; j++)
-        t[j] = T[j];
-    TMPL_UNROLL
-    for (int i = 0; i < 4; i++) {
-        uint64_t m = t[0] * S_(fr_n0), C = 0;
-        (void)limb_mac(t[0], m, S_(fr_modulus).l[0], &C);
-        TMPL_UNROLL
-        for (int j = 1; j < 4; j++)
-            t[j - 1] = limb_mac(t[j], m, S_(fr_modulus).l[j], &C);
-        t[3] = C;
+    uint64_t h0, h1, h2, h3, c = 0, bw = 0;
+    uint64_t p0 = limb_mul(q, r[0], &h0), p1 = limb_mul(q, r[1], &h1);
+    uint64_t p2 = limb_mul(q, r[2], &h2), p3 = limb_mul(q, r[3], &h3);
+    p1 = limb_adc(p1, h0, &c);
+    p2 = limb_adc(p2, h1, &c);
+    p3 = limb_adc(p3, h2, &c);
+    uint64_t p4 = h3 + c;
+    y0 = limb_sbb(y0, p0, &bw);
+    y1 = limb_sbb(y1, p1, &bw);
+    y2 = limb_sbb(y2, p2, &bw);
+    y3 = limb_sbb(y3, p3, &bw);
+    y4 = y4 - p4 - bw;
+    for (int i = 0; i < 2; i++) { /* y −= r while y ≥ r */
+        uint64_t z0, z1, z2, z3;
+        bw = 0;
+        z0 = limb_sbb(y0, r[0], &bw);
+        z1 = limb_sbb(y1, r[1], &bw);
+        z2 = limb_sbb(y2, r[2], &bw);
+        z3 = limb_sbb(y3, r[3], &bw);
+        uint64_t z4 = limb_sbb(y4, 0, &bw);
+        if (!bw)
+            y0 = z0, y1 = z1, y2 = z2, y3 = z3, y4 = z4;
     }
-    TMPL_UNROLL
-    for (int j = 0; j < 4; j++)
-        t[j] = limb_adc(t[j], T[4 + j], &c);
-    S_(fr_reduce_once_)(ret, t, 0);
+    ret->l[0] = y0;
+    ret->l[1] = y1;
+    ret->l[2] = y2;
+    ret->l[3] = y3;
 }
 
 /* The sum of one row's terms of one matrix, stream words [p, end), into
- * *out as (Σ v·w)·R^-1 mod r. */
+ * *out as Σ v·w mod r (standard form, < r). */
 static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
                                const uint32_t *end, S_(fr_t) *out)
 {
     uint64_t V[5] = { 0, 0, 0, 0, 0 }, W[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, y[4];
-    S_(fr_t) M = { { 0 } }, t; /* M: set before use (has_m); initialized for gcc 13's -Wmaybe-uninitialized */
     unsigned k = 0;
-    int has_m = 0;
-    if (p == end) {
-        S_(fr_set_zero)(out);
-        return;
-    }
     while (p < end) {
         uint32_t tag = *p++;
         const uint64_t *wv = x->w[tag & SYNTH_SIGNAL_MASK].l;
@@ -202,13 +330,8 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
             uint64_t cf[4];
             memcpy(cf, p, 32);
             p += 8;
-            if (k == x->kmax) { /* W would pass r·2^256: reduce it now */
-                S_(redc)(&t, W);
-                if (has_m)
-                    S_(fr_add)(&M, &M, &t);
-                else
-                    M = t;
-                has_m = 1;
+            if (k == x->kmax) { /* W would pass 2^512: fold it into V now */
+                S_(fold)(V, W);
                 memset(W, 0, sizeof(W));
                 k = 0;
             }
@@ -218,17 +341,17 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
         }
         }
     }
-    uint64_t c = 0; /* W += V: k·r² + V < r·2^256 (S_(synth_ab)) */
-    TMPL_UNROLL
-    for (int j = 0; j < 5; j++)
-        W[j] = limb_adc(W[j], V[j], &c);
-    TMPL_UNROLL
-    for (int j = 5; j < 8; j++)
-        W[j] = limb_adc(W[j], 0, &c);
-    S_(redc)(&t, W);
-    if (has_m)
-        S_(fr_add)(&t, &t, &M);
-    *out = t;
+#ifndef EXP_NOFOLD
+    if (k)
+        S_(fold)(V, W);
+#else
+    V[0] ^= W[0] ^ W[5]; V[1] ^= W[1]; V[2] ^= W[2]; V[3] ^= W[3] ^ W[7];
+#endif
+#ifndef EXP_NORED
+    S_(reduce5)(out, V);
+#else
+    out->l[0] = V[0]; out->l[1] = V[1]; out->l[2] = V[2]; out->l[3] = V[3] ^ V[4];
+#endif
 }
 
 /* *dst = *v: a and b are written once and read by gpud, not here: with
@@ -362,21 +485,28 @@ static void S_(synth_chunks)(void *arg, size_t kb, size_t ke)
     (void)streamed;
 }
 
+void S_(synth_reduce_wide)(uint64_t out[4], const uint64_t v[5])
+{
+    S_(fr_t) t;
+    S_(reduce5)(&t, v);
+    memcpy(out, t.l, 32);
+}
+
 void S_(synth_ab)(const struct synth_index *ix, const struct zkey *zk,
                   const void *witness, void *a, void *b, unsigned nthreads)
 {
     (void)zk;
     struct S_(synth_ctx) x = { .ix = ix, .w = witness, .a = a, .b = b };
-    /* k general products (each < r²) plus the ±1/small sum V (< 2^311)
-     * must stay below r·2^256 (redc's bound), i.e. k·r + V/r < 2^256. With
-     * t the top limb of r, r < (t + 1)·2^192; where t ≥ 2^61 (r > 2^253,
-     * so V/r < 2^58 < 2^192) k·(t + 1) ≤ 2^64 − 1 is enough: k =
-     * floor((2^64 − 1) / (t + 1)), BN254 5, BLS12-381 2 (before 2026-12-03
-     * V was bounded by r², one product's worth: 4 and 1, so BLS12-381
-     * reduced after every general term). Otherwise V counts as one more
-     * product. Both r < 2^255, so k ≥ 1. */
+    /* W holds k products v·R·w, each below r² (v·R, w < r): k·r² < 2^512,
+     * and with t the top limb of r (r < (t + 1)·2^192) k·(t + 1)² ≤ 2^128
+     * − 1 is enough: BN254 27, BLS12-381 4 (before 2026-12-03, when a and b
+     * left synthd as a·R^-1 and W was reduced whole, its bound was r·2^256:
+     * 5 and 2). V's bound: a ±1/small term adds below 2^24·r < 2^279, a
+     * fold of W below r + 2^256 < 2^279, at most 2^32 of either: V <
+     * 2^311, so adding the last fold leaves it below 2^312 (S_(reduce5)). */
     uint64_t top = S_(fr_modulus).l[3];
-    x.kmax = (unsigned)(UINT64_MAX / (top + 1) - (top >> 61 ? 0 : 1));
+    unsigned __int128 t1 = (unsigned __int128)(top + 1);
+    x.kmax = (unsigned)(~(unsigned __int128)0 / (t1 * t1));
     x.nt = SYNTH_NT_STORES < 0 ? ix->domain_size >= synth_nt_min_rows : SYNTH_NT_STORES;
     parallel_for(ix->n_chunks, 1, nthreads, S_(synth_chunks), &x);
 }

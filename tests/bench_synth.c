@@ -112,17 +112,25 @@ static void *payload(size_t bytes, const char *kind)
 #define NVEC 3
 #endif
 
-#ifdef SYNTH_ABC_SLOT_FORM
-/* a·R^-1, b·R^-1 (the slot's form, n values each, one after the other at
- * v) to a·R, b·R: Montgomery products by R^3. */
+#if defined(SYNTH_AB_STANDARD) || defined(SYNTH_ABC_SLOT_FORM)
+#define SYNTH_TO_MONTGOMERY 1
+/* a, b (n values each, one after the other at v) in the build's slot form
+ * to a·R, b·R, as builds before either wrote: standard form (the Montgomery
+ * product by R^2) or a·R^-1, b·R^-1 (by R^3). */
 #define TO_MONT(F)                                                            \
     static void F##_to_montgomery(F##_t *v, size_t n)                         \
     {                                                                         \
-        F##_t r3;                                                             \
-        F##_mul(&r3, &F##_r2, &F##_r2);                                       \
+        F##_t k = F##_r2;                                                     \
+        if (!SYNTH_AB_STD)                                                    \
+            F##_mul(&k, &F##_r2, &F##_r2);                                    \
         for (size_t i = 0; i < 2 * n; i++)                                    \
-            F##_mul(&v[i], &v[i], &r3);                                       \
+            F##_mul(&v[i], &v[i], &k);                                        \
     }
+#ifdef SYNTH_AB_STANDARD
+#define SYNTH_AB_STD 1
+#else
+#define SYNTH_AB_STD 0
+#endif
 TO_MONT(bn254_fr)
 TO_MONT(bls12381_fr)
 
@@ -220,7 +228,7 @@ int main(int argc, char **argv)
         t_cpu[r] = c2 - c0;
         t_wall[r] = w2 - w0;
     }
-#ifdef SYNTH_ABC_SLOT_FORM
+#ifdef SYNTH_TO_MONTGOMERY
     to_montgomery(zk.curve, a, zk.domain_size);
 #endif
     SHA2_CTX h;

@@ -579,19 +579,19 @@ FB_CASE(bn254_g2, GPU_BN254_G2, GPU_BN254)
 FB_CASE(bls12381_g1, GPU_BLS12381_G1, GPU_BLS12381)
 FB_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
 
-/* The H scalars of a, b, c in the slot's form (shm/payload.h: a·R^-1,
- * b·R^-1, and c = a∘b = a·b·R^-3 as gpud forms it; here c random, so that
- * the subtraction is exercised): gpu_h_scalars with k = R^4 against the
+/* The H scalars of a, b, c in the slot's form (shm/payload.h: standard
+ * form, and c = a∘b = a·b·R^-1 as gpud forms it; here c random, so that
+ * the subtraction is exercised): gpu_h_scalars with k = R^2 against the
  * CPU backend's h_pass
  * (gpud/cpu/prove_tmpl.h): Montgomery product a·b, minus c, product with
- * R^4; once with b given, once with a already holding the product. */
+ * R^2; once with b given, once with a already holding the product. */
 #define H_CASE(F, GC, NAME)                                                                   \
     static void F##_h_check(unsigned log_n, uint64_t *rng)                                    \
     {                                                                                         \
         size_t n = (size_t)1 << log_n, bytes = n * 32;                                        \
         struct sp_err e;                                                                      \
         F##_t *a = malloc(bytes), *b = malloc(bytes), *c = malloc(bytes);                     \
-        F##_t *want = malloc(bytes), *got = malloc(bytes), r4;                                \
+        F##_t *want = malloc(bytes), *got = malloc(bytes), k2 = F##_r2;                      \
         void *da, *db, *dc, *dout;                                                            \
         if (!a || !b || !c || !want || !got || cudaMalloc(&da, bytes) ||                      \
             cudaMalloc(&db, bytes) || cudaMalloc(&dc, bytes) || cudaMalloc(&dout, bytes)) {   \
@@ -601,13 +601,11 @@ FB_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
         gpu_data_fr(a, GC, n, rng);                                                           \
         gpu_data_fr(b, GC, n, rng);                                                           \
         gpu_data_fr(c, GC, n, rng);                                                           \
-        F##_mul(&r4, &F##_r2, &F##_r2);                                                       \
-        F##_mul(&r4, &r4, &F##_r2);                                                           \
         for (size_t i = 0; i < n; i++) {                                                      \
             F##_t t;                                                                          \
             F##_mul(&t, &a[i], &b[i]);                                                        \
             F##_sub(&t, &t, &c[i]);                                                           \
-            F##_mul(&want[i], &t, &r4);                                                       \
+            F##_mul(&want[i], &t, &k2);                                                       \
         }                                                                                     \
         cudaMemcpy(da, a, bytes, cudaMemcpyHostToDevice);                                     \
         cudaMemcpy(db, b, bytes, cudaMemcpyHostToDevice);                                     \
@@ -616,8 +614,8 @@ FB_CASE(bls12381_g2, GPU_BLS12381_G2, GPU_BLS12381)
             cudaMemset(dout, 0xff, bytes);                                                    \
             double t0 = now_ms();                                                             \
             int rc = pre ? gpu_fr_mul(GC, da, da, db, n, &e) ||                               \
-                               gpu_h_scalars(GC, dout, da, NULL, dc, r4.l, n, &e)             \
-                         : gpu_h_scalars(GC, dout, da, db, dc, r4.l, n, &e);                  \
+                               gpu_h_scalars(GC, dout, da, NULL, dc, k2.l, n, &e)             \
+                         : gpu_h_scalars(GC, dout, da, db, dc, k2.l, n, &e);                  \
             cudaError_t ce = cudaDeviceSynchronize();                                         \
             double t1 = now_ms();                                                             \
             if (rc)                                                                           \
@@ -639,7 +637,7 @@ H_CASE(bls12381_fr, GPU_BLS12381, "bls12381")
  * formed on the device, the three coset LDEs, the H scalars; against the
  * CPU backend's steps (gpud/cpu/prove_tmpl.h P_(form_c), ntt_stage,
  * h_pass) taken here on the host with the CPU NTT: c_i = a_i·b_i
- * (Montgomery product), each coset LDE, (a_i·b_i − c_i)·R^4. Fast (full
+ * (Montgomery product), each coset LDE, (a_i·b_i − c_i)·R^2. Fast (full
  * twiddles, a and b kept: checked too) and lean (in place, compact
  * twiddles) buffer sets. */
 #define HSTAGE_CASE(F, CURVE, GC, NAME)                                                       \
@@ -649,15 +647,13 @@ H_CASE(bls12381_fr, GPU_BLS12381, "bls12381")
         struct sp_err e = { "" };                                                             \
         struct CURVE##_ntt_domain dom;                                                        \
         F##_t *a = malloc(bytes), *b = malloc(bytes), *wa = malloc(bytes);                    \
-        F##_t *wb = malloc(bytes), *wc = malloc(bytes), *got = malloc(bytes), r4;             \
+        F##_t *wb = malloc(bytes), *wc = malloc(bytes), *got = malloc(bytes), k2 = F##_r2;    \
         if (!a || !b || !wa || !wb || !wc || !got || CURVE##_ntt_domain_init(&dom, log_n, 0)) { \
             check(0, NAME " h stage setup", log_n, 0);                                        \
             return;                                                                           \
         }                                                                                     \
         gpu_data_fr(a, GC, n, rng);                                                           \
         gpu_data_fr(b, GC, n, rng);                                                           \
-        F##_mul(&r4, &F##_r2, &F##_r2);                                                       \
-        F##_mul(&r4, &r4, &F##_r2);                                                           \
         memcpy(wa, a, bytes), memcpy(wb, b, bytes);                                           \
         for (size_t i = 0; i < n; i++)                                                        \
             F##_mul(&wc[i], &a[i], &b[i]);                                                    \
@@ -668,7 +664,7 @@ H_CASE(bls12381_fr, GPU_BLS12381, "bls12381")
             F##_t t;                                                                          \
             F##_mul(&t, &wa[i], &wb[i]);                                                      \
             F##_sub(&t, &t, &wc[i]);                                                          \
-            F##_mul(&wa[i], &t, &r4);                                                         \
+            F##_mul(&wa[i], &t, &k2);                                                         \
         }                                                                                     \
         for (int lean = 0; lean <= 1; lean++) {                                               \
             struct gpu_ntt *d = NULL;                                                         \
@@ -687,7 +683,7 @@ H_CASE(bls12381_fr, GPU_BLS12381, "bls12381")
                 rc = gpu_upload(hb.b, b, bytes, &e);                                          \
             double t0 = now_ms();                                                             \
             if (rc == 0)                                                                      \
-                rc = gpu_h_stage(d, GC, &hb, r4.l, n, &out, &e);                              \
+                rc = gpu_h_stage(d, GC, &hb, k2.l, n, &out, &e);                              \
             double t1 = now_ms();                                                             \
             if (rc)                                                                           \
                 printf("%s\n", e.msg);                                                        \

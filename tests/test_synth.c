@@ -3,7 +3,7 @@
  * over the index of synthd/synth_index.h) against a naive loop over the
  * key's coefficient entries in section order (one Montgomery product and
  * one modular addition per entry, as snarkjs buildABC1 does, then brought
- * to the slot's form of shm/payload.h: a·R^-1, b·R^-1), byte
+ * to the slot's form of shm/payload.h: standard form), byte
  * for byte, on random keys of both curves at several thread counts.
  *
  * The keys mix every coefficient class and its edges: ±1, 0, small ±s up to
@@ -14,10 +14,13 @@
  * some rows are empty (alone, and in runs of 300 and 200 like a domain's
  * padding, which are zeroed with non-temporal stores) and some have only
  * general terms (up to 40 of them:
- * the 8-limb sum of products is reduced every 5 (BN254) or 2 (BLS12-381)
+ * the 8-limb sum of products is folded every 27 (BN254) or 4 (BLS12-381)
  * on the way); one row adds 13 of the largest general products, (r −
- * 2^24)·(r − 1), to the largest stacked small sum, at that reduction's
- * bound. The index is also
+ * 2^24)·(r − 1), to the largest stacked small sum, and rows of nothing
+ * but 2–7 and 25–30 near-largest products sit at that fold's bound (one
+ * product more than it, and they overflow). The last reduction of every
+ * row sum is also checked alone against GMP up to its bound, 2^312. The
+ * index is also
  * built into a sealed memfd and mapped back as another synthd maps it, and
  * damaged or unsealed copies are refused. Last, a, b are gathered as
  * synthd gathers a large witness: from its private huge-page copy made by
@@ -25,6 +28,7 @@
  */
 #include <criterion/criterion.h>
 #include <fcntl.h>
+#include <gmp.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <stdlib.h>
@@ -225,20 +229,21 @@ COPY_TEST(bls12381_fr, bls12381)
             push(&c, 0, STACKED_ROW, 2 + k % 3, val);                                            \
         }                                                                                        \
         /* A's row also the largest general products, (r − 2^24)·(r − 1), 13 */                 \
-        /* of them: every group of kmax at redc's bound with that V on top  */                 \
+        /* of them: the general sum folded on the way with that V on top    */                 \
         F##_t gmax = { { SYNTH_SMALL_LIMIT, 0, 0, 0 } };                                         \
         F##_neg(&gmax, &gmax);                                                                   \
         F##_stored(val, &gmax);                                                                  \
         for (unsigned k = 0; k < 13; k++)                                                        \
             push(&c, 0, STACKED_ROW, 2 + k % 3, val);                                            \
-        /* rows GMAX_ROWS.. hold nothing but 2 to 7 products near the largest  */             \
-        /* (coefficients r − 2^24 − j, j < 2^20, so that the sums differ): a  */               \
-        /* sum one product past redc's bound comes out ≥ r in about 1 row in  */               \
-        /* 8 on BN254 (more on BLS12-381), and these rows have no later       */               \
-        /* addition to hide it; 32 rows of each count, both matrices          */               \
+        /* rows GMAX_ROWS.. hold nothing but 2 to 7 (the first half) or 25 to */             \
+        /* 30 products near the largest (coefficients r − 2^24 − j, j < 2^20, */              \
+        /* so that the sums differ), around the 8-limb sum's bound of 4       */               \
+        /* (BLS12-381) and 27 (BN254) products: one product more before a     */               \
+        /* fold wraps past 2^512; 16 rows of each count, both matrices        */               \
         for (uint32_t row = GMAX_ROWS; row < GMAX_ROWS + GMAX_N; row++)                           \
             for (uint32_t m = 0; m < 2; m++)                                                     \
-                for (unsigned k = 0; k < 2 + (row - GMAX_ROWS) % 6; k++) {                       \
+                for (unsigned k = 0;                                                             \
+                     k < (row - GMAX_ROWS < GMAX_N / 2 ? 2u : 25u) + (row - GMAX_ROWS) % 6; k++) { \
                     F##_t g = { { SYNTH_SMALL_LIMIT + next() % (1u << 20), 0, 0, 0 } };         \
                     F##_neg(&g, &g);                                                             \
                     F##_stored(val, &g);                                                         \
@@ -280,12 +285,10 @@ COPY_TEST(bls12381_fr, bls12381)
             F##_t *o = m ? &eb[row] : &ea[row];                                                  \
             F##_add(o, o, &t);                                                                   \
         }                                                                                        \
-        /* to the slot's form (shm/payload.h): a·R^-1, b·R^-1 from Montgomery   */            \
-        /* form a·R by two reductions                                            */            \
+        /* to the slot's form (shm/payload.h): standard form, from Montgomery */              \
+        /* form a·R by one reduction                                             */            \
         for (uint32_t r = 0; r < n; r++) {                                                       \
             F##_from_mont(&ea[r], &ea[r]);                                                       \
-            F##_from_mont(&ea[r], &ea[r]);                                                       \
-            F##_from_mont(&eb[r], &eb[r]);                                                       \
             F##_from_mont(&eb[r], &eb[r]);                                                       \
         }                                                                                        \
         struct sp_err e = { "" };                                                                \
@@ -329,6 +332,63 @@ Test(synth, bn254_matches_naive_loop, .timeout = 120)
 Test(synth, bls12381_matches_naive_loop, .timeout = 120)
 {
     bls12381_fr_check();
+}
+
+static void mpz_add_si(mpz_t rop, const mpz_t op, long s)
+{
+    if (s >= 0)
+        mpz_add_ui(rop, op, (unsigned long)s);
+    else
+        mpz_sub_ui(rop, op, (unsigned long)-s);
+}
+
+/* X_synth_reduce_wide (the row sums' last step: a quotient estimate and at
+ * most two subtractions) against GMP's v mod r, for v at and near its
+ * bound 2^312 − 1, at multiples of r and one either side, and random
+ * values of every width up to 312 bits. */
+static void reduce_wide_check(const char *curve, const uint64_t *r4,
+                              void (*reduce)(uint64_t out[4], const uint64_t v[5]))
+{
+    mpz_t r, v, want, got, t;
+    mpz_inits(r, v, want, got, t, NULL);
+    mpz_import(r, 4, -1, 8, 0, 0, r4);
+    for (int i = 0; i < 20000; i++) {
+        uint64_t x[5] = { 0, 0, 0, 0, 0 }, out[4] = { 0, 0, 0, 0 };
+        if (i < 4) { /* 2^312 − 1 − i */
+            mpz_ui_pow_ui(v, 2, 312);
+            mpz_sub_ui(v, v, 1 + (unsigned)i);
+        } else if (i < 3000) { /* k·r − 1, k·r, k·r + 1 for k up to the largest below 2^312 */
+            mpz_ui_pow_ui(t, 2, 312);
+            mpz_fdiv_q(t, t, r);
+            mpz_set_ui(v, i < 1500 ? (unsigned long)(i / 3) : 0);
+            if (i >= 1500)
+                mpz_sub_ui(v, t, (unsigned long)(i / 3 - 500));
+            mpz_mul(v, v, r);
+            mpz_add_si(v, v, i % 3 - 1);
+            if (mpz_sgn(v) < 0)
+                mpz_set_ui(v, 0);
+        } else { /* random, of random width ≤ 312 bits */
+            for (int j = 0; j < 5; j++)
+                x[j] = next();
+            unsigned bits = (unsigned)(next() % 313);
+            mpz_import(v, 5, -1, 8, 0, 0, x);
+            mpz_fdiv_r_2exp(v, v, bits);
+        }
+        cr_assert_leq(mpz_sizeinbase(v, 2), 312);
+        memset(x, 0, sizeof(x));
+        mpz_export(x, NULL, -1, 8, 0, 0, v);
+        reduce(out, x);
+        mpz_mod(want, v, r);
+        mpz_import(got, 4, -1, 8, 0, 0, out);
+        cr_assert(mpz_cmp(got, want) == 0, "%s: case %d: wrong v mod r", curve, i);
+    }
+    mpz_clears(r, v, want, got, t, NULL);
+}
+
+Test(synth, reduce_wide_matches_gmp)
+{
+    reduce_wide_check("bn254", bn254_fr_modulus.l, bn254_synth_reduce_wide);
+    reduce_wide_check("bls12381", bls12381_fr_modulus.l, bls12381_synth_reduce_wide);
 }
 
 /* Each class on its own: the value classified is the one stored. */

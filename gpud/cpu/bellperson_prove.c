@@ -104,14 +104,13 @@ int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *
      * quotient moves a, b and c alike, so it is formed before it */
     bls12381_form_c(c, a, b, n, nthreads);
     bp_quotient(a, b, c, &d, nthreads);
-    /* a, b, c in the slot's form (shm/payload.h): the quotient is h·R^-3,
-     * and its product with R^4 is h in standard form */
-    bls12381_fr_t r4;
-    bls12381_fr_mul(&r4, &bls12381_fr_r2, &bls12381_fr_r2);
-    bls12381_fr_mul(&r4, &r4, &bls12381_fr_r2);
+    /* a, b in the slot's form (shm/payload.h: standard form) and c their
+     * Montgomery product: the quotient is h·R^-1, and its product with R^2
+     * is h in standard form */
+    const bls12381_fr_t r2 = bls12381_fr_r2;
     for (size_t i = 0; i + 1 < n; i++) {
         bls12381_fr_t t;
-        bls12381_fr_mul(&t, &a[i], &r4);
+        bls12381_fr_mul(&t, &a[i], &r2);
         bls12381_fr_to_bytes(sc + 32 * i, &t);
     }
 

@@ -27,12 +27,13 @@
 struct P_(h_ctx) {
     P_(fr_t) *a;
     const P_(fr_t) *b, *c;
-    P_(fr_t) r4; /* R^4 mod r as plain limbs */
+    P_(fr_t) k; /* R^2 mod r as plain limbs: the slot form's scale */
 };
 
 /* a_i ← standard form of a_i·b_i − c_i (the H scalars, written over a):
- * a, b, c in the slot's form (shm/payload.h), so a_i·b_i − c_i = h·R^-3
- * and the product with R^4 gives h. */
+ * a, b in the slot's form (shm/payload.h: standard form) and c their
+ * Montgomery product, so a_i·b_i − c_i = h·R^-1 and the product with R^2
+ * gives h. */
 static void P_(h_pass)(void *arg, size_t b, size_t e)
 {
     struct P_(h_ctx) *x = arg;
@@ -40,7 +41,7 @@ static void P_(h_pass)(void *arg, size_t b, size_t e)
         P_(fr_t) t;
         P_(fr_mul)(&t, &x->a[i], &x->b[i]);
         P_(fr_sub)(&t, &t, &x->c[i]);
-        P_(fr_mul)(&x->a[i], &t, &x->r4);
+        P_(fr_mul)(&x->a[i], &t, &x->k);
     }
 }
 
@@ -92,14 +93,13 @@ static int P_(witness_msm)(struct P_(pis) *pi, enum stage st, const struct zkey 
     }
 }
 
-/* The H pass's operands: a, b, c after their LDEs and R^4. */
+/* The H pass's operands: a, b, c after their LDEs and R^2. */
 static void P_(h_init)(struct P_(h_ctx) *hx, P_(fr_t) *a, const P_(fr_t) *b, const P_(fr_t) *c)
 {
     hx->a = a;
     hx->b = b;
     hx->c = c;
-    P_(fr_mul)(&hx->r4, &P_(fr_r2), &P_(fr_r2)); /* R³ */
-    P_(fr_mul)(&hx->r4, &hx->r4, &P_(fr_r2));   /* R⁴ */
+    hx->k = P_(fr_r2);
 }
 
 /* The NTT stage on nthreads threads, one step after another: c = a∘b into

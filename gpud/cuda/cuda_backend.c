@@ -64,22 +64,16 @@
 #include "msm.h"
 #include "payload.h"
 
-/* *k = R^4 mod r as plain limbs on the curve: gpu_h_scalars' constant for
- * a, b (and c = a∘b, formed on the device) in the slot's form
- * (shm/payload.h). */
-static void slot_form_r4(enum gpu_curve curve, uint64_t k[4])
+/* *k = R^2 mod r as plain limbs on the curve: gpu_h_scalars' constant for
+ * a, b in the slot's form (shm/payload.h: standard form) and c = a∘b,
+ * their Montgomery product formed on the device: the H values come out as
+ * h·R^-1, and the product with R^2 leaves h. */
+static void slot_form_k(enum gpu_curve curve, uint64_t k[4])
 {
-    if (curve == GPU_BN254) {
-        bn254_fr_t t;
-        bn254_fr_mul(&t, &bn254_fr_r2, &bn254_fr_r2); /* R³ */
-        bn254_fr_mul(&t, &t, &bn254_fr_r2);           /* R⁴ */
-        memcpy(k, t.l, 32);
-    } else {
-        bls12381_fr_t t;
-        bls12381_fr_mul(&t, &bls12381_fr_r2, &bls12381_fr_r2);
-        bls12381_fr_mul(&t, &t, &bls12381_fr_r2);
-        memcpy(k, t.l, 32);
-    }
+    if (curve == GPU_BN254)
+        memcpy(k, bn254_fr_r2.l, 32);
+    else
+        memcpy(k, bls12381_fr_r2.l, 32);
 }
 
 static int cuda_lost(struct backend *be)
@@ -258,13 +252,13 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
     if (fault_point("gpu-trap", NULL) && (rc = gpu_inject_fault(1, e)) < 0)
         return rc;
     void *hsc; /* the H MSM's scalars */
-    uint64_t r4[4]; /* the slot's form (shm/payload.h) out: H scalars × R^4 */
-    slot_form_r4(curve, r4);
+    uint64_t k[4]; /* the slot's form (shm/payload.h) out: H scalars × R^2 */
+    slot_form_k(curve, k);
     /* c = a∘b formed on the device, the LDEs, the H scalars: fast, a and
      * b kept (for a CPU re-prove); lean, all in place, the inputs gone
      * from here on */
     struct gpu_h_bufs hb = { s->lean, s->a, s->b, s->c, s->s, s->o1, s->o2 };
-    if ((rc = gpu_h_stage(d, curve, &hb, r4, n, &hsc, e)) < 0)
+    if ((rc = gpu_h_stage(d, curve, &hb, k, n, &hsc, e)) < 0)
         return rc;
     t->ns[STAGE_NTT] = now_ns() - t0;
     if (be->progress)

@@ -119,19 +119,17 @@ static int make_engine(struct cuda_bp_engine **ret, const struct bp_key *k, unsi
 }
 
 /* h (device, n standard-form coefficients) from host a, b in the slot's
- * form (shm/payload.h; c = a∘b formed on the device, a·b·R^-3): the
- * quotient comes out as h·R^-3, so the monomial
- * pass's scale (Montgomery form) is multiplied by R^4 — the product with
- * R^5 as plain limbs. */
+ * form (shm/payload.h: standard form; c = a∘b formed on the device, their
+ * Montgomery product a·b·R^-1): the quotient comes out as h·R^-1, so the
+ * monomial pass's scale (Montgomery form) is multiplied by R^2 — the
+ * product with R^3 as plain limbs. */
 static int quotient(unsigned log_n, int lean, const bls12381_fr_t *a, const bls12381_fr_t *b,
                     void **hd, struct sp_err *e)
 {
-    bls12381_fr_t scale, shift_inv, r5;
+    bls12381_fr_t scale, shift_inv, r3;
     bp_device_coset_constants(log_n, &scale, &shift_inv);
-    bls12381_fr_mul(&r5, &bls12381_fr_r2, &bls12381_fr_r2); /* R³ */
-    bls12381_fr_mul(&r5, &r5, &bls12381_fr_r2);             /* R⁴ */
-    bls12381_fr_mul(&r5, &r5, &bls12381_fr_r2);             /* R⁵ */
-    bls12381_fr_mul(&scale, &scale, &r5);
+    bls12381_fr_mul(&r3, &bls12381_fr_r2, &bls12381_fr_r2); /* R³ */
+    bls12381_fr_mul(&scale, &scale, &r3);
     return gpu_bp_quotient(log_n, lean, a, b, bp_row_map_factor(log_n), &scale, &shift_inv, hd, e);
 }
 
