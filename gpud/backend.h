@@ -26,8 +26,8 @@
 /* Read-only views into a READY slot's payload (layout: shm/payload.h). */
 struct prove_input {
     const uint8_t *a, *b;     /* domain_size × 32 B each, Fr in the slot's form:
-                                 a·R^-1, b·R^-1 (shm/payload.h); each backend
-                                 forms c = a∘b (a·b·R^-3) itself */
+                                 standard form (shm/payload.h); each backend
+                                 forms c = a∘b (a·b·R^-1) itself */
     const uint8_t *witness;   /* n_vars × 32 B, Fr standard form */
 };
 

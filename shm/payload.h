@@ -2,27 +2,29 @@
  * and its backends read.  The one definition; every user computes offsets
  * and sizes from payload_layout().
  *
- *   offset 0                      a = A·w        domain_size Fr, a·R^-1 mod r
- *   vec_bytes                     b = B·w        domain_size Fr, b·R^-1 mod r
+ *   offset 0                      a = A·w        domain_size Fr, standard form
+ *   vec_bytes                     b = B·w        domain_size Fr, standard form
  *   2 * vec_bytes                 witness        n_vars Fr, standard form (as in .wtns)
  *   total = 2 * vec_bytes + witness_bytes, vec_bytes = domain_size * 32
  *
  * c = a∘b is not in the slot (issue 19: it cost synthd a Montgomery product
  * per row and a third vector of writes); gpud forms it as the Montgomery
- * product of the slot's a and b, a·R^-1·b·R^-1·R^-1 = a·b·R^-3 mod r, the
- * form the slot's c had before: gpud/cpu/prove_tmpl.h (P_(form_c)),
+ * product of the slot's a and b, a·b·R^-1 mod r:
+ * gpud/cpu/prove_tmpl.h (P_(form_c)),
  * gpud/cuda/kernels/gpu_prove.cu (gpu_fr_mul, in the h stage), and for
  * bellperson keys gpud/cpu/bellperson_prove.c and gpud/cuda/cuda_bellperson.c.
  *
  * The form of a, b (R = 2^256, each value fully reduced, < r): not
- * Montgomery form (x·R) but x·R^-1, so that synthd's row sums, taken in
- * standard form, need one Montgomery reduction each and no conversion
- * product (synthd/synth_tmpl.h). Every step gpud takes before the H
- * scalars is linear with Montgomery-form constants (the NTTs), or the
- * Montgomery product a·b (giving a·b·R^-3, c's form), so the H values come
- * out as h·R^-3 and gpud multiplies them by the constant R^4 (one
- * Montgomery product: h·R^-3·R^4·R^-1 = h, standard form for the MSM)
- * where it used to multiply by 1 to leave Montgomery form:
+ * Montgomery form (x·R) but standard form, so that synthd's row sums, taken
+ * in standard form, need no Montgomery reduction where a row has only ±1
+ * and small coefficients (most rows of circom circuits) and no conversion
+ * product anywhere (synthd/synth_tmpl.h; from 07cadd7 to 2026-12-03 the
+ * slot held x·R^-1 and every row sum cost one reduction). Every step gpud
+ * takes before the H scalars is linear with Montgomery-form constants (the
+ * NTTs), or the Montgomery product a·b (giving a·b·R^-1, c's form), so the
+ * H values come out as h·R^-1 and gpud multiplies them by the constant
+ * R^2 (one Montgomery product: h·R^-1·R^2·R^-1 = h, standard form for the
+ * MSM) where it used to multiply by 1 to leave Montgomery form:
  * gpud/cpu/prove_tmpl.h (h_pass), gpud/cuda/kernels/gpu_prove.cu
  * (h_scalars), and for bellperson keys gpud/cpu/bellperson_prove.c and
  * gpud/cuda/cuda_bellperson.c (the quotient's scale).

@@ -14,8 +14,8 @@
 
 /* witness: the slot's n_vars × 32 bytes (standard form, < r: checked when
  * read), wire 0 first; a, b: the slot's domain_size × 32 bytes each,
- * written in the slot's form (a = A·w, b = B·w over the PCE's rows, as
- * a·R^-1 and b·R^-1, zero past num_constraints; gpud forms c = a∘b).
+ * written in the slot's form (a = A·w, b = B·w over the PCE's rows, in
+ * standard form, zero past num_constraints; gpud forms c = a∘b).
  * wname names the witness in messages. 0, or -SP_ERANGE "W: wire 0 is not
  * 1" (bellperson's "one" wire). */
 int bellperson_synth_slot(const struct child_key *k, const uint8_t *witness, uint8_t *a,

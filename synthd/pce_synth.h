@@ -12,14 +12,14 @@
 #include "bellperson_pce.h"
 #include "bls12381.h"
 
-/* a, b (the slot's form, a·R^-1 and b·R^-1 mod r, shm/payload.h;
+/* a, b (the slot's form, standard form, shm/payload.h;
  * domain_size elements each) for the witness w (num_inputs + num_aux
  * values in STANDARD form, < r, as a .wtns and a slot hold them: no
  * converted copy is needed): rows < num_constraints from A and B, the rest
  * zero. c = a∘b is gpud's to form (gpud/cpu/bellperson_prove.c,
  * gpud/cuda/cuda_bellperson.c). The PCE's values are Montgomery form, so
- * each Montgomery product v·w comes out in standard form; one reduction
- * per row (from_mont) puts the sum in the slot's form. domain_size >=
+ * each Montgomery product v·w comes out in standard form, and so does
+ * the row's sum: the slot's form. domain_size >=
  * num_constraints. nthreads 0 = all. */
 void bp_pce_synth_ab(const struct bp_pce *p, const bls12381_fr_t *w, bls12381_fr_t *a,
                      bls12381_fr_t *b, size_t domain_size, unsigned nthreads);

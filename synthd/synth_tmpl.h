@@ -298,8 +298,25 @@ static inline __attribute__((always_inline)) void S_(reduce5)(S_(fr_t) *ret, con
     ret->l[3] = y3;
 }
 
-/* The sum of one row's terms of one matrix, stream words [p, end), into
- * *out as Σ v·w mod r (standard form, < r). */
+/* *dst = *v: a and b are written once and read by gpud, not here: with
+ * nt, non-temporal stores that skip the read-for-ownership. */
+static inline void S_(store)(S_(fr_t) *dst, const S_(fr_t) *v, int nt)
+{
+#if SYNTH_X86_NT
+    if (nt) {
+        for (int i = 0; i < 4; i++)
+            _mm_stream_si64((long long *)&dst->l[i], (long long)v->l[i]);
+        return;
+    }
+#endif
+    (void)nt;
+    *dst = *v;
+}
+
+/* The sum of one row's terms of one matrix, stream words [p, end), stored
+ * at *out as Σ v·w mod r (standard form, < r) with S_(store), straight
+ * from registers (a copy through the stack cost a failed store forward
+ * per row: 16-byte loads of two 8-byte stores). */
 static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
                                const uint32_t *end, S_(fr_t) *out)
 {
@@ -341,32 +358,11 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
         }
         }
     }
-#ifndef EXP_NOFOLD
     if (k)
         S_(fold)(V, W);
-#else
-    V[0] ^= W[0] ^ W[5]; V[1] ^= W[1]; V[2] ^= W[2]; V[3] ^= W[3] ^ W[7];
-#endif
-#ifndef EXP_NORED
-    S_(reduce5)(out, V);
-#else
-    out->l[0] = V[0]; out->l[1] = V[1]; out->l[2] = V[2]; out->l[3] = V[3] ^ V[4];
-#endif
-}
-
-/* *dst = *v: a and b are written once and read by gpud, not here: with
- * nt, non-temporal stores that skip the read-for-ownership. */
-static inline void S_(store)(S_(fr_t) *dst, const S_(fr_t) *v, int nt)
-{
-#if SYNTH_X86_NT
-    if (nt) {
-        for (int i = 0; i < 4; i++)
-            _mm_stream_si64((long long *)&dst->l[i], (long long)v->l[i]);
-        return;
-    }
-#endif
-    (void)nt;
-    *dst = *v;
+    S_(fr_t) t;
+    S_(reduce5)(&t, V);
+    S_(store)(out, &t, x->nt);
 }
 
 /* Splits a row header at p into the A and B word counts; returns the first
@@ -408,12 +404,9 @@ static inline void S_(synth_row)(const struct S_(synth_ctx) *x, const uint32_t *
 {
     uint32_t wa, wb;
     const uint32_t *p = S_(row_header)(*pp, &wa, &wb);
-    S_(fr_t) av, bv;
-    S_(row_sum)(x, p, p + wa, &av);
-    S_(row_sum)(x, p + wa, p + wa + wb, &bv);
+    S_(row_sum)(x, p, p + wa, &x->a[r]);
+    S_(row_sum)(x, p + wa, p + wa + wb, &x->b[r]);
     *pp = p + wa + wb;
-    S_(store)(&x->a[r], &av, x->nt);
-    S_(store)(&x->b[r], &bv, x->nt);
 }
 
 /* Rows [r0, r1) have no terms (a domain's padding past the last

@@ -50,10 +50,10 @@ void bp_key_free(struct bp_key *k);
  * popcount, b = b_input + b_aux popcounts. -SP_EMISMATCH naming both. */
 int bp_key_match_pce(const struct bp_key *k, const struct bp_pce *p, struct sp_err *e);
 
-/* One proof from a, b as synthd computed them (the slot's form: a·R^-1,
- * b·R^-1; domain size each, as in a slot's payload, shm/payload.h;
+/* One proof from a, b as synthd computed them (the slot's form: standard
+ * form; domain size each, as in a slot's payload, shm/payload.h;
  * overwritten), c a buffer of the same size (its contents not read: c =
- * a∘b, a·b·R^-3, is formed there) and the
+ * a∘b, a·b·R^-1, is formed there) and the
  * witness w (num_inputs + num_aux values, standard form, < r; w[0] = 1):
  * A, B, C affine. 0, -ENOMEM, or the getrandom error. */
 int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *w,

@@ -50,9 +50,8 @@ struct P_(c_ctx) {
     P_(fr_t) *c;
 };
 
-/* c_i = a_i·b_i, the Montgomery product of the slot's a·R^-1 and b·R^-1:
- * a·b·R^-3, the form the slot's c had when synthd wrote it
- * (shm/payload.h). */
+/* c_i = a_i·b_i, the Montgomery product of the slot's standard-form a and
+ * b: a·b·R^-1 (shm/payload.h). */
 static void P_(c_pass)(void *arg, size_t b, size_t e)
 {
     struct P_(c_ctx) *x = arg;

@@ -31,7 +31,7 @@
  *   cuda_bp_prove(&eng, k, p, w, a, b, A, B, C, nthreads, e)
  *       *eng: the key's engines (NULL: made here, on the first proof);
  *       a, b: the slot's vectors (host, in the slot's form of
- *       shm/payload.h: a·R^-1, b·R^-1; kept, for a CPU re-prove; c =
+ *       shm/payload.h: standard form; kept, for a CPU re-prove; c =
  *       a∘b is formed on the device); w the witness (standard form). One proof at a time
  *       per process (a lock). 0; -E2BIG when the key cannot be proved
  *       within the budget (the message names the budget and what one lean

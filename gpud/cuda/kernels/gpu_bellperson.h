@@ -38,7 +38,7 @@ int gpu_bp_monomial(void *out, const void *in, size_t n, const void *c, const vo
  * b host vectors of n = 2^log_n Fr (evaluations at bellperson's ω_b^i;
  * kept), both in Montgomery form or both in the slot's (shm/payload.h); c
  * = a∘b is formed here by a Montgomery product after the row permutation
- * (the slot has no c): Montgomery form again, or the slot's a·b·R^-3,
+ * (the slot has no c): Montgomery form again, or a·b·R^-1 for the slot's,
  * which the caller's scale accounts for (cuda_bellperson.c);
  * u = bp_row_map_factor(log_n); scale and shift_inv from
  * bp_device_coset_constants (host, 32 B each). *h ← a device

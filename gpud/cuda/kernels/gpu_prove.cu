@@ -60,7 +60,7 @@ extern "C" int gpu_mem_info(size_t *free_bytes, size_t *total_bytes, struct sp_e
 }
 
 /* h_i = (a_i·b_i − c_i)·k·R^−1 (b NULL: a already holds a·b): the H MSM's
- * scalars in standard form (k = R^4 for the slot's form, shm/payload.h). */
+ * scalars in standard form (k = R^2 for the slot's form, shm/payload.h). */
 template <class F>
 __global__ void h_scalars(F *out, const F *a, const F *b, const F *c, F k, size_t n)
 {

@@ -41,8 +41,8 @@ int gpu_fr_mul(enum gpu_curve curve, void *out, const void *a, const void *b, si
 /* out[i] = (a[i]·b[i] − c[i])·k·R^-1 (device vectors of n Fr; b NULL: a[i]
  * is already the product; k 32 bytes, host, plain limbs): the H MSM's
  * scalars (snarkjs groth16_prove.js: (A·B − C) on the coset) in standard
- * form: k = 1 for vectors in Montgomery form, R^4 for the slot's form
- * (shm/payload.h). */
+ * form: k = 1 for vectors in Montgomery form, R^2 for the slot's form
+ * (shm/payload.h: a, b standard form, c their Montgomery product). */
 int gpu_h_scalars(enum gpu_curve curve, void *out, const void *a, const void *b, const void *c,
                   const void *k, size_t n, struct sp_err *e);
 /* A worker's device vectors for gpu_h_stage, n Fr each (cuda_budget.h
@@ -55,11 +55,11 @@ struct gpu_h_bufs {
 };
 struct gpu_ntt;
 /* The h stage of a proof on the device (the CUDA backend's, gpu_test's
- * "h stage" rows): from the slot's a and b (shm/payload.h: a·R^-1,
- * b·R^-1; c is not in the slot), c = a∘b formed here (gpu_fr_mul:
- * a·b·R^-3, the form the slot's c had when synthd wrote it), the three
+ * "h stage" rows): from the slot's a and b (shm/payload.h: standard
+ * form; c is not in the slot), c = a∘b formed here (gpu_fr_mul:
+ * a·b·R^-1), the three
  * coset LDEs on d (snarkjs groth16_prove.js: iNTT, ×shift^i, NTT), and
- * the H scalars (LDE(a)·LDE(b) − LDE(c))·k·R^-1 (gpu_h_scalars; k = R^4
+ * the H scalars (LDE(a)·LDE(b) − LDE(c))·k·R^-1 (gpu_h_scalars; k = R^2
  * for the slot's form: standard form). Fast: c formed in s, the LDEs out
  * of place, the scalars in s, a and b kept. Lean: c formed in c, each LDE
  * in place (d may be compact), the scalars in a, the inputs overwritten.
