@@ -322,6 +322,12 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
 {
     uint64_t V[5] = { 0, 0, 0, 0, 0 }, W[8] = { 0, 0, 0, 0, 0, 0, 0, 0 }, y[4];
     unsigned k = 0;
+    if (end - p == 1 && *p >> SYNTH_SIGNAL_BITS == SYNTH_ONE) {
+        /* one term, +1·w (a row's lone signal, common in circom's A and B):
+         * w itself, already below r (checked when read) */
+        S_(store)(out, &x->w[*p & SYNTH_SIGNAL_MASK], x->nt);
+        return;
+    }
     while (p < end) {
         uint32_t tag = *p++;
         const uint64_t *wv = x->w[tag & SYNTH_SIGNAL_MASK].l;
