@@ -11,7 +11,8 @@
  * witness values include 0 and r − 1 and rows are stacked with r − 1 times
  * the largest small coefficient, so the unreduced 5-limb sums reach their
  * largest; one row has more than 0xffff stream words (the escaped header),
- * some rows are empty (alone, and in runs of 300 and 200 like a domain's
+ * rows of one +1 term (stored as the witness value itself, 0 and r − 1
+ * among them), some rows are empty (alone, and in runs of 300 and 200 like a domain's
  * padding, which are zeroed with non-temporal stores) and some have only
  * general terms (up to 40 of them:
  * the 8-limb sum of products is folded every 27 (BN254) or 4 (BLS12-381)
@@ -209,6 +210,12 @@ COPY_TEST(bls12381_fr, bls12381)
                 continue; /* empty; runs of 300 and 200: the non-temporal zero rows */          \
             if (row >= GMAX_ROWS && row < GMAX_ROWS + GMAX_N)                                    \
                 continue; /* filled below */                                                     \
+            if (row % 17 == 6) { /* one +1 term each (stored as w): w = 0, r − 1, random */      \
+                F##_coef(val, 0);                                                                \
+                push(&c, 0, row, row % 3 == 0 ? 1u : (uint32_t)(2 + row % 3), val);             \
+                push(&c, 1, row, (uint32_t)(next() % N_VARS), val);                              \
+                continue;                                                                        \
+            }                                                                                    \
             for (uint32_t m = 0; m < 2; m++) {                                                   \
                 unsigned terms = row % 13 == 3 ? 40 : (unsigned)(next() % 6);                    \
                 int only_general = row % 11 == 4;                                                \
