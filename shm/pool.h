@@ -11,7 +11,9 @@
  *   size hdr->ctl_bytes      rounded up to the page size
  * Payload memfd (PROT_READ in gpud, read-write in synthd):
  *   slot i occupies [i * slot_bytes, (i + 1) * slot_bytes), slot_bytes a
- *   multiple of the page size.  The supervisor never maps payloads.
+ *   multiple of the page size.  The supervisor, as the creator, maps the
+ *   payloads read-write to allocate and prefault them (pool_create) and
+ *   keeps that mapping, but never reads or writes a slot's contents.
  *
  * Both memfds are sealed against shrink/grow (so a mapping can never SIGBUS
  * because someone truncated the file) and fully allocated by the creator.
