@@ -52,9 +52,9 @@ enum synth_class S_(synth_coef_class)(const uint8_t value[32], uint32_t *small)
 
 void S_(synth_coef_montgomery)(const uint8_t value[32], uint8_t out[32])
 {
-    S_(fr_t) one = { { 1, 0, 0, 0 } }, x, v;
+    S_(fr_t) x, v;
     memcpy(x.l, value, 32);
-    S_(fr_mul)(&v, &x, &one); /* v·R²·1·R^-1 = v·R */
+    S_(fr_from_mont)(&v, &x); /* v·R²·R^-1 = v·R */
     memcpy(out, v.l, 32);
 }
 

@@ -29,6 +29,7 @@
  * arithmetic. Threads take the index's
  * chunks (equal numbers of stream words) one at a time.
  */
+#include <gmp.h>
 #include <string.h>
 
 #include "parallel.h"
@@ -62,7 +63,6 @@ struct S_(synth_ctx) {
     const struct synth_index *ix;
     const S_(fr_t) *w;
     S_(fr_t) *a, *b;
-    unsigned kmax; /* general terms summed unreduced before a reduction */
     int nt;        /* a and b stored non-temporally (SYNTH_NT_STORES) */
 };
 
@@ -166,35 +166,34 @@ static inline __attribute__((always_inline)) void S_(fold)(uint64_t V[5], const 
     S_(wide_add)(V, W + 4);
 }
 
-/* floor(2^312 / r) (< 2^59 on both curves) and 2r over 5 limbs:
- * S_(reduce5)'s constants, set once when the program starts
- * (S_(reduce5_init)) so that its assembly reads them RIP-relative. */
+/* The curve's constants for the row sums, set once when the program starts
+ * (S_(synth_init), with GMP) so that S_(reduce5)'s assembly reads them
+ * RIP-relative: floor(2^312 / r) (< 2^59 on both curves), 2r over 5
+ * limbs, and kmax, the general products W holds before a fold: k products
+ * v·R·w, each below r² (v·R, w < r), need k·r² < 2^512; with t the top limb
+ * of r (r < (t + 1)·2^192) k·(t + 1)² ≤ 2^128 − 1 is enough: BN254 27,
+ * BLS12-381 4 (before 2026-12-03, when a and b left synthd as a·R^-1 and W
+ * was reduced whole, its bound was r·2^256: 5 and 2). V's bound: a
+ * ±1/small term adds below 2^24·r < 2^279, a fold of W below r + 2^256 <
+ * 2^279, at most 2^32 of either: V < 2^311, so adding the last fold leaves
+ * it below 2^312 (S_(reduce5)). */
 static uint64_t S_(mu_312);
 static uint64_t S_(two_r)[5];
+static unsigned S_(kmax);
 
-__attribute__((constructor)) static void S_(reduce5_init)(void)
+__attribute__((constructor)) static void S_(synth_init)(void)
 {
-    const uint64_t *r = S_(fr_modulus).l;
-    uint64_t rem[5] = { 0, 0, 0, 0, (uint64_t)1 << 56 }, mu = 0;
-    for (int i = 63; i >= 0; i--) { /* rem ≥ r·2^i ? subtract (shift and subtract) */
-        uint64_t d[5] = { 0, 0, 0, 0, 0 }, z[5], bw = 0;
-        for (int j = 0; j < 4; j++) { /* d = r·2^i < 2^318: 5 limbs */
-            d[j] |= r[j] << i;
-            if (i)
-                d[j + 1] |= r[j] >> (64 - i);
-        }
-        for (int j = 0; j < 5; j++)
-            z[j] = limb_sbb(rem[j], d[j], &bw);
-        if (!bw) {
-            memcpy(rem, z, sizeof(z));
-            mu |= (uint64_t)1 << i;
-        }
-    }
-    S_(mu_312) = mu;
-    S_(two_r)[0] = r[0] << 1;
-    for (int j = 1; j < 4; j++)
-        S_(two_r)[j] = r[j] << 1 | r[j - 1] >> 63;
-    S_(two_r)[4] = r[3] >> 63;
+    mpz_t r, t;
+    mpz_inits(r, t, NULL);
+    mpz_import(r, 4, -1, 8, 0, 0, S_(fr_modulus).l);
+    mpz_ui_pow_ui(t, 2, 312);
+    mpz_fdiv_q(t, t, r);
+    S_(mu_312) = mpz_get_ui(t);
+    mpz_mul_2exp(t, r, 1);
+    mpz_export(S_(two_r), NULL, -1, 8, 0, 0, t);
+    mpz_clears(r, t, NULL);
+    unsigned __int128 t1 = (unsigned __int128)(S_(fr_modulus).l[3] + 1);
+    S_(kmax) = (unsigned)(~(unsigned __int128)0 / (t1 * t1));
 }
 
 /* ret = V mod r, fully reduced, for a 5-limb V < 2^312: q̂ =
@@ -353,7 +352,7 @@ static inline void S_(row_sum)(const struct S_(synth_ctx) *x, const uint32_t *p,
             uint64_t cf[4];
             memcpy(cf, p, 32);
             p += 8;
-            if (k == x->kmax) { /* W would pass 2^512: fold it into V now */
+            if (k == S_(kmax)) { /* W would pass 2^512: fold it into V now */
                 S_(fold)(V, W);
                 memset(W, 0, sizeof(W));
                 k = 0;
@@ -496,16 +495,6 @@ void S_(synth_ab)(const struct synth_index *ix, const struct zkey *zk,
 {
     (void)zk;
     struct S_(synth_ctx) x = { .ix = ix, .w = witness, .a = a, .b = b };
-    /* W holds k products v·R·w, each below r² (v·R, w < r): k·r² < 2^512,
-     * and with t the top limb of r (r < (t + 1)·2^192) k·(t + 1)² ≤ 2^128
-     * − 1 is enough: BN254 27, BLS12-381 4 (before 2026-12-03, when a and b
-     * left synthd as a·R^-1 and W was reduced whole, its bound was r·2^256:
-     * 5 and 2). V's bound: a ±1/small term adds below 2^24·r < 2^279, a
-     * fold of W below r + 2^256 < 2^279, at most 2^32 of either: V <
-     * 2^311, so adding the last fold leaves it below 2^312 (S_(reduce5)). */
-    uint64_t top = S_(fr_modulus).l[3];
-    unsigned __int128 t1 = (unsigned __int128)(top + 1);
-    x.kmax = (unsigned)(~(unsigned __int128)0 / (t1 * t1));
     x.nt = SYNTH_NT_STORES < 0 ? ix->domain_size >= synth_nt_min_rows : SYNTH_NT_STORES;
     parallel_for(ix->n_chunks, 1, nthreads, S_(synth_chunks), &x);
 }

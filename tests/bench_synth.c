@@ -115,22 +115,21 @@ static void *payload(size_t bytes, const char *kind)
 #if defined(SYNTH_AB_STANDARD) || defined(SYNTH_ABC_SLOT_FORM)
 #define SYNTH_TO_MONTGOMERY 1
 /* a, b (n values each, one after the other at v) in the build's slot form
- * to a·R, b·R, as builds before either wrote: standard form (the Montgomery
- * product by R^2) or a·R^-1, b·R^-1 (by R^3). */
+ * to a·R, b·R, as builds before either wrote: standard form takes the
+ * Montgomery product by R^2, a·R^-1 and b·R^-1 the product by R^3. */
+#ifdef SYNTH_AB_STANDARD
+#define TO_MONT_K(F, k) ((k) = F##_r2)
+#else
+#define TO_MONT_K(F, k) F##_mul(&(k), &F##_r2, &F##_r2)
+#endif
 #define TO_MONT(F)                                                            \
     static void F##_to_montgomery(F##_t *v, size_t n)                         \
     {                                                                         \
-        F##_t k = F##_r2;                                                     \
-        if (!SYNTH_AB_STD)                                                    \
-            F##_mul(&k, &F##_r2, &F##_r2);                                    \
+        F##_t k;                                                              \
+        TO_MONT_K(F, k);                                                      \
         for (size_t i = 0; i < 2 * n; i++)                                    \
             F##_mul(&v[i], &v[i], &k);                                        \
     }
-#ifdef SYNTH_AB_STANDARD
-#define SYNTH_AB_STD 1
-#else
-#define SYNTH_AB_STD 0
-#endif
 TO_MONT(bn254_fr)
 TO_MONT(bls12381_fr)
 

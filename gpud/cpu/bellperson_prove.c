@@ -107,10 +107,9 @@ int bp_prove_abc(const struct bp_key *k, const struct bp_pce *p, const uint8_t *
     /* a, b in the slot's form (shm/payload.h: standard form) and c their
      * Montgomery product: the quotient is h·R^-1, and its product with R^2
      * is h in standard form */
-    const bls12381_fr_t r2 = bls12381_fr_r2;
     for (size_t i = 0; i + 1 < n; i++) {
         bls12381_fr_t t;
-        bls12381_fr_mul(&t, &a[i], &r2);
+        bls12381_fr_mul(&t, &a[i], &bls12381_fr_r2);
         bls12381_fr_to_bytes(sc + 32 * i, &t);
     }
 

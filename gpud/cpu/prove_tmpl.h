@@ -27,7 +27,6 @@
 struct P_(h_ctx) {
     P_(fr_t) *a;
     const P_(fr_t) *b, *c;
-    P_(fr_t) k; /* R^2 mod r as plain limbs: the slot form's scale */
 };
 
 /* a_i ← standard form of a_i·b_i − c_i (the H scalars, written over a):
@@ -41,7 +40,7 @@ static void P_(h_pass)(void *arg, size_t b, size_t e)
         P_(fr_t) t;
         P_(fr_mul)(&t, &x->a[i], &x->b[i]);
         P_(fr_sub)(&t, &t, &x->c[i]);
-        P_(fr_mul)(&x->a[i], &t, &x->k);
+        P_(fr_mul)(&x->a[i], &t, &P_(fr_r2)); /* R^2 as plain limbs */
     }
 }
 
@@ -92,13 +91,12 @@ static int P_(witness_msm)(struct P_(pis) *pi, enum stage st, const struct zkey 
     }
 }
 
-/* The H pass's operands: a, b, c after their LDEs and R^2. */
+/* The H pass's operands: a, b, c after their LDEs. */
 static void P_(h_init)(struct P_(h_ctx) *hx, P_(fr_t) *a, const P_(fr_t) *b, const P_(fr_t) *c)
 {
     hx->a = a;
     hx->b = b;
     hx->c = c;
-    hx->k = P_(fr_r2);
 }
 
 /* The NTT stage on nthreads threads, one step after another: c = a∘b into

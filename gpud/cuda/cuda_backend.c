@@ -64,17 +64,6 @@
 #include "msm.h"
 #include "payload.h"
 
-/* *k = R^2 mod r as plain limbs on the curve: gpu_h_scalars' constant for
- * a, b in the slot's form (shm/payload.h: standard form) and c = a∘b,
- * their Montgomery product formed on the device: the H values come out as
- * h·R^-1, and the product with R^2 leaves h. */
-static void slot_form_k(enum gpu_curve curve, uint64_t k[4])
-{
-    if (curve == GPU_BN254)
-        memcpy(k, bn254_fr_r2.l, 32);
-    else
-        memcpy(k, bls12381_fr_r2.l, 32);
-}
 
 static int cuda_lost(struct backend *be)
 {
@@ -252,8 +241,11 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
     if (fault_point("gpu-trap", NULL) && (rc = gpu_inject_fault(1, e)) < 0)
         return rc;
     void *hsc; /* the H MSM's scalars */
-    uint64_t k[4]; /* the slot's form (shm/payload.h) out: H scalars × R^2 */
-    slot_form_k(curve, k);
+    /* gpu_h_scalars' constant for a, b in the slot's form (shm/payload.h:
+     * standard form) and c = a∘b, their Montgomery product formed on the
+     * device: the H values come out as h·R^-1, and the product with R^2
+     * (plain limbs) leaves h */
+    const uint64_t *k = curve == GPU_BN254 ? bn254_fr_r2.l : bls12381_fr_r2.l;
     /* c = a∘b formed on the device, the LDEs, the H scalars: fast, a and
      * b kept (for a CPU re-prove); lean, all in place, the inputs gone
      * from here on */
