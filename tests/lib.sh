@@ -14,8 +14,9 @@
 #   note MSG      a "# MSG" line (figures, remarks)
 #   suite_cleanup a function the suite may define; run on exit (also after
 #                 INT/TERM/HUP) before TMP is removed: kill daemons there
-#   finish        prints "SUITE: N passed, M failed[, K skipped]" and exits
-#                 0 when nothing failed, else 1
+#   finish        repeats each failed check's line (a long run's log may be
+#                 cut to its head and tail), prints "SUITE: N passed, M
+#                 failed[, K skipped]" and exits 0 when nothing failed, else 1
 SUITE=${SUITE:-$(basename "$0" .sh)}
 ROOT=$PWD
 pass=0
@@ -28,6 +29,7 @@ ok() { pass=$((pass + 1)); echo "ok   - $1"; }
 bad() {
     fail=$((fail + 1))
     echo "FAIL - $1"
+    echo "FAIL - $1" >>"$TMP/.failed"
     _lib_f=${2:-$TMP/err}
     [ -f "$_lib_f" ] && tail -n 40 "$_lib_f" | sed 's/^/       /'
     return 0
@@ -45,6 +47,10 @@ trap lib_cleanup EXIT
 trap 'echo "$SUITE: interrupted"; exit 130' INT TERM HUP
 
 finish() {
+    if [ -s "$TMP/.failed" ]; then
+        echo "# $SUITE: the failed checks again:"
+        cat "$TMP/.failed"
+    fi
     if [ "$skip" -gt 0 ]; then echo "$SUITE: $pass passed, $fail failed, $skip skipped"
     else echo "$SUITE: $pass passed, $fail failed"; fi
     [ "$fail" -eq 0 ] && exit 0
