@@ -127,7 +127,7 @@ WMEM_KIB=$(awk -v s="$WMEM" 'BEGIN { u = toupper(substr(s, length(s))); n = s + 
     m = u == "K" ? 1 : u == "M" ? 1024 : u == "G" ? 1048576 : u == "T" ? 1073741824 : 1 / 1024
     printf "%d\n", n * m }')
 # synthd's private huge-page copy of a large witness: part of a synthd's
-# scratch below (wcopy_bytes)
+# scratch and the other margins below (mem_margins)
 . "$(dirname "$0")/wcopy_bytes.sh"
 TXT=$OUTDIR/bench_pipeline.txt
 TSV=$OUTDIR/bench_pipeline.tsv
@@ -436,7 +436,9 @@ run_one() { # curve spec
         -v threads="$([ "$thr" = 0 ] && echo "$NCPU" || echo "$thr")" \
         -v smi_base="$smi_base" -v samples="$D/samples" -v idle_roles="$idle_roles" \
         -v gpud_proof="$gpud_proof" -v parts="$parts" -v iparts="$iparts" -v wmem="$WMEM_KIB" \
-        -v wcopy="$(($(wcopy_bytes "$nvars" "$(dirname "$0")/../synthd/witness_read.h") / 1024))" \
+        -v margins3="$(mem_margins "$nvars" "$domain" "$GPUDS" "$syn" \
+            "$([ "$thr" = 0 ] && echo "$NCPU" || echo "$thr")" "$parts" \
+            "$(dirname "$0")/../synthd/witness_read.h")" \
         -v pre="$(date -u +%F)	$MACHINE	$BACKEND	$curve	$logd	$n	$nvars	$syn	$SLOTS	$GPUDS	$thr	$parts" \
         -v rss="$rsup	$rsyn	$rgpu	$rsum	$each" '
     function field(name,   i) { for (i = 1; i <= NF; i++) if (index($i, name "=") == 1) return substr($i, length(name) + 2) + 0; return 0 }
@@ -501,10 +503,9 @@ run_one() { # curve spec
             if (f[10] + 0 > witmax) witmax = f[10] + 0
         }
         copied = int(((3 * domain + nvars) * 32 + 1023) / 1024)
-        proof = 2 * copied + 4096
-        # wcopy: the witness copy (KiB) while a partition is synthesized
-        scratch = int((synthds * (65536 * threads + 4096) + 1023) / 1024) + synthds * wcopy
-        supm = 4 * parts
+        # per gpud, all synthds, the supervisor (tests/wcopy_bytes.sh mem_margins)
+        split(margins3, mm, " ")
+        proof = mm[1] + 0; scratch = mm[2] + 0; supm = mm[3] + 0
         slots_kib = int(slots * slot_bytes / 1024)
         base = idle - slots_kib
         wit = iparts > 0 ? synthds * wmem : 0

@@ -727,18 +727,12 @@ s9() {
     slot_bytes=$(sj .slots.slot_bytes)
     set -- $(node "$TMP/h.js" zkinfo "$FIX/nopub.zkey")
     nvars=$1 domain=$3 ncoefs=$4 n8r=$5
-    wtns_hdr=$((12 + 12 + 4 + n8r + 4 + 12)) # file header, section 1, section 2 header
-    # a synthd's scratch: its row index (4 B per coefficient + 8 B per row),
-    # the key's coefficient section it maps and reads (12 + n8r B per entry),
-    # the witness header, 64 KiB of stack for each of its threads, and the
-    # private huge-page copy of a witness of at least SYNTH_WCOPY_MIN_BYTES
-    # while THP is madvise or always (tests/wcopy_bytes.sh; none for this
-    # key's small witness)
-    nthr=$(nproc)
-    wcopy=$(wcopy_bytes "$nvars")
-    scratch=$((4 * ncoefs + 8 * (domain + 1) + (12 + n8r) * ncoefs + wtns_hdr + 65536 * nthr + wcopy))
-    # gpud's copy of a proof: the slot's a, b and witness, and c = a∘b it forms
-    payload=$(((3 * domain + nvars) * n8r))
+    # the margins above baseline + slots (tests/wcopy_bytes.sh mem_margins,
+    # the bound bench_pipeline.sh checks too): one gpud's proof, every
+    # synthd's scratch, and the supervisor's entries of the 31 partitions
+    # submitted here (the warm-up's and 30)
+    set -- $(mem_margins "$nvars" "$domain" 1 "$NSYN" "$(nproc)" 31)
+    proof_kib=$1 scratch_kib=$2 sup_kib=$3
     : >"$D/samples"
     sampler &
     SPID=$!
@@ -766,21 +760,20 @@ s9() {
     badsum=$(awk '$3 + $4 + $5 + $6 != $2 || $2 != '$SLOTS' { n++ } END { print n + 0 }' "$D/samples")
     busy_seen=$(awk '$4 + $5 + $6 > 0 { n++ } END { print n + 0 }' "$D/samples")
     slots_kib=$((SLOTS * slot_bytes / 1024))
-    scratch_kib=$(((NSYN * scratch + 1023) / 1024))
-    copied_kib=$(((payload + 1023) / 1024))
     # serve prefaults the pool, so the idle group already holds the slots once:
     # baseline (processes alone) = idle Pss - slots
     proc_base=$((base - slots_kib))
-    bound=$((proc_base + slots_kib + scratch_kib + copied_kib))
+    bound=$((proc_base + slots_kib + proof_kib + scratch_kib + sup_kib))
     note "s9: key nopub: nVars $nvars, domain $domain, nCoefs $ncoefs"
     note "s9: idle group Pss after one warm-up job          $base KiB (of which the prefaulted pool $slots_kib KiB)"
     note "s9: baseline (processes without the pool)         $proc_base KiB"
     note "s9: peak group Pss over $ns samples               $peak KiB (+$((peak - base)) KiB)"
     note "s9:   supervisor / synthds / gpud: idle $base_roles KiB, at the peak $peak_roles KiB"
     note "s9: slots x slot_bytes = $SLOTS x $slot_bytes        $slots_kib KiB"
-    note "s9: synthds x scratch = $NSYN x $scratch B         $scratch_kib KiB  (index 4 B/coef + 8 B/row, mapped coefficients, wtns header, 64 KiB stack x $nthr threads, witness copy $wcopy B)"
-    note "s9: gpud copied-off: 1 proof in flight x $payload B  $copied_kib KiB  ((3 x domain + nVars) x 32: a, b off the slot, the c gpud forms, witness)"
-    note "s9: bound = baseline + slots + synthds x scratch + copied-off = $bound KiB (Pss summed over the group, smaps_rollup)"
+    note "s9: gpud: one proof (2 x (3 x domain + nVars) x 32 B + 4 MiB)  $proof_kib KiB"
+    note "s9: synthds x scratch ($NSYN x (64 KiB stack x $(nproc) threads + 4 KiB))  $scratch_kib KiB"
+    note "s9: supervisor: 31 partitions x 4 KiB         $sup_kib KiB"
+    note "s9: bound = baseline + slots + margins = $bound KiB (Pss summed over the group, smaps_rollup)"
     check "s9: sampled while jobs ran ($ns samples, $busy_seen with a slot in use)" [ "$ns" -ge 10 -a "$busy_seen" -ge 1 ]
     check "s9: in-flight slots never exceeded $SLOTS (max not-FREE $maxbusy; $badsum samples with counts != total)" \
         [ "$maxbusy" -le $SLOTS -a "$badsum" = 0 ]

@@ -1,5 +1,5 @@
 # tests/wcopy_bytes.sh: sourced (POSIX sh) by the scripts that compute the
-# memory bound (faults.sh s9, bench_pipeline.sh).
+# memory bound (faults.sh s9, bench_pipeline.sh), so both check one bound.
 #   wcopy_bytes NVARS [HEADER]  prints the bytes synthd's private huge-page copy of
 #                       an NVARS-wire witness takes while a partition is
 #                       synthesized, as synth_wcopy_bytes does
@@ -18,4 +18,28 @@ wcopy_bytes() {
     else
         echo 0
     fi
+}
+
+# mem_margins NVARS DOMAIN GPUDS SYNTHDS THREADS PARTS [HEADER]  prints the
+#   memory bound's margins above baseline + slots (README "Memory bound"), in
+#   KiB: "PROOF SCRATCH SUPERVISOR" —
+#   PROOF       per gpud: twice one proof's copied-off data ((3 × domain +
+#               nVars) × 32 B: a, b and the witness off the slot and the c
+#               it forms; as much again for the backend's scratch) + 4 MiB
+#               (MSM buckets, allocator slack). A CPU gpud's working set is
+#               freed to the system between proofs, so the baseline at rest
+#               does not hold it.
+#   SCRATCH     all synthds: 64 KiB of stack a thread and the witness
+#               header (4 KiB) each, plus the private huge-page copy of a
+#               witness (wcopy_bytes; the synthesis index and the key's
+#               coefficients are shared, built at key load: in the baseline)
+#   SUPERVISOR  4 KiB a submitted partition (its job entry, the proof kept
+#               for --result-ttl): 2.1–2.5 KiB measured on the 2-core box
+#               (2026-12-03, 60 and 120 one-partition jobs, the supervisor's
+#               anonymous memory at rest), 6.2 KiB before an input job's
+#               program path left the job entry (run/sup/jobs.h)
+mem_margins() {
+    _mm_copied=$((((3 * $2 + $1) * 32 + 1023) / 1024))
+    _mm_wcopy=$(($(wcopy_bytes "$1" ${7:+"$7"}) / 1024))
+    echo "$((2 * _mm_copied + 4096)) $((($4 * (65536 * $5 + 4096) + 1023) / 1024 + $4 * _mm_wcopy)) $((4 * $6))"
 }

@@ -72,6 +72,7 @@ void jobs_free(struct job *j)
     }
     free(j->parts);
     free(j->d.parts);
+    free(j->prog_path);
     free(j);
 }
 

@@ -58,7 +58,8 @@ struct job {
      * sealed memfd): the key's witness program, run by synthd */
     int prog_fd;               /* -1: a witness job */
     int prog_aux[2];           /* its pinned companions (witness_companions_pin), -1 */
-    char prog_path[4096];
+    char *prog_path;           /* its path (malloc'd, input jobs only: a witness
+                                * job holds none, so a kept job stays small) */
     unsigned readers;          /* connections streaming its results: not purged */
     struct job *next;          /* all jobs, newest first */
 };

@@ -19,6 +19,9 @@
 int witness_job_attach(struct job *j, int prog_fd, const int aux[2], const char *prog_path,
                        struct sp_err *e)
 {
+    char *path = strdup(prog_path);
+    if (!path)
+        return sp_fail(e, -ENOMEM, "%s: out of memory", prog_path);
     int fd[3] = { fcntl(prog_fd, F_DUPFD_CLOEXEC, 0), -1, -1 };
     for (int a = 0; a < 2 && fd[0] >= 0; a++)
         if (aux[a] >= 0 && (fd[1 + a] = fcntl(aux[a], F_DUPFD_CLOEXEC, 0)) < 0) {
@@ -29,6 +32,7 @@ int witness_job_attach(struct job *j, int prog_fd, const int aux[2], const char 
         int err = errno;
         if (fd[1] >= 0)
             close(fd[1]);
+        free(path);
         return sp_fail(e, -err, "%s: dup: %s", prog_path, strerror(err));
     }
     if (j->prog_fd >= 0)
@@ -39,7 +43,8 @@ int witness_job_attach(struct job *j, int prog_fd, const int aux[2], const char 
         j->prog_aux[a] = fd[1 + a];
     }
     j->prog_fd = fd[0];
-    snprintf(j->prog_path, sizeof(j->prog_path), "%s", prog_path);
+    free(j->prog_path);
+    j->prog_path = path;
     return 0;
 }
 
