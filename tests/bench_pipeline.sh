@@ -433,10 +433,9 @@ run_one() { # curve spec
     grep ' event=times ' "$D/serve.log" | tail -n +$((warm_lines + 1)) >"$D/times"
     awk -v warm="$WARMUP" -v gpuds="$GPUDS" -v nvars="$nvars" -v domain="$domain" \
         -v idle="$idle" -v slots="$SLOTS" -v slot_bytes="$slot_bytes" -v synthds="$syn" \
-        -v threads="$([ "$thr" = 0 ] && echo "$NCPU" || echo "$thr")" \
         -v smi_base="$smi_base" -v samples="$D/samples" -v idle_roles="$idle_roles" \
         -v gpud_proof="$gpud_proof" -v parts="$parts" -v iparts="$iparts" -v wmem="$WMEM_KIB" \
-        -v margins3="$(mem_margins "$nvars" "$domain" "$GPUDS" "$syn" \
+        -v margins4="$(mem_margins "$nvars" "$domain" "$GPUDS" "$syn" \
             "$([ "$thr" = 0 ] && echo "$NCPU" || echo "$thr")" "$parts" \
             "$(dirname "$0")/../synthd/witness_read.h")" \
         -v pre="$(date -u +%F)	$MACHINE	$BACKEND	$curve	$logd	$n	$nvars	$syn	$SLOTS	$GPUDS	$thr	$parts" \
@@ -502,14 +501,14 @@ run_one() { # curve spec
             if (f[6] != "-" && f[6] + 0 > memmax) memmax = f[6] + 0
             if (f[10] + 0 > witmax) witmax = f[10] + 0
         }
-        copied = int(((3 * domain + nvars) * 32 + 1023) / 1024)
-        # per gpud, all synthds, the supervisor (tests/wcopy_bytes.sh mem_margins)
-        split(margins3, mm, " ")
-        proof = mm[1] + 0; scratch = mm[2] + 0; supm = mm[3] + 0
+        # one proof copied off, all gpuds, all synthds, the supervisor
+        # (tests/wcopy_bytes.sh mem_margins)
+        split(margins4, mm, " ")
+        copied = mm[1] + 0; proofs = mm[2] + 0; scratch = mm[3] + 0; supm = mm[4] + 0
         slots_kib = int(slots * slot_bytes / 1024)
         base = idle - slots_kib
         wit = iparts > 0 ? synthds * wmem : 0
-        margins = gpuds * proof + scratch + supm + wit
+        margins = proofs + scratch + supm + wit
         bound = base + slots_kib + margins
         printf "%s\t%d\t%.3f\t%.2f\t%s\t%s\t%.1f\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%.0f\t%s\t%s\t%d\t%d\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%d\t%d\t%d\n",
             pre, qmax, (n - warm) / (win / 1e9), win / 1e9,

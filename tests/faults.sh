@@ -726,13 +726,13 @@ s9() {
     done
     slot_bytes=$(sj .slots.slot_bytes)
     set -- $(node "$TMP/h.js" zkinfo "$FIX/nopub.zkey")
-    nvars=$1 domain=$3 ncoefs=$4 n8r=$5
+    nvars=$1 domain=$3 ncoefs=$4
     # the margins above baseline + slots (tests/wcopy_bytes.sh mem_margins,
     # the bound bench_pipeline.sh checks too): one gpud's proof, every
     # synthd's scratch, and the supervisor's entries of the 31 partitions
     # submitted here (the warm-up's and 30)
     set -- $(mem_margins "$nvars" "$domain" 1 "$NSYN" "$(nproc)" 31)
-    proof_kib=$1 scratch_kib=$2 sup_kib=$3
+    proof_kib=$2 scratch_kib=$3 sup_kib=$4
     : >"$D/samples"
     sampler &
     SPID=$!

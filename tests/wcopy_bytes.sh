@@ -22,13 +22,13 @@ wcopy_bytes() {
 
 # mem_margins NVARS DOMAIN GPUDS SYNTHDS THREADS PARTS [HEADER]  prints the
 #   memory bound's margins above baseline + slots (README "Memory bound"), in
-#   KiB: "PROOF SCRATCH SUPERVISOR" —
-#   PROOF       per gpud: twice one proof's copied-off data ((3 × domain +
-#               nVars) × 32 B: a, b and the witness off the slot and the c
-#               it forms; as much again for the backend's scratch) + 4 MiB
-#               (MSM buckets, allocator slack). A CPU gpud's working set is
-#               freed to the system between proofs, so the baseline at rest
-#               does not hold it.
+#   KiB: "COPIED PROOFS SCRATCH SUPERVISOR" —
+#   COPIED      one proof's copied-off data, (3 × domain + nVars) × 32 B: a,
+#               b and the witness off the slot and the c gpud forms
+#   PROOFS      all gpuds: each twice COPIED (as much again for the backend's
+#               scratch) + 4 MiB (MSM buckets, allocator slack). A CPU gpud's
+#               working set is freed to the system between proofs, so the
+#               baseline at rest does not hold it.
 #   SCRATCH     all synthds: 64 KiB of stack a thread and the witness
 #               header (4 KiB) each, plus the private huge-page copy of a
 #               witness (wcopy_bytes; the synthesis index and the key's
@@ -41,5 +41,5 @@ wcopy_bytes() {
 mem_margins() {
     _mm_copied=$((((3 * $2 + $1) * 32 + 1023) / 1024))
     _mm_wcopy=$(($(wcopy_bytes "$1" ${7:+"$7"}) / 1024))
-    echo "$((2 * _mm_copied + 4096)) $((($4 * (65536 * $5 + 4096) + 1023) / 1024 + $4 * _mm_wcopy)) $((4 * $6))"
+    echo "$_mm_copied $(($3 * (2 * _mm_copied + 4096))) $((($4 * (65536 * $5 + 4096) + 1023) / 1024 + $4 * _mm_wcopy)) $((4 * $6))"
 }
