@@ -1,8 +1,10 @@
-/* fault_delay.c — the fault tests' delays (see fault_delay.h). */
+/* fault_delay.c — the fault tests' delays and hold (see fault_delay.h). */
 #include "fault_delay.h"
 
 #include <stdlib.h>
 #include <unistd.h>
+
+#define HOLD_MAX_MS 120000u /* under the core's 2-minute progress deadline */
 
 static void delay_ms(const char *var)
 {
@@ -11,9 +13,19 @@ static void delay_ms(const char *var)
         usleep((useconds_t)strtoul(s, NULL, 10) * 1000);
 }
 
+/* While the file $SLOTPROVE_FAULT_HOLD names exists, wait (10 ms polls, at
+ * most HOLD_MAX_MS). */
+static void hold(void)
+{
+    const char *path = getenv("SLOTPROVE_FAULT_HOLD");
+    for (unsigned waited = 0; path && waited < HOLD_MAX_MS && access(path, F_OK) == 0; waited += 10)
+        usleep(10000);
+}
+
 void fault_delay(void)
 {
     delay_ms("SLOTPROVE_FAULT_DELAY_MS");
+    hold();
 }
 
 void fault_delay_released(void)

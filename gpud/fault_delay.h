@@ -4,7 +4,12 @@
  *
  *   fault_delay()           sleeps $SLOTPROVE_FAULT_DELAY_MS milliseconds
  *                           (unset: not at all): called while a slot is
- *                           PROVING and again after its early release.
+ *                           PROVING and again after its early release;
+ *                           then, while the file $SLOTPROVE_FAULT_HOLD
+ *                           names exists (at most 2 minutes), waits: the
+ *                           synthds fill every slot meanwhile, so a test
+ *                           can sample the pool full for as long as it
+ *                           needs, then remove the file.
  *   fault_delay_released()  sleeps $SLOTPROVE_FAULT_RELEASED_MS ms: only
  *                           after the early release, so with two workers
  *                           gpud holds two released partitions at once.

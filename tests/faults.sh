@@ -706,12 +706,17 @@ sampler() {
     done
 }
 all_idle() { [ "$(sj '[.processes[] | select(.role != "supervisor" and .state != "idle")] | length')" = 0 ]; }
+# at least 3 samples taken with every one of $SLOTS slots in use
+pool_full_sampled() { [ "$(awk '$4 + $5 + $6 == '$SLOTS' { n++ } END { print n + 0 }' "$D/samples")" -ge 3 ]; }
 
 s9() {
     SLOTS=3
     SLOT_BYTES=8M
     NSYN=4
-    start_daemon s9 -- --synth $NSYN --slots $SLOTS --slot-bytes $SLOT_BYTES --key nopub="$FIX/nopub.zkey" || return
+    # SLOTPROVE_FAULT_HOLD (gpud/fault_delay.h): while $TMP/s9.hold exists gpud
+    # holds the proof it copied off, so the synthds fill every slot: the
+    # state the bound is about is made to happen, not hoped for
+    start_daemon s9 SLOTPROVE_FAULT_HOLD="$TMP/s9.hold" -- --synth $NSYN --slots $SLOTS --slot-bytes $SLOT_BYTES --key nopub="$FIX/nopub.zkey" || return
     poll 10 all_idle
     # one warm-up job first, so the baseline holds what every process touches
     # once (libraries, allocator arenas, gpud's NTT domain) and not only the
@@ -734,11 +739,15 @@ s9() {
     set -- $(mem_margins "$nvars" "$domain" 1 "$NSYN" "$(nproc)" 31)
     proof_kib=$2 scratch_kib=$3 sup_kib=$4
     : >"$D/samples"
+    touch "$TMP/s9.hold"
     sampler &
     SPID=$!
     bg_add "$SPID"
     : >"$D/jobs"
     for i in $(seq 30); do submit --key nopub --witness "$FIX/nopub.wtns" >>"$D/jobs" 2>"$D/err" || bad "s9: submit: $(cat "$D/err")"; done
+    # the pool full and gpud holding one proof: sample it, then let go
+    poll 100 pool_full_sampled || bad "s9: the pool was never sampled full within 100 s"
+    rm -f "$TMP/s9.hold"
     : >"$D/verify"
     n=0
     nok=0
@@ -758,7 +767,7 @@ s9() {
     peak_roles=$(awk 'BEGIN { m = 0 } $1 > m { m = $1; r = $7 " " $8 " " $9 } END { print r }' "$D/samples")
     maxbusy=$(awk 'BEGIN { m = 0 } { b = $4 + $5 + $6; if (b > m) m = b } END { print m }' "$D/samples")
     badsum=$(awk '$3 + $4 + $5 + $6 != $2 || $2 != '$SLOTS' { n++ } END { print n + 0 }' "$D/samples")
-    busy_seen=$(awk '$4 + $5 + $6 > 0 { n++ } END { print n + 0 }' "$D/samples")
+    full_seen=$(awk '$4 + $5 + $6 == '$SLOTS' { n++ } END { print n + 0 }' "$D/samples")
     slots_kib=$((SLOTS * slot_bytes / 1024))
     # serve prefaults the pool, so the idle group already holds the slots once:
     # baseline (processes alone) = idle Pss - slots
@@ -774,7 +783,7 @@ s9() {
     note "s9: synthds x scratch ($NSYN x (64 KiB stack x $(nproc) threads + 4 KiB))  $scratch_kib KiB"
     note "s9: supervisor: 31 partitions x 4 KiB         $sup_kib KiB"
     note "s9: bound = baseline + slots + margins = $bound KiB (Pss summed over the group, smaps_rollup)"
-    check "s9: sampled while jobs ran ($ns samples, $busy_seen with a slot in use)" [ "$ns" -ge 10 -a "$busy_seen" -ge 1 ]
+    check "s9: sampled with every slot in use ($ns samples, $full_seen with all $SLOTS slots in use)" [ "$full_seen" -ge 3 ]
     check "s9: in-flight slots never exceeded $SLOTS (max not-FREE $maxbusy; $badsum samples with counts != total)" \
         [ "$maxbusy" -le $SLOTS -a "$badsum" = 0 ]
     check "s9: peak Pss $peak KiB <= bound $bound KiB" [ "$peak" -le "$bound" ]
@@ -1206,6 +1215,100 @@ s18() {
     stop_daemon
 }
 
+# ---- 19. SIGTERM/SIGINT drain with a key large enough for helper threads -------
+
+# sigblk_ok PID...: every thread of each PID blocks SIGHUP, SIGINT and SIGTERM
+# (bits 0, 1 and 14 of /proc/PID/task/TID/status's SigBlk); prints the
+# offenders, and how many threads were looked at, on $D/sigblk
+sigblk_ok() {
+    _n=0 _badt=""
+    for _p in "$@"; do
+        for _tk in /proc/"$_p"/task/*; do
+            _m=$(awk '/^SigBlk:/ { print $2 }' "$_tk/status" 2>/dev/null) || continue
+            [ -n "$_m" ] || continue
+            _n=$((_n + 1))
+            _lo=$(printf '%s' "$_m" | tail -c 4)
+            [ $((0x$_lo & 0x4003)) = $((0x4003)) ] || _badt="$_badt ${_tk#/proc/}:$_m"
+        done
+    done
+    echo "$_n threads${_badt:+; not blocking them:$_badt}" >"$D/sigblk"
+    [ -z "$_badt" ]
+}
+group_sigblk() { sigblk_ok "$DPID" $(kids_of "$DPID"); }
+# gpud held on the first partition, the other three published: 3 of the 4 slots in use
+three_in_use() { [ "$(sj '.slots.total - .slots.FREE.count')" -ge 3 ] 2>/dev/null; }
+drain_logged() { grep -q "event=drain signal=$1 " "$LOG"; }
+
+# s19_one SIG SIGNO: a 4-partition job of the 2^17 key held in gpud
+# (SLOTPROVE_FAULT_HOLD), the signal, then the hold lifted: the job must
+# finish, the daemon exit 0 and remove its socket
+s19_one() {
+    start_daemon "s19-$1" SLOTPROVE_FAULT_HOLD="$TMP/s19.hold" -- --key big="$K19/circuit.zkey" || return
+    nthr=$(ls /proc/"$DPID"/task | wc -l)
+    check "s19 $1: serve runs $nthr threads with the 2^17 key loaded (the helpers exist)" [ "$nthr" -ge 2 ]
+    group_sigblk
+    check "s19 $1: at start every thread of serve, synthds and gpud blocks SIGTERM/SIGINT/SIGHUP ($(cat "$D/sigblk"))" group_sigblk
+    touch "$TMP/s19.hold"
+    sock=$SOCK
+    ( timeout 600 "$BIN" submit --socket "$sock" --key big --witness "$K19/circuit.wtns" \
+        --witness "$K19/circuit.wtns" --witness "$K19/circuit.wtns" --witness "$K19/circuit.wtns" \
+        --proof "$D/p.json" --public "$D/q.json" --wait >/dev/null 2>"$D/c.err"; echo $? >"$D/c.rc" ) &
+    cpid=$!
+    bg_add $cpid
+    poll 120 three_in_use || bad "s19 $1: the job's partitions never filled 3 slots"
+    group_sigblk
+    check "s19 $1: with the job running, every thread blocks them ($(cat "$D/sigblk"))" group_sigblk
+    kill -"$1" "$DPID"
+    poll 60 drain_logged "$2" || bad "s19 $1: no drain line in the log" "$LOG"
+    check "s19 $1: the drain is logged: $(grep -o 'msg="signal.*' "$LOG" | head -1)" drain_logged "$2"
+    group_sigblk
+    check "s19 $1: draining, every thread still blocks them ($(cat "$D/sigblk"))" group_sigblk
+    rm -f "$TMP/s19.hold"
+    poll 300 dead "$DPID"
+    wait "$DPID"
+    drc=$?
+    forget "$DPID"
+    check "s19 $1: the daemon exited 0 ($drc)" [ "$drc" = 0 ]
+    check "s19 $1: the daemon removed its socket" [ ! -e "$sock" ]
+    wait $cpid
+    bg_done $cpid
+    check "s19 $1: the running 4-partition job completed for its client ($(cat "$D/c.rc"): $(cat "$D/c.err"))" \
+        [ "$(cat "$D/c.rc")" = 0 ]
+    echo "$K19/vk.json $D/p.json $D/q.json 4 $K19/public.json" >"$D/verify"
+    verify_batch "$D/verify" "s19 $1: its 4 proofs verify"
+    check "s19 $1: no synthd/gpud left" no_kids "$DPID"
+}
+
+s19() {
+    K19=$TMP/k19
+    mkdir -p "$K19"
+    "$BIN" keygen --curve bn128 --constraints 131000 --seed 19 -q --out "$K19" 2>"$TMP/k19.err" ||
+        { bad "s19: keygen" "$TMP/k19.err"; return; }
+    s19_one TERM 15
+    s19_one INT 2
+    # one-shot prove: the signal stops it, nothing is written, no child is left
+    D=$(mktemp -d "$TMP/s19-prove.XXXXXX")
+    touch "$TMP/s19.hold"
+    SLOTPROVE_FAULT_HOLD="$TMP/s19.hold" "$BIN" prove "$K19/circuit.zkey" "$K19/circuit.wtns" \
+        "$D/p.json" "$D/q.json" 2>"$D/err" &
+    ppid=$!
+    bg_add $ppid
+    # synthesized: gpud takes it and is held before proving (SLOTPROVE_FAULT_HOLD)
+    poll 120 grep -q "synthesized into slot" "$D/err" || bad "s19 prove: never synthesized" "$D/err"
+    check "s19 prove: every thread of prove and its children blocks them ($(sigblk_ok "$ppid" $(pgrep -P "$ppid"); cat "$D/sigblk"))" \
+        sigblk_ok "$ppid" $(pgrep -P "$ppid")
+    kids=$(pgrep -P "$ppid" | tr '\n' ' ')
+    kill -INT "$ppid"
+    wait "$ppid"
+    prc=$?
+    bg_done $ppid
+    rm -f "$TMP/s19.hold"
+    check "s19 prove: SIGINT: exit 130 ($prc), $(cat "$D/err")" \
+        eval '[ $prc = 130 ] && grep -q "stopped by SIGINT before the proof was done; nothing written" "$D/err"'
+    check "s19 prove: no proof or public file written" [ ! -e "$D/p.json" -a ! -e "$D/q.json" ]
+    check "s19 prove: no child left ($kids)" poll 10 all_dead $kids
+}
+
 T0=$(now)
 section() {
     _t=$(now)
@@ -1215,7 +1318,7 @@ section() {
     [ -n "${DPID:-}" ] && case " $DAEMONS " in *" $DPID "*) kill -KILL "$DPID"; wait "$DPID" 2>/dev/null; forget "$DPID" ;; esac
     echo "# $1 took $(since "$_t") s"
 }
-ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s11 s13 s14 s17 s15 s16 s18 s12"}
+ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s19 s11 s13 s14 s17 s15 s16 s18 s12"}
 for s in $ONLY; do
     case $s in
     s1) section s1 "random synthd kills under load" ;;
@@ -1228,6 +1331,7 @@ for s in $ONLY; do
     s8) section s8 "bad inputs as jobs" ;;
     s9) section s9 "memory bound" ;;
     s10) section s10 "SIGTERM drains" ;;
+    s19) section s19 "SIGTERM/SIGINT drain with helper threads (a 2^17 key)" ;;
     s11) section s11 "socket security" ;;
     s12) section s12 "fuzzers (make fuzz-short)" ;;
     s13) section s13 "key cache eviction and size cap" ;;

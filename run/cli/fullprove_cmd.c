@@ -24,10 +24,12 @@
 #include "commands.h"
 #include "core.h"
 #include "log.h"
+#include "loop.h"
 #include "output.h"
 #include "payload.h"
 #include "proc.h"
 #include "submit.h"
+#include "stop_signals.h"
 #include "witness_job.h"
 #include "zkey.h"
 
@@ -64,7 +66,10 @@ static void usage(FILE *f)
             "that is not a witness for the key) fails with \"INPUT: the witness program\n"
             "failed: <its message> (exit N | signal | limit)\" and writes nothing.\n"
             "\n"
-            "Exit status: 0 proof written, 1 bad input or proving failed, 2 usage error.\n",
+            "SIGINT, SIGTERM or SIGHUP stops the program and the children and writes nothing.\n"
+            "\n"
+            "Exit status: 0 proof written, 1 bad input or proving failed, 2 usage error,\n"
+            "128 + N stopped by signal N.\n",
             FULLPROVE_CPU_DEFAULT, FULLPROVE_WALL_DEFAULT);
 }
 
@@ -106,6 +111,7 @@ static void on_job_ended(void *ctx, struct job *j)
 
 int cmd_fullprove(int argc, char **argv)
 {
+    stop_signals_block(NULL); /* before any thread exists (stop_signals.h) */
     static const struct option opts[] = {
         { "witness-mem", required_argument, NULL, 'm' },
         { "witness-cpu", required_argument, NULL, 'c' },
@@ -174,7 +180,7 @@ int cmd_fullprove(int argc, char **argv)
     struct sp_err e = { "" };
     struct zkey zk;
     static char prog_abs[4096];
-    int zfd = -1, ifd = -1, pfd = -1, paux[2] = { -1, -1 }, rc = 1;
+    int zfd = -1, ifd = -1, pfd = -1, paux[2] = { -1, -1 }, rc = 1, sfd = stop_signals_fd();
     memset(&zk, 0, sizeof(zk));
     core_init(&core);
     log_setup("slotprove", 0, LOG_WARN, r.quiet);
@@ -221,15 +227,10 @@ int cmd_fullprove(int argc, char **argv)
     if (witness_job_attach(j, pfd, paux, prog_abs, &e) < 0)
         goto out;
 
-    struct pollfd pf[2 * (MAX_SYNTHDS + MAX_GPUDS) + 1];
-    while (!r.ended) {
-        int n = core_pollfds(&core, pf, (int)(sizeof(pf) / sizeof(pf[0])));
-        if (poll(pf, (nfds_t)n, 100) < 0 && errno != EINTR)
-            break;
-        for (int i = 0; i < n && !r.ended; i++)
-            if (pf[i].revents)
-                core_on_fd(&core, pf[i].fd);
-        core_tick(&core, now_ns());
+    int sig = core_loop_until(&core, &r.ended, sfd);
+    if (sig > 0) {
+        rc = stopped_by_signal(sig, &e);
+        goto out;
     }
     if (j->state != JOB_DONE) {
         sp_fail(&e, SP_EINTERNAL, "%s", j->error[0] ? j->error : "proving failed");
@@ -254,6 +255,8 @@ out:
         close(ifd);
     if (pfd >= 0)
         close(pfd);
+    if (sfd >= 0)
+        close(sfd);
     for (int a = 0; a < 2; a++)
         if (paux[a] >= 0)
             close(paux[a]);

@@ -31,6 +31,7 @@
 #include "proc.h"
 #include "prove_bellperson.h"
 #include "submit.h"
+#include "stop_signals.h"
 
 int bellperson_wanted(int argc, char **argv, const char *flag)
 {
@@ -74,7 +75,8 @@ static void usage(FILE *f)
             "  -h, --help              this text\n"
             "\n"
             "Exit status: 0 proofs written, 1 bad input or a failed proof (nothing written),\n"
-            "2 usage error.\n",
+            "2 usage error, 128 + N stopped by signal N (SIGINT, SIGTERM, SIGHUP; nothing\n"
+            "written).\n",
             JOB_MAX_PARTS);
 }
 
@@ -237,7 +239,13 @@ int cmd_prove_bellperson(int argc, char **argv)
     if (core_submit(&core, getuid(), &sub, wfds, (int)nwit, &j, &e) < 0)
         goto out;
     nopen = 0; /* the job owns them */
-    core_loop_until(&core, &r.ended);
+    int sfd = stop_signals_fd(), sig = core_loop_until(&core, &r.ended, sfd);
+    if (sfd >= 0)
+        close(sfd);
+    if (sig > 0) {
+        rc = stopped_by_signal(sig, &e);
+        goto out;
+    }
     if (j->state != JOB_DONE) {
         sp_fail(&e, SP_EINTERNAL, "%s", j->error[0] ? j->error : "proving failed");
         goto out;

@@ -25,6 +25,7 @@
 #include "core.h"
 #include "loop.h"
 #include "submit.h"
+#include "stop_signals.h"
 #include "log.h"
 #include "output.h"
 #include "payload.h"
@@ -69,6 +70,9 @@ static void usage(FILE *f)
             "                           invalid proof is then written with exit 0)\n"
             "  -h, --help               this text\n"
             "\n"
+            "SIGINT, SIGTERM or SIGHUP stops the children and exits 128 + the signal's\n"
+            "number, writing nothing.\n"
+            "\n"
             "Every proof is verified (pairing check against the key's own verifying data)\n"
             "before it is written; a witness that does not satisfy the circuit fails with\n"
             "\"the witness does not satisfy the circuit\" and writes nothing. Every point of\n"
@@ -79,7 +83,7 @@ static void usage(FILE *f)
             "is a usage error.\n"
             "\n"
             "Exit status: 0 proof written, 1 bad input or proving failed (the message\n"
-            "names the file and the reason), 2 usage error.\n");
+            "names the file and the reason), 2 usage error, 128 + N stopped by signal N.\n");
 }
 
 
@@ -142,14 +146,11 @@ static void print_totals(const struct prove_run *r, const struct stage_times *t,
             "total", total / 1e6);
 }
 
-/* Runs the core until the job ends. */
-static void run_until_ended(struct core *c, struct prove_run *r)
-{
-    core_loop_until(c, &r->ended);
-}
-
 int cmd_prove(int argc, char **argv)
 {
+    /* before any thread exists: SIGTERM/SIGINT/SIGHUP reach the loop's
+     * signalfd only, never a worker's default action (stop_signals.h) */
+    stop_signals_block(NULL);
     if (bellperson_wanted(argc, argv, "--params")) /* prove_bellperson.c */
         return cmd_prove_bellperson(argc, argv);
     static const struct option opts[] = {
@@ -209,7 +210,7 @@ int cmd_prove(int argc, char **argv)
     struct sp_err e = { "" };
     struct zkey zk;
     struct wtns w;
-    int zfd = -1, wfd = -1, rc = 1;
+    int zfd = -1, wfd = -1, rc = 1, sfd = stop_signals_fd(), sig;
     memset(&zk, 0, sizeof(zk));
     core_init(&core);
     log_setup("slotprove", 0, LOG_WARN, r.quiet);
@@ -253,7 +254,10 @@ int cmd_prove(int argc, char **argv)
     if (core_submit(&core, getuid(), &sub, fds, 1, &j, &e) < 0)
         goto out;
     wfd = fds[0]; /* -1: the job owns it */
-    run_until_ended(&core, &r);
+    if ((sig = core_loop_until(&core, &r.ended, sfd)) > 0) {
+        rc = stopped_by_signal(sig, &e);
+        goto out;
+    }
     if (j->state != JOB_DONE) {
         sp_fail(&e, SP_EINTERNAL, "%s", j->error[0] ? j->error : "proving failed");
         goto out;
@@ -275,5 +279,7 @@ out:
         close(zfd);
     if (wfd >= 0)
         close(wfd);
+    if (sfd >= 0)
+        close(sfd);
     return rc;
 }

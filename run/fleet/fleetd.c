@@ -33,13 +33,19 @@
 #include "args.h"
 #include "fleet.h"
 #include "sockpath.h"
+#include "stop_signals.h"
 
-static volatile sig_atomic_t stop_requested;
+/* SIGTERM, SIGINT and SIGHUP are blocked in every thread (stop_signals.h)
+ * and let through only while the loop waits in ppoll, where these handlers
+ * take them. */
+static volatile sig_atomic_t stop_requested, hup_seen;
 
 static void on_stop(int sig)
 {
-    (void)sig;
-    stop_requested = 1;
+    if (sig == SIGHUP)
+        hup_seen = 1;
+    else
+        stop_requested = 1;
 }
 
 static uint64_t mono_ms(void)
@@ -262,7 +268,8 @@ static void fleetd_usage(FILE *f)
             "  -h, --help          this text\n"
             "\n"
             "SIGTERM or SIGINT: stop claiming, finish and write what is held (at most one\n"
-            "lease length), release the rest, exit 0. Exit 1 on a fatal error, 2 usage.\n");
+            "lease length), release the rest, exit 0; SIGHUP is logged and changes nothing.\n"
+            "Exit 1 on a fatal error, 2 usage.\n");
 }
 
 int cmd_fleetd(int argc, char **argv)
@@ -283,6 +290,15 @@ int cmd_fleetd(int argc, char **argv)
     static struct fleetd f; /* the part table is large */
     unsigned hb = 0, reap = 0, backoff_max = 10000;
     int c;
+    sigset_t wait_mask; /* the mask while the loop waits: the stop signals let through */
+    stop_signals_block(&wait_mask); /* before any thread exists */
+    {
+        sigset_t ss;
+        stop_signals_set(&ss);
+        for (int s = 1; s < NSIG; s++)
+            if (sigismember(&ss, s))
+                sigdelset(&wait_mask, s);
+    }
     memset(&f, 0, sizeof(f));
     f.o.lease_ms = 60000;
     f.o.poll_ms = 2000;
@@ -340,6 +356,7 @@ int cmd_fleetd(int argc, char **argv)
     struct sigaction sa = { .sa_handler = on_stop };
     sigaction(SIGTERM, &sa, NULL);
     sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
     say(&f.o, "lease %u ms, heartbeat %u ms, poll %u ms, reap %u ms", f.o.lease_ms,
         f.o.heartbeat_ms, f.o.poll_ms, f.o.reap_ms);
@@ -347,6 +364,10 @@ int cmd_fleetd(int argc, char **argv)
     uint64_t drain_until = 0, started = mono_ms();
     for (;;) {
         uint64_t now = mono_ms();
+        if (hup_seen) {
+            hup_seen = 0;
+            say(&f.o, "SIGHUP: nothing to reload (restart fleetd to change its options); carrying on");
+        }
         if (stop_requested && !drain_until) {
             drain_until = now + f.o.lease_ms;
             say(&f.o, "stopping: finishing %u held partitions", held(&f));
@@ -424,7 +445,8 @@ int cmd_fleetd(int argc, char **argv)
             timeout = 50; /* an outcome the last pass could not write: retry soon */
         if (f.wake)
             timeout = 0;
-        int rc = poll(pfd, n, timeout);
+        struct timespec ts = { timeout / 1000, (long)(timeout % 1000) * 1000000L };
+        int rc = ppoll(pfd, n, &ts, &wait_mask);
         if (rc < 0 && errno != EINTR) {
             say(&f.o, "poll: %s", strerror(errno));
             return 1;

@@ -6,7 +6,7 @@
  * poll loop over signals, the listener, the clients (conn.c), and each
  * child's control socket and pidfd. It never blocks (non-blocking sockets,
  * bounded buffers) and never reads slot payloads, so it cannot crash with
- * its children. SIGTERM/SIGINT drain:
+ * its children. SIGTERM/SIGINT drain (SIGHUP is logged and ignored):
  * no new jobs, running ones finish, then the children are stopped; a second
  * signal stops at once.
  */
@@ -44,6 +44,7 @@
 #include "serve.h"
 #include "sizing.h"
 #include "sockpath.h"
+#include "stop_signals.h"
 #include "parallel.h"
 #include "synth_plan.h"
 #include "witness_serve.h"
@@ -132,7 +133,8 @@ static void usage(FILE *f)
         "                         see run/serve/README.md\n"
         "  -h, --help             this text\n"
         "\n"
-        "SIGTERM or SIGINT: stop taking jobs, finish running ones, exit 0.\n",
+        "SIGTERM or SIGINT: stop taking jobs, finish running ones, exit 0 (a second one:\n"
+        "stop now, exit 1). SIGHUP is logged and changes nothing.\n",
         default_socket_path(), MAX_SYNTHDS, MAX_GPUDS);
     fprintf(f, "\nwitness programs (input jobs):\n%s", witness_serve_help);
 }
@@ -503,6 +505,11 @@ static int loop(struct server *d, int sfd)
             if (kind[i] == PF_SIGNAL) {
                 struct signalfd_siginfo si;
                 while (read(sfd, &si, sizeof(si)) == sizeof(si)) {
+                    if (si.ssi_signo == SIGHUP) {
+                        sup_log(LOG_NOTE, "event=sighup|SIGHUP: nothing to reload (restart serve to "
+                                "change its configuration); carrying on");
+                        continue;
+                    }
                     if (core->draining) {
                         sup_log(LOG_WARN, "event=stop_now|second signal: stopping now");
                         return 1;
@@ -544,7 +551,11 @@ static int loop(struct server *d, int sfd)
             for (int q = 0; q < MAX_CONNS; q++)
                 if (d->conns[q] && d->conns[q]->outlen)
                     pending = 1;
-            if (!pending || core->draining++ > 50) /* flush answers for up to ~5 s */
+            if (!d->flush_deadline_ns) { /* jobs done: flush the answers for up to 5 s */
+                d->flush_deadline_ns = now + DRAIN_FLUSH_NS;
+                core->draining = 2;      /* no new dispatch either (core_state.h) */
+            }
+            if (!pending || now >= d->flush_deadline_ns)
                 return 0;
         }
     }
@@ -602,6 +613,13 @@ int cmd_serve(int argc, char **argv)
     char **keys;
     int nkeys, rc;
 
+    /* before anything can start a thread (the key loader's worker pool,
+     * intake readers, libmicrohttpd): every thread inherits the mask, so
+     * SIGTERM/SIGINT reach only the loop's signalfd (stop_signals.h) */
+    if ((rc = stop_signals_block(NULL)) < 0) {
+        fprintf(stderr, "slotprove serve: cannot block SIGTERM/SIGINT/SIGHUP: %s\n", strerror(-rc));
+        return 1;
+    }
     memset(&d, 0, sizeof(d));
     core_init(core);
     d.listen_fd = d.spare_fd = -1;
@@ -648,13 +666,13 @@ int cmd_serve(int argc, char **argv)
     d.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     protect_from_oom();
 
-    sigset_t ss;
-    sigemptyset(&ss);
-    sigaddset(&ss, SIGTERM);
-    sigaddset(&ss, SIGINT);
-    sigprocmask(SIG_BLOCK, &ss, NULL);
-    int sfd = signalfd(-1, &ss, SFD_NONBLOCK | SFD_CLOEXEC);
-    /* after the mask: the HTTP thread inherits SIGTERM/SIGINT blocked */
+    int sfd = stop_signals_fd(); /* the set was blocked first thing, above */
+    if (sfd < 0) {
+        fprintf(stderr, "slotprove serve: signalfd: %s\n", strerror(-sfd));
+        if (!d.activated)
+            unlink(d.o.socket_path);
+        return 1;
+    }
     if (d.metrics_addr && !(d.metrics = metrics_start(d.metrics_addr, &e))) {
         fprintf(stderr, "slotprove serve: %s\n", e.msg);
         if (!d.activated)

@@ -75,6 +75,11 @@ struct server {
     int spare_fd;              /* released to accept-and-close on EMFILE */
     struct conn *conns[MAX_CONNS];
     uint64_t last_tick_ns;     /* conns_tick's last run: a stall is not client idleness */
+    uint64_t flush_deadline_ns; /* draining with no job left: answers flushed until then */
 };
+
+/* How long a drain waits, once its last job has ended, for clients to read
+ * their answers before serve exits anyway. */
+#define DRAIN_FLUSH_NS (5ull * 1000000000ull)
 
 #endif

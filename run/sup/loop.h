@@ -14,8 +14,9 @@
  * core_tick. Returns 0 (EINTR counts as nothing ready), or -errno of poll. */
 int core_loop_turn(struct core *c, struct pollfd *pf, int n, int max, int timeout_ms);
 
-/* Runs turns of 100 ms and core_tick until *stop is set (by a hook) or poll
- * fails; 0, or -errno of poll. */
-int core_loop_until(struct core *c, const int *stop);
+/* Runs turns of 100 ms and core_tick until *stop is set (by a hook), a
+ * signal arrives on sig_fd (a signalfd, or -1 for none) or poll fails: 0,
+ * the signal's number (> 0), or -errno of poll. */
+int core_loop_until(struct core *c, const int *stop, int sig_fd);
 
 #endif
