@@ -39,6 +39,7 @@
 #include "synth.h"
 #include "synth_index_share.h"
 #include "witness_program.h"
+#include "witness_sandbox.h"
 #include "witness_read.h"
 #include "wtns.h"
 #include "zkey.h"
@@ -376,6 +377,16 @@ int main(int argc, char **argv)
 {
     int rc;
 
+    /* `synthd --sandbox-probe`: can witness programs be boxed here?
+     * (witness_sandbox.h; serve and fullprove ask before they take one) */
+    if (argc == 2 && strcmp(argv[1], "--sandbox-probe") == 0) {
+        struct sp_err e = { "" };
+        if (witness_sandbox_probe(&e) < 0) {
+            fprintf(stderr, "%s\n", e.msg);
+            return 1;
+        }
+        return 0;
+    }
     if (child_start(&args, argc, argv, "synthd", &pool, PROT_READ | PROT_WRITE) != 0)
         return 2;
     trace_buffers = args.trace_buffers;

@@ -22,11 +22,11 @@
 #include <unistd.h>
 
 #include "witness_program.h"
-
-extern char **environ;
+#include "witness_sandbox.h"
 
 /* Fixed descriptor numbers inside the program. */
-enum { FD_INPUT = 3, FD_WTNS = 4, FD_PROGRAM = 5, FD_DAT = 6 };
+enum { FD_INPUT = 3, FD_WTNS = 4, FD_PROGRAM = 5, FD_DAT = 6,
+       FD_STATUS = 9 /* the box's init only: the program's end (struct program_end) */ };
 
 void witness_limits_init(struct witness_limits *l, uint64_t mem_bytes, unsigned cpu_s,
                          unsigned wall_s)
@@ -157,28 +157,102 @@ static uint64_t mono_ms(void)
     return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* In the child, after fork: only async-signal-safe calls. Never returns. */
-static void child_exec(pid_t parent, enum witness_kind kind, int prog_fd, int dat_fd,
-                       int input_fd, int wtns_fd, int log_fd, const struct witness_limits *l,
-                       uint64_t max_wtns_bytes, char *const *argv)
+/* Writes "witness sandbox: STEP: errno N\n" on fd 2 (system calls only). */
+static void say_step(const char *step, int err)
+{
+    char num[16];
+    int k = (int)sizeof(num);
+    unsigned v = (unsigned)err;
+    do
+        num[--k] = (char)('0' + v % 10);
+    while ((v /= 10) && k > 0);
+    if (write(2, "witness sandbox: ", 17) < 0 || write(2, step, strlen(step)) < 0 ||
+        write(2, ": errno ", 8) < 0 || write(2, num + k, sizeof(num) - (size_t)k) < 0 ||
+        write(2, "\n", 1) < 0) {
+    }
+}
+
+/* The program's whole environment: nothing of the daemon's. */
+static char *const sandbox_env[] = { "PATH=/usr/local/bin:/usr/bin:/bin", "HOME=/tmp", "TMPDIR=/tmp",
+                                     "LANG=C.UTF-8", NULL };
+
+/* What the box's init reports on FD_STATUS when the program has ended: its
+ * wait status and CPU time (the init itself cannot die of the program's
+ * signal: a namespace's init ignores the signals it has no handler for). */
+struct program_end {
+    int status;
+    struct timeval utime, stime;
+};
+
+/* The box's init (pid 1 of its namespace), after the program (pid 2) was
+ * forked: reaps everything, reports the program's end, exits; the kernel
+ * then kills whatever else is left in the namespace. */
+static void box_init(pid_t prog)
+{
+    for (;;) {
+        int st;
+        struct rusage ru;
+        pid_t w = wait4(-1, &st, 0, &ru);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0)
+            _exit(127);
+        if (w == prog) {
+            struct program_end end = { st, ru.ru_utime, ru.ru_stime };
+            if (write(FD_STATUS, &end, sizeof(end)) < 0) {
+            }
+            _exit(0);
+        }
+    }
+}
+
+/* In the child of sandbox_clone (the init of its own PID namespace): only
+ * async-signal-safe calls. Builds the box, forks the program inside it and
+ * stays as its init (box_init). Never returns. */
+static void child_exec(enum witness_kind kind, int prog_fd, int dat_fd, int input_fd,
+                       int wtns_fd, int log_fd, int status_fd, const struct witness_limits *l,
+                       uint64_t max_wtns_bytes, const struct sandbox_plan *plan,
+                       char *const *argv)
 {
     setpgid(0, 0);
-    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+    /* the parent's death is seen through PDEATHSIG alone: getppid() is 0
+     * in a new PID namespace */
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
         _exit(127);
     /* out of the way of the fixed numbers first, then into place */
     int in = fcntl(input_fd, F_DUPFD_CLOEXEC, 64), out = fcntl(wtns_fd, F_DUPFD_CLOEXEC, 64);
     int prog = fcntl(prog_fd, F_DUPFD_CLOEXEC, 64), log = fcntl(log_fd, F_DUPFD_CLOEXEC, 64);
     int dat = dat_fd >= 0 ? fcntl(dat_fd, F_DUPFD_CLOEXEC, 64) : 0;
+    int stat = fcntl(status_fd, F_DUPFD_CLOEXEC, 64);
     int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (in < 0 || out < 0 || prog < 0 || log < 0 || dat < 0 || null < 0 || dup2(null, 0) < 0 ||
-        dup2(log, 1) < 0 || dup2(log, 2) < 0 || dup2(in, FD_INPUT) < 0 ||
+    if (in < 0 || out < 0 || prog < 0 || log < 0 || dat < 0 || stat < 0 || null < 0 ||
+        dup2(null, 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0 || dup2(in, FD_INPUT) < 0 ||
         dup2(out, FD_WTNS) < 0 || dup2(prog, FD_PROGRAM) < 0 ||
-        (dat_fd >= 0 && dup2(dat, FD_DAT) < 0))
+        (dat_fd >= 0 && dup2(dat, FD_DAT) < 0) || dup3(stat, FD_STATUS, O_CLOEXEC) < 0)
         _exit(127);
     /* the ELF is executed through its descriptor, which need not stay open */
     if (kind == WITNESS_NATIVE)
         fcntl(FD_PROGRAM, F_SETFD, FD_CLOEXEC);
-    syscall(SYS_close_range, dat_fd >= 0 ? FD_DAT + 1 : FD_PROGRAM + 1, ~0u, 0);
+    syscall(SYS_close_range, dat_fd >= 0 ? FD_DAT + 1 : FD_PROGRAM + 1, FD_STATUS - 1, 0);
+    syscall(SYS_close_range, FD_STATUS + 1, ~0u, 0);
+    const char *step;
+    int src = sandbox_enter(plan, &step);
+    if (src < 0) {
+        say_step(step, -src);
+        _exit(127);
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        say_step("fork the program", errno);
+        _exit(127);
+    }
+    if (pid > 0) {
+        /* the init keeps none of the program's descriptors but its report's */
+        for (int fd = 0; fd < FD_STATUS; fd++)
+            close(fd);
+        box_init(pid);
+    }
+    close(FD_STATUS);
     struct rlimit mem = { l->mem_bytes, l->mem_bytes };
     struct rlimit cpu = { l->cpu_s, (rlim_t)l->cpu_s + 1 };
     struct rlimit fsize = { max_wtns_bytes, max_wtns_bytes };
@@ -192,9 +266,9 @@ static void child_exec(pid_t parent, enum witness_kind kind, int prog_fd, int da
     sigprocmask(SIG_SETMASK, &none, NULL);
     signal(SIGPIPE, SIG_DFL);
     if (kind == WITNESS_NATIVE)
-        fexecve(FD_PROGRAM, argv, environ);
+        fexecve(FD_PROGRAM, argv, sandbox_env);
     else
-        execvp(argv[0], argv);
+        execve(argv[0], argv, sandbox_env);
     static const char msg[] = "cannot execute the witness program (or node for a .wasm)\n";
     if (write(2, msg, sizeof(msg) - 1) < 0) {
     }
@@ -236,8 +310,9 @@ void witness_private_dirs_sweep(void)
         }
         struct dirent *f;
         while ((f = readdir(s)))
-            if (strcmp(f->d_name, ".") != 0 && strcmp(f->d_name, "..") != 0)
-                unlinkat(sub, f->d_name, 0);
+            if (strcmp(f->d_name, ".") != 0 && strcmp(f->d_name, "..") != 0 &&
+                unlinkat(sub, f->d_name, 0) < 0) /* .root, the box's mount point */
+                unlinkat(sub, f->d_name, AT_REMOVEDIR);
         closedir(s);
         unlinkat(dfd, de->d_name, AT_REMOVEDIR);
     }
@@ -332,6 +407,36 @@ int witness_program_run(int prog_fd, const char *prog_path, const int *aux, int 
     return rc;
 }
 
+/* The node binary for a .wasm ($SLOTPROVE_NODE, else node on PATH), its
+ * real path into buf: it is bound into the box at /node. 0 or -ENOENT. */
+static int node_path(char *buf, size_t len, struct sp_err *e)
+{
+    const char *env = getenv("SLOTPROVE_NODE"), *name = env && *env ? env : "node";
+    char cand[PATH_MAX];
+    if (strchr(name, '/')) {
+        if (realpath(name, cand) && access(cand, X_OK) == 0 && strlen(cand) < len) {
+            strcpy(buf, cand);
+            return 0;
+        }
+        return sp_fail(e, -ENOENT, "%s: not an executable node binary ($SLOTPROVE_NODE; a .wasm "
+                       "witness program is run by node)", name);
+    }
+    const char *path = getenv("PATH");
+    for (const char *p = path && *path ? path : "/usr/local/bin:/usr/bin:/bin"; *p;) {
+        const char *c = strchr(p, ':');
+        size_t n = c ? (size_t)(c - p) : strlen(p);
+        char full[PATH_MAX];
+        snprintf(full, sizeof(full), "%.*s/%s", (int)n, n ? p : ".", name);
+        if (access(full, X_OK) == 0 && realpath(full, cand) && strlen(cand) < len) {
+            strcpy(buf, cand);
+            return 0;
+        }
+        p += n + (c != NULL);
+    }
+    return sp_fail(e, -ENOENT, "node was not found on PATH (a .wasm witness program is run by "
+                   "node: install it or set $SLOTPROVE_NODE)");
+}
+
 /* witness_program_run in its private directory dir. */
 static int run_in(enum witness_kind kind, int prog_fd, int dat_fd, const char *dir,
                   const char *base, int input_fd, const char *input_name,
@@ -344,59 +449,84 @@ static int run_in(enum witness_kind kind, int prog_fd, int dat_fd, const char *d
     snprintf(in_path, sizeof(in_path), "/proc/self/fd/%d", FD_INPUT);
     snprintf(out_path, sizeof(out_path), "/proc/self/fd/%d", FD_WTNS);
     snprintf(prog_arg, sizeof(prog_arg), "/proc/self/fd/%d", FD_PROGRAM);
-    const char *node = getenv("SLOTPROVE_NODE");
+    char node[PATH_MAX] = "";
+    static char node_arg[] = "/node";
+    static struct sandbox_plan plan;
     char *argv[6];
+    /* paths as the program sees them: the run's directory is /w in its box */
     if (kind == WITNESS_NATIVE) {
-        /* circom's main.cpp opens argv[0] + ".dat": DIR/NAME.dat, the pinned .dat */
-        snprintf(argv0, sizeof(argv0), "%s/%s", dir, base);
+        /* circom's main.cpp opens argv[0] + ".dat": /w/NAME.dat, the pinned .dat */
+        snprintf(argv0, sizeof(argv0), "/w/%s", base);
         argv[0] = argv0;
         argv[1] = in_path;
         argv[2] = out_path;
         argv[3] = NULL;
     } else {
-        snprintf(script, sizeof(script), "%s/generate_witness.js", dir);
-        argv[0] = (char *)(node && *node ? node : "node");
+        if ((rc = node_path(node, sizeof(node), e)) < 0)
+            return rc;
+        snprintf(script, sizeof(script), "/w/generate_witness.js");
+        argv[0] = node_arg;
         argv[1] = script;
         argv[2] = prog_arg;
         argv[3] = in_path;
         argv[4] = out_path;
         argv[5] = NULL;
     }
+    if ((rc = sandbox_plan_init(&plan, dir, node[0] ? node : NULL, e)) < 0)
+        return rc;
 
-    int out = memfd_create("witness.wtns", MFD_CLOEXEC), pp[2] = { -1, -1 };
-    if (out < 0)
+    int out = memfd_create("witness.wtns", MFD_CLOEXEC), pp[2] = { -1, -1 }, sp[2] = { -1, -1 };
+    if (out < 0) {
+        sandbox_plan_done(&plan);
         return sp_fail(e, -errno, "synthd: memfd_create: %s", strerror(errno));
-    if (pipe2(pp, O_CLOEXEC) < 0) {
+    }
+    if (pipe2(pp, O_CLOEXEC) < 0 || pipe2(sp, O_CLOEXEC) < 0) {
         rc = sp_fail(e, -errno, "synthd: pipe: %s", strerror(errno));
+        for (int i = 0; i < 2; i++) {
+            if (pp[i] >= 0)
+                close(pp[i]);
+            if (sp[i] >= 0)
+                close(sp[i]);
+        }
         close(out);
+        sandbox_plan_done(&plan);
         return rc;
     }
-    pid_t parent = getpid();
-    pid_t pid = fork();
+    int pidfd = -1;
+    pid_t pid = sandbox_clone(&pidfd);
     if (pid == 0)
-        child_exec(parent, kind, prog_fd, dat_fd, input_fd, out, pp[1], l, max_wtns_bytes, argv);
+        child_exec(kind, prog_fd, dat_fd, input_fd, out, pp[1], sp[1], l, max_wtns_bytes, &plan,
+                   argv);
     close(pp[1]);
+    close(sp[1]);
     if (pid < 0) {
-        rc = sp_fail(e, -errno, "synthd: fork: %s", strerror(errno));
+        rc = sp_fail(e, pid, "%s: the witness program's sandbox could not be made: clone3 into "
+                     "new namespaces: %s (synthd/witness_sandbox.h)", input_name, strerror(-pid));
         close(pp[0]);
+        close(sp[0]);
         close(out);
+        sandbox_plan_done(&plan);
         return rc;
     }
     setpgid(pid, pid); /* as the child does: no window where a group kill misses it */
     fcntl(pp[0], F_SETFL, O_NONBLOCK);
-    int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
 
     static struct log_tail tail;
     tail.len = 0;
-    uint64_t deadline = mono_ms() + (uint64_t)l->wall_s * 1000;
-    int timed_out = 0, eof = 0;
+    uint64_t deadline = mono_ms() + (uint64_t)l->wall_s * 1000, tree = 0;
+    int timed_out = 0, eof = 0, mem_out = 0;
     while (pidfd >= 0) {
         uint64_t now = mono_ms();
         if (now >= deadline) {
             timed_out = 1;
             break;
         }
-        uint64_t wait = deadline - now < 1000 ? deadline - now : 1000;
+        /* the whole tree's memory, summed (witness_sandbox.h) */
+        if ((tree = sandbox_tree_rss(pid)) > l->mem_bytes) {
+            mem_out = 1;
+            break;
+        }
+        uint64_t wait = deadline - now < WITNESS_TREE_POLL_MS ? deadline - now : WITNESS_TREE_POLL_MS;
         /* a negative fd is skipped by poll: the pipe once it is at EOF */
         struct pollfd pf[2] = { { .fd = eof ? -1 : pp[0], .events = POLLIN },
                                 { .fd = pidfd, .events = POLLIN } };
@@ -408,7 +538,9 @@ static int run_in(enum witness_kind kind, int prog_fd, int dat_fd, const char *d
             break; /* exited */
     }
     int pidfd_errno = pidfd < 0 ? errno : 0;
-    /* the whole group goes: a program's own children do not outlive it */
+    /* the box's init goes, and with it (the kernel's doing) every process
+     * of its PID namespace; the wait below returns once they are gone */
+    kill(pid, SIGKILL);
     kill(-pid, SIGKILL);
     int status = 0;
     struct rusage ru;
@@ -418,6 +550,16 @@ static int run_in(enum witness_kind kind, int prog_fd, int dat_fd, const char *d
     if (!eof)
         tail_drain(&tail, pp[0]);
     close(pp[0]);
+    sandbox_plan_done(&plan);
+    /* the program's own end, as the box's init saw it (none if the init
+     * was killed first: a limit, or a failure to build the box) */
+    struct program_end end;
+    if (read(sp[0], &end, sizeof(end)) == (ssize_t)sizeof(end)) {
+        status = end.status;
+        ru.ru_utime = end.utime;
+        ru.ru_stime = end.stime;
+    }
+    close(sp[0]);
     if (pidfd >= 0)
         close(pidfd);
     else {
@@ -433,7 +575,10 @@ static int run_in(enum witness_kind kind, int prog_fd, int dat_fd, const char *d
                    memmem(tail.buf, tail.len, "out of memory", 13) ||
                    memmem(tail.buf, tail.len, "Out of memory", 13) ||
                    memmem(tail.buf, tail.len, "Cannot allocate", 15);
-    if (timed_out) {
+    if (mem_out) {
+        snprintf(why, sizeof(why), "past its memory limit of %.2f GiB: it and the processes it "
+                 "started held %.2f GiB", l->mem_bytes / 1073741824.0, tree / 1073741824.0);
+    } else if (timed_out) {
         snprintf(why, sizeof(why), "past its wall-clock limit of %u s", l->wall_s);
     } else if (WIFSIGNALED(status)) {
         int sig = WTERMSIG(status);
@@ -455,8 +600,8 @@ static int run_in(enum witness_kind kind, int prog_fd, int dat_fd, const char *d
         snprintf(why, sizeof(why), "exit 0 without writing a witness");
     }
     /* out of memory under its limit (or the kernel's OOM kill) */
-    if (oom_hint || (timed_out == 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
-                     cpu < l->cpu_s))
+    if (!mem_out && (oom_hint || (timed_out == 0 && WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL &&
+                     cpu < l->cpu_s)))
         snprintf(why + strlen(why), sizeof(why) - strlen(why), "; its memory limit is %.2f GiB",
                  l->mem_bytes / 1073741824.0);
     close(out);

@@ -10,9 +10,11 @@
  * byte of its prime changed, "-slow" writes W after a second (a program to
  * kill synthd under), anything else writes W (tests/bench_pipeline.sh's
  * replay program, for keygen's circuits, which have no circom program).
- * W is the file named in argv[0].dat, the data file beside it that slotprove
- * pins as it pins circom's (a path, one line: the witness itself may be
- * larger than a pinned file may be).
+ * W is argv[0].dat, the data file beside it that slotprove pins as it pins
+ * circom's, when that file is a .wtns (its magic "wtns"): the program runs
+ * in the witness sandbox (synthd/witness_sandbox.h), where no other file of
+ * the host can be read. Otherwise argv[0].dat holds a path, one line, and W
+ * is that file (run outside the sandbox only).
  */
 #include <signal.h>
 #include <stdio.h>
@@ -39,7 +41,10 @@ static int copy_witness(const char *self, const char *out, long cut, int flip_pr
         return 1;
     }
     fclose(d);
-    src[strcspn(src, "\n")] = 0;
+    if (strncmp(src, "wtns", 4) == 0)
+        snprintf(src, sizeof(src), "%s", dat); /* the .dat is the witness */
+    else
+        src[strcspn(src, "\n")] = 0;
     FILE *f = fopen(src, "rb"), *g = fopen(out, "wb");
     if (!f || !g || fseek(f, 0, SEEK_END) != 0) {
         fprintf(stderr, "fault_program: cannot open %s or %s\n", src, out);
