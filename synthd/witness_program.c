@@ -26,6 +26,7 @@
 
 /* Fixed descriptor numbers inside the program. */
 enum { FD_INPUT = 3, FD_WTNS = 4, FD_PROGRAM = 5, FD_DAT = 6,
+       FD_SYNC = 8,  /* the box's init only, until the maps are written (witness_sandbox.h) */
        FD_STATUS = 9 /* the box's init only: the program's end (struct program_end) */ };
 
 void witness_limits_init(struct witness_limits *l, uint64_t mem_bytes, unsigned cpu_s,
@@ -224,24 +225,28 @@ static void child_exec(enum witness_kind kind, int prog_fd, int dat_fd, int inpu
     int prog = fcntl(prog_fd, F_DUPFD_CLOEXEC, 64), log = fcntl(log_fd, F_DUPFD_CLOEXEC, 64);
     int dat = dat_fd >= 0 ? fcntl(dat_fd, F_DUPFD_CLOEXEC, 64) : 0;
     int stat = fcntl(status_fd, F_DUPFD_CLOEXEC, 64);
+    int sync = fcntl(plan->sync[0], F_DUPFD_CLOEXEC, 64);
     int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    if (in < 0 || out < 0 || prog < 0 || log < 0 || dat < 0 || stat < 0 || null < 0 ||
+    if (in < 0 || out < 0 || prog < 0 || log < 0 || dat < 0 || stat < 0 || sync < 0 || null < 0 ||
         dup2(null, 0) < 0 || dup2(log, 1) < 0 || dup2(log, 2) < 0 || dup2(in, FD_INPUT) < 0 ||
         dup2(out, FD_WTNS) < 0 || dup2(prog, FD_PROGRAM) < 0 ||
-        (dat_fd >= 0 && dup2(dat, FD_DAT) < 0) || dup3(stat, FD_STATUS, O_CLOEXEC) < 0)
+        (dat_fd >= 0 && dup2(dat, FD_DAT) < 0) || dup3(stat, FD_STATUS, O_CLOEXEC) < 0 ||
+        dup3(sync, FD_SYNC, O_CLOEXEC) < 0)
         _exit(127);
     /* the ELF is executed through its descriptor, which need not stay open */
     if (kind == WITNESS_NATIVE)
         fcntl(FD_PROGRAM, F_SETFD, FD_CLOEXEC);
-    syscall(SYS_close_range, dat_fd >= 0 ? FD_DAT + 1 : FD_PROGRAM + 1, FD_STATUS - 1, 0);
+    syscall(SYS_close_range, dat_fd >= 0 ? FD_DAT + 1 : FD_PROGRAM + 1, FD_SYNC - 1, 0);
     syscall(SYS_close_range, FD_STATUS + 1, ~0u, 0);
     const char *step;
-    int src = sandbox_enter(plan, &step);
+    int src = sandbox_enter(plan, FD_SYNC, &step);
     if (src < 0) {
         say_step(step, -src);
         _exit(127);
     }
-    pid_t pid = fork();
+    /* the fork system call: glibc's fork() runs the parent's atfork
+     * handlers and takes its locks, which a thread of synthd may hold */
+    pid_t pid = (pid_t)syscall(SYS_fork);
     if (pid < 0) {
         say_step("fork the program", errno);
         _exit(127);
@@ -299,7 +304,8 @@ void witness_private_dirs_sweep(void)
             pid <= 0 || (kill(pid, 0) == 0 || errno != ESRCH))
             continue;
         if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISDIR(st.st_mode) ||
-            st.st_uid != geteuid())
+            (st.st_uid != geteuid() && /* a root daemon gives it to the box's uid */
+             !(geteuid() == 0 && st.st_uid == WITNESS_SANDBOX_UID)))
             continue;
         int sub = openat(dfd, de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         DIR *s = sub >= 0 ? fdopendir(sub) : NULL;
@@ -509,6 +515,17 @@ static int run_in(enum witness_kind kind, int prog_fd, int dat_fd, const char *d
         return rc;
     }
     setpgid(pid, pid); /* as the child does: no window where a group kill misses it */
+    if ((rc = sandbox_map(pid, &plan, e)) < 0) {
+        kill(pid, SIGKILL);
+        while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+            ;
+        close(pidfd);
+        close(pp[0]);
+        close(sp[0]);
+        close(out);
+        sandbox_plan_done(&plan);
+        return rc;
+    }
     fcntl(pp[0], F_SETFL, O_NONBLOCK);
 
     static struct log_tail tail;

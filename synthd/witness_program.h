@@ -27,7 +27,8 @@
  * left behind by a synthd that was killed mid-run is removed by the next
  * synthd's start (witness_private_dirs_sweep).
  *
- * Containment: the child gets its own process group, PR_SET_PDEATHSIG
+ * Containment: the sandbox of witness_sandbox.h (namespaces, a read-only
+ * root, a process limit, the tree's memory summed); inside it the child gets its own process group, PR_SET_PDEATHSIG
  * (SIGKILL: a killed synthd takes its program along), stdin /dev/null,
  * stdout and stderr on one pipe synthd reads (the last WITNESS_LOG_TAIL bytes
  * are kept for the message), no other descriptor but input, output (and the

@@ -13,6 +13,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -23,26 +24,81 @@
 #define SANDBOX_NS_FLAGS \
     (CLONE_NEWUSER | CLONE_NEWPID | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWNET | CLONE_NEWUTS)
 
+static int write_file(const char *path, const char *text);
+
+/* Gives dir and its entries (not following links) to uid:gid. */
+static int chown_tree(const char *dir, unsigned uid, unsigned gid)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return -errno;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (strcmp(de->d_name, "..") != 0 &&
+            fchownat(dirfd(d), de->d_name, uid, gid, AT_SYMLINK_NOFOLLOW) < 0) {
+            int err = errno;
+            closedir(d);
+            return -err;
+        }
+    closedir(d);
+    return 0;
+}
+
 int sandbox_plan_init(struct sandbox_plan *p, const char *work_dir, const char *node,
                       struct sp_err *e)
 {
     memset(p, 0, sizeof(*p));
+    p->sync[0] = p->sync[1] = -1;
+    /* root (with uid 65534 in its namespace): the box is nobody outside */
+    int root = geteuid() == 0 && chown(work_dir, WITNESS_SANDBOX_UID, WITNESS_SANDBOX_UID) == 0;
+    p->outer_uid = root ? WITNESS_SANDBOX_UID : (unsigned)geteuid();
+    p->outer_gid = root ? WITNESS_SANDBOX_UID : (unsigned)getegid();
     if (snprintf(p->work_dir, sizeof(p->work_dir), "%s", work_dir) >= (int)sizeof(p->work_dir) ||
         snprintf(p->root_dir, sizeof(p->root_dir), "%s/.root", work_dir) >= (int)sizeof(p->root_dir) ||
         (node && snprintf(p->node, sizeof(p->node), "%s", node) >= (int)sizeof(p->node)))
         return sp_fail(e, -ENAMETOOLONG, "synthd: %s: path too long for the sandbox", work_dir);
-    snprintf(p->uid_map, sizeof(p->uid_map), "%u %u 1\n", WITNESS_SANDBOX_UID, (unsigned)geteuid());
-    snprintf(p->gid_map, sizeof(p->gid_map), "%u %u 1\n", WITNESS_SANDBOX_UID, (unsigned)getegid());
+    snprintf(p->uid_map, sizeof(p->uid_map), "%u %u 1\n", WITNESS_SANDBOX_UID, p->outer_uid);
+    snprintf(p->gid_map, sizeof(p->gid_map), "%u %u 1\n", WITNESS_SANDBOX_UID, p->outer_gid);
     snprintf(p->tmp_opts, sizeof(p->tmp_opts), "size=%llu,mode=1777,nr_inodes=4096",
              (unsigned long long)WITNESS_TMP_BYTES);
     if (mkdir(p->root_dir, 0700) < 0 && errno != EEXIST)
         return sp_fail(e, -errno, "synthd: mkdir %s: %s", p->root_dir, strerror(errno));
+    int rc;
+    if (root && (rc = chown_tree(p->work_dir, p->outer_uid, p->outer_gid)) < 0)
+        return sp_fail(e, rc, "synthd: chown %s to the sandbox's uid %u: %s", p->work_dir,
+                       p->outer_uid, strerror(-rc));
+    if (pipe2(p->sync, O_CLOEXEC) < 0)
+        return sp_fail(e, -errno, "synthd: pipe: %s", strerror(errno));
     return 0;
 }
 
-void sandbox_plan_done(const struct sandbox_plan *p)
+int sandbox_map(pid_t child, struct sandbox_plan *p, struct sp_err *e)
+{
+    static const char *const files[] = { "setgroups", "uid_map", "gid_map" };
+    const char *text[] = { "deny", p->uid_map, p->gid_map };
+    for (int i = 0; i < 3; i++) {
+        char path[64];
+        snprintf(path, sizeof(path), "/proc/%d/%s", (int)child, files[i]);
+        int rc = write_file(path, text[i]);
+        if (rc < 0)
+            return sp_fail(e, rc, "witness sandbox: write %s (\"%.20s\"): %s", path, text[i],
+                           strerror(-rc));
+    }
+    close(p->sync[0]);
+    p->sync[0] = -1;
+    if (write(p->sync[1], "m", 1) != 1)
+        return sp_fail(e, -errno, "witness sandbox: the child's pipe: %s", strerror(errno));
+    return 0;
+}
+
+void sandbox_plan_done(struct sandbox_plan *p)
 {
     rmdir(p->root_dir);
+    for (int i = 0; i < 2; i++)
+        if (p->sync[i] >= 0) {
+            close(p->sync[i]);
+            p->sync[i] = -1;
+        }
 }
 
 pid_t sandbox_clone(int *pidfd)
@@ -77,21 +133,21 @@ static int write_file(const char *path, const char *text)
  * made in a less privileged user namespace (nosuid, nodev, noexec, atime). */
 static int bind_readonly(const char *src, const char *dst)
 {
-    struct statvfs sv;
+    struct statfs sv; /* statfs(2), a system call: glibc's statvfs reads files */
     if (mount(src, dst, NULL, MS_BIND | MS_REC, NULL) < 0)
         return -errno;
-    if (statvfs(dst, &sv) < 0)
+    if (statfs(dst, &sv) < 0)
         return -errno;
     unsigned long f = MS_BIND | MS_REMOUNT | MS_RDONLY | MS_NOSUID;
-    if (sv.f_flag & ST_NODEV)
+    if (sv.f_flags & ST_NODEV)
         f |= MS_NODEV;
-    if (sv.f_flag & ST_NOEXEC)
+    if (sv.f_flags & ST_NOEXEC)
         f |= MS_NOEXEC;
-    if (sv.f_flag & ST_NOATIME)
+    if (sv.f_flags & ST_NOATIME)
         f |= MS_NOATIME;
-    if (sv.f_flag & ST_NODIRATIME)
+    if (sv.f_flags & ST_NODIRATIME)
         f |= MS_NODIRATIME;
-    if (sv.f_flag & ST_RELATIME)
+    if (sv.f_flags & ST_RELATIME)
         f |= MS_RELATIME;
     return mount(NULL, dst, NULL, f, NULL) < 0 ? -errno : 0;
 }
@@ -115,7 +171,7 @@ static int touch(const char *path)
     } while (0)
 #define SYS(call) ((call) < 0 ? -errno : 0)
 
-int sandbox_enter(const struct sandbox_plan *p, const char **step)
+int sandbox_enter(const struct sandbox_plan *p, int sync_fd, const char **step)
 {
     static const char *const top[] = { "usr", "bin", "sbin", "lib", "lib32", "lib64", "libx32" };
     static const char *const devs[] = { "null", "zero", "random", "urandom" };
@@ -124,10 +180,19 @@ int sandbox_enter(const struct sandbox_plan *p, const char **step)
     int rc;
 
     *step = "";
-    /* the maps, written by the process itself (its own euid only) */
-    STEP("write /proc/self/setgroups", write_file("/proc/self/setgroups", "deny"));
-    STEP("write /proc/self/uid_map", write_file("/proc/self/uid_map", p->uid_map));
-    STEP("write /proc/self/gid_map", write_file("/proc/self/gid_map", p->gid_map));
+    /* the maps, which the parent writes (sandbox_map) */
+    char go = 0;
+    STEP("wait for the uid and gid maps", read(sync_fd, &go, 1) == 1 ? 0 : -EPIPE);
+    close(sync_fd);
+    /* become the mapped ids (a root daemon's child is still uid 0 outside,
+     * which the new namespace does not map); capabilities in the namespace
+     * stay until exec */
+    /* raw system calls: glibc's setresuid would ask the other threads of
+     * the parent, which this child does not have, and wait for ever */
+    STEP("setresgid 65534", SYS(syscall(SYS_setresgid, WITNESS_SANDBOX_UID, WITNESS_SANDBOX_UID,
+                                        WITNESS_SANDBOX_UID)));
+    STEP("setresuid 65534", SYS(syscall(SYS_setresuid, WITNESS_SANDBOX_UID, WITNESS_SANDBOX_UID,
+                                        WITNESS_SANDBOX_UID)));
     /* nothing mounted here propagates back to the host */
     STEP("make / private", SYS(mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL)));
     STEP("mount the root tmpfs",
@@ -285,7 +350,8 @@ int witness_sandbox_probe(struct sp_err *e)
     pid_t pid = sandbox_clone(&pidfd);
     if (pid == 0) {
         const char *step;
-        int r = sandbox_enter(&plan, &step);
+        close(plan.sync[1]);
+        int r = sandbox_enter(&plan, plan.sync[0], &step);
         if (r < 0) {
             /* the step's name, then the errno as a number */
             char num[16];
@@ -302,6 +368,13 @@ int witness_sandbox_probe(struct sp_err *e)
         _exit(probe_inside());
     }
     close(pp[1]);
+    if (pid > 0 && (rc = sandbox_map(pid, &plan, e)) < 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        close(pidfd);
+        close(pp[0]);
+        goto out;
+    }
     if (pid < 0) {
         rc = sp_fail(e, (int)pid, "witness programs need unprivileged user, PID and mount "
                      "namespaces (the sandbox, synthd/witness_sandbox.h), and this system refused "

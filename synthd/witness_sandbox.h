@@ -4,10 +4,14 @@
  * A witness program is third-party code: whatever it starts must end with
  * its job and see nothing of slotprove. synthd starts it with clone3(2) in
  * new namespaces, all of them unprivileged (no setuid helper, no root):
- *   - user: its uid and gid are 65534 inside, mapped to the daemon's own
- *     outside (the one mapping an unprivileged process may write); its
- *     capabilities there serve only to build the box and are gone at exec
- *     (a non-zero uid execs without them), and PR_SET_NO_NEW_PRIVS is set;
+ *   - user: its uid and gid are 65534 inside, mapped outside to the
+ *     daemon's own (the one mapping an unprivileged process may write) or,
+ *     for a daemon run as root, to 65534 (nobody): a process of uid 0
+ *     outside is exempt from RLIMIT_NPROC, and the program is not the
+ *     daemon's user either. synthd writes the maps (it owns the
+ *     namespace) while the child waits. The program's capabilities there
+ *     serve only to build the box and are gone at exec (a non-zero uid
+ *     execs without them), and PR_SET_NO_NEW_PRIVS is set;
  *   - PID: the program is the namespace's init, so when it ends — it exits,
  *     is killed, or its synthd dies (PR_SET_PDEATHSIG) — the kernel kills
  *     every process it started, setsid(2) or not, and synthd's wait returns
@@ -60,20 +64,27 @@
 /* What the child needs to build the box, prepared before the clone (the
  * child makes only system calls). */
 struct sandbox_plan {
+    int sync[2];              /* a pipe: the child waits for the maps on sync[0] */
+    unsigned outer_uid, outer_gid; /* the box's uid and gid outside */
     char work_dir[PATH_MAX];  /* the run's private directory: /w */
     char root_dir[PATH_MAX];  /* work_dir/.root: the new root's mount point */
     char node[PATH_MAX];      /* the node binary to bind at /node, or "" */
     char uid_map[48], gid_map[48], tmp_opts[48];
 };
 
-/* Fills p for the private directory work_dir (which must exist) and makes
- * work_dir/.root; node: the node binary's real path for a .wasm, or NULL.
- * 0 or -errno with the reason in e. */
+/* Fills p for the private directory work_dir (which must exist, its files
+ * in place: for a root daemon they are given to the box's uid) and makes
+ * work_dir/.root and the sync pipe; node: the node binary's real path for
+ * a .wasm, or NULL. 0 or -errno with the reason in e. */
 int sandbox_plan_init(struct sandbox_plan *p, const char *work_dir, const char *node,
                       struct sp_err *e);
 
-/* Removes work_dir/.root (after the run). */
-void sandbox_plan_done(const struct sandbox_plan *p);
+/* Writes the child's uid and gid maps (in the parent, after sandbox_clone)
+ * and lets it go on. 0 or -errno with the reason in e. */
+int sandbox_map(pid_t child, struct sandbox_plan *p, struct sp_err *e);
+
+/* Removes work_dir/.root, closes the pipe (after the run). */
+void sandbox_plan_done(struct sandbox_plan *p);
 
 /* clone3 into new user, PID, mount, IPC, network and UTS namespaces, the
  * child sending SIGCHLD at its end: in the parent the child's pid (and
@@ -81,11 +92,12 @@ void sandbox_plan_done(const struct sandbox_plan *p);
  * where namespaces are not allowed; ENOSYS before Linux 5.3). */
 pid_t sandbox_clone(int *pidfd);
 
-/* In the child of sandbox_clone, before exec: maps the uid and gid, builds
+/* In the child of sandbox_clone, before exec: waits for the maps (a byte
+ * on sync_fd, the child's copy of p->sync[0], closed after), builds
  * and enters the new root, sets RLIMIT_NPROC and PR_SET_NO_NEW_PRIVS.
  * Async-signal-safe (system calls only). 0, or the negative errno of the
  * failed step, whose name *step then points to. */
-int sandbox_enter(const struct sandbox_plan *p, const char **step);
+int sandbox_enter(const struct sandbox_plan *p, int sync_fd, const char **step);
 
 /* Bytes of RssAnon + RssShmem summed over init (a pid of this namespace)
  * and every process below it (/proc/PID/task/TID/children). 0 when init is

@@ -28,6 +28,7 @@
 #include "output.h"
 #include "payload.h"
 #include "proc.h"
+#include "sandbox_check.h"
 #include "submit.h"
 #include "stop_signals.h"
 #include "witness_job.h"
@@ -185,6 +186,11 @@ int cmd_fullprove(int argc, char **argv)
     core_init(&core);
     log_setup("slotprove", 0, LOG_WARN, r.quiet);
 
+    /* never run a program outside its box (sandbox_check.h) */
+    if (witness_sandbox_check(core.no_sandbox, sizeof(core.no_sandbox)) < 0) {
+        sp_fail(&e, -EPERM, "%s: %s", prog_path, core.no_sandbox);
+        goto out;
+    }
     /* bad files fail before any process starts (the key's points are
      * checked below, while synthd and gpud start) */
     if ((zfd = open_input(zkey_path, &e)) < 0 || zkey_open(&zk, zfd, zkey_path, &e) < 0 ||

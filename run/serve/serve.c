@@ -637,7 +637,7 @@ int cmd_serve(int argc, char **argv)
             return 1;
         }
     free(keys);
-    if (witness_serve_setup(&core->keys, &core->o, &e) < 0) {
+    if (witness_serve_setup(core, &e) < 0) {
         fprintf(stderr, "slotprove serve: %s\n", e.msg);
         return 1;
     }

@@ -1,12 +1,15 @@
 /*
  * witness_serve.c — `serve`'s witness-program options (witness_serve.h).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "args.h"
+#include "log.h"
+#include "sandbox_check.h"
 #include "witness_job.h"
 #include "witness_serve.h"
 
@@ -54,9 +57,16 @@ int witness_serve_opt(int opt, const char *arg)
     }
 }
 
-int witness_serve_setup(struct key_cache *kc, struct core_opts *o, struct sp_err *e)
+int witness_serve_setup(struct core *c, struct sp_err *e)
 {
-    witness_limits_set(o, mem, cpu_s, wall_s);
+    struct key_cache *kc = &c->keys;
+    witness_limits_set(&c->o, mem, cpu_s, wall_s);
+    /* never run a program outside its box (sandbox_check.h) */
+    if (witness_sandbox_check(c->no_sandbox, sizeof(c->no_sandbox)) < 0) {
+        if (nprograms)
+            return sp_fail(e, -EPERM, "--witness-program: %s", c->no_sandbox);
+        sup_log(LOG_WARN, "event=no_sandbox|input jobs will be refused: %s", c->no_sandbox);
+    }
     for (unsigned i = 0; i < nprograms; i++) {
         const char *eq = strchr(programs[i], '=');
         char name[JOB_NAME_MAX + 1];

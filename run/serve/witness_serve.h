@@ -12,9 +12,12 @@
  * 0, or -1 after a message on stderr (exit 2). */
 int witness_serve_opt(int opt, const char *arg);
 /* After the keys are preloaded: opens each program and gives it to its key,
- * and exports the limits (defaults where not given). 0, or a negative code
+ * and exports the limits (defaults where not given); asks whether witness
+ * programs can be boxed here (sandbox_check.h): if not, refuses with
+ * --witness-program (-EPERM, the missing feature in e), else notes the
+ * reason in c->no_sandbox, which refuses input jobs. 0, or a negative code
  * with the reason in e. */
-int witness_serve_setup(struct key_cache *kc, struct core_opts *o, struct sp_err *e);
+int witness_serve_setup(struct core *c, struct sp_err *e);
 /* The help text's lines for these options. */
 extern const char witness_serve_help[];
 

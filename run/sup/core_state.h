@@ -103,6 +103,7 @@ struct core {
     struct counters c;
     struct pipeline_counters pc;
     struct core_hooks hooks;
+    char no_sandbox[400];      /* why witness programs cannot be boxed here ("": they can) */
     uint64_t done_ns[4096];    /* ring of proof completion times, for proofs/s */
     unsigned done_head;
     uint64_t last_purge_ns;

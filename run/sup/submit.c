@@ -128,6 +128,8 @@ int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds,
         return sp_fail(e, -EAGAIN, "queue full (%u partitions, --max-queued %u): this job's %u "
                        "would pass it; retry later", queued, c->o.max_queued, r->n_witnesses);
     int has_prog = r->program && r->program[0];
+    if (r->inputs && c->no_sandbox[0])
+        return sp_fail(e, -EPERM, "input jobs are refused on this host: %s", c->no_sandbox);
     if (has_prog && (r->key[0] || !r->inputs))
         return sp_fail(e, -EINVAL, "a witness program goes only with an attached key (--zkey) "
                        "and inputs");
