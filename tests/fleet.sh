@@ -14,9 +14,15 @@
 #      deliver
 #   6. a witness changed after submit, a missing witness, a key no host holds
 #      (status says why, cancel ends it)
-#   7. row-level security: a client sees and cancels only its own jobs
+#   7. row-level security: a client sees and cancels only its own jobs, adds
+#      partitions only to its own jobs below their partition count, writes
+#      only the columns a submit or a cancel sets; status --db shows other
+#      users' strings escaped
 #   8. invariants in SQL: done exactly once, attempts within the limit, leases
 #      never above slots (at every claim, and sampled every 0.2 s)
+#   9. a database of schema version 2: fleet init upgrades it, removes the
+#      partition another client added to a job (which then finishes) and
+#      returns a forged lease to the queue
 set -u
 cd "$(dirname "$0")/.." || exit 1
 BIN=$PWD/build/slotprove
@@ -31,16 +37,17 @@ check() { what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
 . tests/fleet_lib.sh
 
 # ---- 1. fleet init -------------------------------------------------------------
+SCHEMA=3   # FLEET_SCHEMA_VERSION: the newest run/fleet/sql file
 out=$("$BIN" fleet init --db "$ADMIN" 2>&1)
-check "fleet init creates the schema ($out)" [ "$out" = "fleet schema version 2 (was 0)" ]
+check "fleet init creates the schema ($out)" [ "$out" = "fleet schema version $SCHEMA (was 0)" ]
 out=$("$BIN" fleet init --db "$ADMIN" 2>&1)
-check "fleet init again: nothing to do ($out)" [ "$out" = "fleet schema version 2: already current" ]
-q "UPDATE fleet_meta SET schema_version = 3"
+check "fleet init again: nothing to do ($out)" [ "$out" = "fleet schema version $SCHEMA: already current" ]
+q "UPDATE fleet_meta SET schema_version = $((SCHEMA + 1))"
 "$BIN" fleet init --db "$ADMIN" >/dev/null 2>"$TMP/err"
 rc=$?
 check "fleet init refuses a newer schema (exit $rc: $(cat "$TMP/err"))" \
     grep -q "newer than this slotprove knows" "$TMP/err"
-q "UPDATE fleet_meta SET schema_version = 2"
+q "UPDATE fleet_meta SET schema_version = $SCHEMA"
 make_roles || bad "creating the test roles"
 
 NOWAIT=1 start_serve A nopub chain
@@ -226,7 +233,67 @@ denied() { bq "$1" | grep -q "permission denied"; }
 check "bob cannot register a host" denied "INSERT INTO fleet_hosts (host_id) VALUES ('evil')"
 check "bob cannot write a result" denied "SELECT fleet_deliver('$J0', 0, 1, 'A', 'done', '{}', '[]', NULL)"
 check "bob cannot claim work" denied "SELECT * FROM fleet_claim('A', 1, 2, 1000)"
+# A foreign key is checked without row-level security, so the policy on the
+# insert path must check the job (sql/003_client_rows.sql). The hosts are
+# stopped meanwhile so alice's job waits in the queue.
+for h in A B C; do eval "kill -STOP \$FLEETD_$h"; done
+# shellcheck disable=SC2046
+JX=$("$BIN" submit --db "$ALICE" --key nopub $(witnesses nopub 2) 2>"$TMP/err") || bad "submit JX: $(cat "$TMP/err")"
+aq() { psql -X -q -t -A "$ALICE" -c "$1" 2>&1; }
+# part JOB IDX: a partition whose witness no host can read (it would fail the job)
+part() { echo "INSERT INTO fleet_partitions (job_id, idx, witness_path, witness_size, witness_sha256)
+                VALUES ('$1', $2, '$TMP/w/none.wtns', 0, repeat('0', 64)) RETURNING idx"; }
+rls() { grep -q "new row violates row-level security policy"; }
+out=$(bq "$(part "$JX" 2)")
+check "bob cannot add a partition to alice's job ($out)" rls <<<"$out"
+out=$(bq "$(part "$JX" 0)")
+check "bob's INSERT at an index alice's job has is refused alike, not by the primary key ($out)" \
+    rls <<<"$out"
+out=$(aq "$(part "$JX" 2)")
+check "alice cannot add a partition past her job's 2 ($out)" rls <<<"$out"
+out=$(aq "$(part "$JX" 0)")
+check "alice cannot add a second partition 0 ($out)" grep -q "duplicate key value" <<<"$out"
+check "alice's job has its 2 partitions, hers" \
+    [ "$(q "SELECT count(*) || ' ' || bool_and(owner = 'alice') FROM fleet_partitions WHERE job_id = '$JX'")" = "2 true" ]
+JZ=$(printf '%032x' 36)
+out=$(bq "INSERT INTO fleet_jobs (job_id, key_name, nparts, created_at) VALUES ('$JZ', 'nopub', 1, '2000-01-01')")
+check "bob cannot date a job back to jump the queue ($out)" grep -q "permission denied" <<<"$out"
+out=$(bq "INSERT INTO fleet_partitions (job_id, idx, witness_path, witness_size, witness_sha256, state,
+          done_by, done_at, proof) VALUES ('$JB', 1, '/x', 0, repeat('0', 64), 'done', 'A', now(), '{}')")
+check "bob cannot insert a partition done by host A ($out)" grep -q "permission denied" <<<"$out"
+out=$(bq "UPDATE fleet_partitions SET state = 'leased', lease_host = 'A', lease_token = 1,
+          lease_expires = 'infinity' WHERE job_id = '$JB' RETURNING idx")
+check "bob cannot put a lease of host A on his own partition ($out)" rls <<<"$out"
+check "nothing of bob's names host A" \
+    [ "$(q "SELECT count(*) FROM fleet_partitions WHERE owner = 'bob' AND 'A' IN (lease_host, done_by)")" = 0 ]
+for h in A B C; do eval "kill -CONT \$FLEETD_$h"; done
+if timeout 90 "$BIN" wait --db "$ALICE" --proof "$TMP/jx.proof" --public "$TMP/jx.public" "$JX" 2>"$TMP/err"; then
+    ok "alice's job done as submitted"
+    VERIFY="$VERIFY $FIX/nopub.vk.json $TMP/jx.proof $TMP/jx.public"
+else bad "JX: $(cat "$TMP/err")"; fi
 "$BIN" cancel --db "$BOB" "$JB" >/dev/null 2>&1
+
+# Other users' strings in status --db: a key name (alice's), a host id and a
+# note (a host's) with a newline and an ESC sequence.
+EVIL=$(printf 'ev\n  key forged queued 99  leased 0  hosts holding it 1\033[2Jil')
+JE=$("$BIN" submit --db "$ALICE" --key "$EVIL" --witness "$TMP/w/nopub-0.wtns" 2>"$TMP/err") ||
+    bad "submit with a key name of control bytes: $(cat "$TMP/err")"
+q "INSERT INTO fleet_hosts (host_id, note) VALUES (E'h\nforged', E'n\x1b[2Jote')"
+"$BIN" status --db "$BOB" >"$TMP/status" 2>&1
+check "status --db shows no ESC byte of others" [ "$(tr -cd '\033' <"$TMP/status" | wc -c)" = 0 ]
+check "status --db: no line forged by a key name or host id" \
+    [ "$(grep -c '^  key forged\|^forged' "$TMP/status")" = 0 ]
+check "status --db shows them escaped" grep -qF \
+    'key ev\n  key forged queued 99  leased 0  hosts holding it 1\x1b[2Jil' "$TMP/status"
+check "status --db shows the host id and its note escaped" \
+    [ "$(grep -cF -e 'h\nforged' -e 'n\x1b[2Jote' "$TMP/status")" = 2 ]
+"$BIN" status --db "$BOB" --json >"$TMP/status.json" 2>&1
+out="$(tr -cd '\033' <"$TMP/status.json" | wc -c) $(EVIL="$EVIL" python3 -c 'import json, os, sys
+print(sum(q["key_name"] == os.environ["EVIL"] for q in json.load(open(sys.argv[1]))["queue"]))' \
+    "$TMP/status.json" 2>&1)"
+check "status --db --json: no ESC byte (ESC bytes, keys named as submitted: $out)" [ "$out" = "0 1" ]
+q "DELETE FROM fleet_hosts WHERE host_id = E'h\nforged'"
+"$BIN" cancel --db "$ALICE" "$JE" >/dev/null 2>&1
 
 # ---- 8. invariants -------------------------------------------------------------------
 kill "$SAMPLER" 2>/dev/null
@@ -246,6 +313,41 @@ check "no sample saw a host above its slots ($(wc -l <"$TMP/samples") samples)" 
 # shellcheck disable=SC2086
 if node tests/fleet_verify.mjs $VERIFY >"$TMP/verify" 2>&1; then ok "snarkjs: $(tail -1 "$TMP/verify")"
 else bad "snarkjs: $(cat "$TMP/verify")"; fi
+
+# ---- 9. a database of schema version 2 ---------------------------------------------
+# made as `fleet init` made it before sql/003 (fleet_meta, then 001 and 002
+# in one transaction), no host attached: there bob can still add a partition
+# to alice's job and forge a lease; fleet init upgrades it, removes that row
+# (alice's job, then all done, is done), queues the lease and closes the hole.
+V2="host=$PGD dbname=fleet_v2"
+q "CREATE DATABASE fleet_v2"
+psql -X -q -1 -v ON_ERROR_STOP=1 "$V2 user=postgres" -c "CREATE TABLE fleet_meta (
+    one boolean PRIMARY KEY DEFAULT true CHECK (one), schema_version integer NOT NULL);
+    INSERT INTO fleet_meta VALUES (true, 2)" -f run/fleet/sql/001_init.sql \
+    -f run/fleet/sql/002_round_trips.sql >"$TMP/v2.log" 2>&1 || bad "a version-2 database: $(cat "$TMP/v2.log")"
+JO=$("$BIN" submit --db "$V2 user=alice" --key nopub --witness "$TMP/w/nopub-0.wtns" 2>"$TMP/err") ||
+    bad "submit to the version-2 database: $(cat "$TMP/err")"
+v2q() { psql -X -q -t -A "$V2 user=$1" -c "$2" 2>&1; }
+out=$(v2q bob "$(part "$JO" 1)")
+check "version 2 lets bob add a partition to alice's job (what version 3 closes: $out)" [ "$out" = 1 ]
+# alice's own partition proved (as a host would write it): only bob's keeps her job queued
+v2q postgres "UPDATE fleet_partitions SET state = 'done', proof = '{}', public = '[]'
+              WHERE job_id = '$JO' AND idx = 0" >/dev/null
+JL=$("$BIN" submit --db "$V2 user=bob" --key nopub --witness "$TMP/w/nopub-1.wtns" 2>"$TMP/err") ||
+    bad "submit to the version-2 database: $(cat "$TMP/err")"
+out=$(v2q bob "UPDATE fleet_partitions SET state = 'leased', lease_host = 'A', lease_token = 1,
+               lease_expires = 'infinity' WHERE job_id = '$JL' RETURNING idx")
+check "version 2 lets bob forge a lease of host A ($out)" [ "$out" = 0 ]
+out=$("$BIN" fleet init --db "$V2 user=postgres" 2>&1)
+check "fleet init upgrades a version-2 database ($out)" [ "$out" = "fleet schema version $SCHEMA (was 2)" ]
+check "the upgrade removed bob's partition of alice's job" \
+    [ "$(v2q postgres "SELECT string_agg(idx || ' ' || owner, ',') FROM fleet_partitions WHERE job_id = '$JO'")" = "0 alice" ]
+check "alice's job, every partition of hers done, is done" \
+    [ "$(v2q postgres "SELECT state FROM fleet_jobs WHERE job_id = '$JO'")" = "done" ]
+check "bob's forged lease went back to the queue" \
+    [ "$(v2q postgres "SELECT state || ' ' || coalesce(lease_host, '-') FROM fleet_partitions WHERE job_id = '$JL'")" = "queued -" ]
+out=$(v2q bob "$(part "$JO" 1)")
+check "after the upgrade bob's INSERT is refused ($out)" rls <<<"$out"
 
 for h in A B C; do eval "kill -TERM \$FLEETD_$h; wait \$FLEETD_$h"; done
 check "SIGTERM: the fleetds left no leases and took their slots back" [ "$(q "SELECT count(*) FROM fleet_hosts

@@ -24,7 +24,7 @@
 #include "err.h"
 #include "request.h"
 
-#define FLEET_SCHEMA_VERSION 2   /* the newest run/fleet/sql/NNN_*.sql this build knows */
+#define FLEET_SCHEMA_VERSION 3   /* the newest run/fleet/sql/NNN_*.sql this build knows */
 #define FLEET_HOST_ID_MAX 255
 #define FLEET_MAX_HELD 256       /* leases one fleetd holds at most (serve's --slots max) */
 #define FLEET_NOTIFY_WORK "slotprove_fleet_work"  /* NOTIFY: partitions became claimable */

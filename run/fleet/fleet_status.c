@@ -6,12 +6,19 @@
  * the key, and the client's own jobs by state. Counts over other users'
  * jobs come from SECURITY DEFINER functions (sql/001_init.sql), which give
  * no job ids.
+ *
+ * Key names, host ids and notes were chosen by other users and hosts and
+ * may hold any byte: a newline would forge a line of this view, an ESC
+ * sequence would drive the reader's terminal. The text view escapes their
+ * control bytes as serve's log does (escape.h); --json leaves them to
+ * jansson, which escapes every byte below 0x20 in a string (\n, \u001b).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "escape.h"
 #include "fleet.h"
 
 static void usage(FILE *f)
@@ -21,6 +28,15 @@ static void usage(FILE *f)
                "Prints the fleet: hosts (slots, leases, proofs per minute, last heartbeat,\n"
                "keys, why a host takes no work), the queue per key (and why it waits),\n"
                "and your jobs by state. --json prints the same as one JSON object.\n");
+}
+
+/* A string another user chose, for one line of the text view: control
+ * bytes escaped into buf (cap bytes; a longer string is cut at a whole
+ * escape). NULL (not UTF-8, so jansson kept no string) shows as "". */
+static const char *shown(const char *s, char *buf, size_t cap)
+{
+    escape_ctl(buf, cap, s ? s : "");
+    return buf;
 }
 
 static json_t *rows(PGresult *r)
@@ -120,10 +136,11 @@ int fleet_cmd_status(int argc, char **argv)
         printf("%s\n", s ? s : "{}");
         free(s);
     } else {
+        char b1[4 * 256], b2[4 * 1024]; /* a name or id escaped; a note or reason */
         printf("hosts:\n");
         json_array_foreach(hosts, i, ho) {
             printf("  %-20s slots %lld  leases %lld  proofs/min %lld  proofs %lld  seen %.1f s ago\n",
-                   json_string_value(json_object_get(ho, "host_id")),
+                   shown(json_string_value(json_object_get(ho, "host_id")), b1, sizeof(b1)),
                    json_integer_value(json_object_get(ho, "slots")),
                    json_integer_value(json_object_get(ho, "leases")),
                    json_integer_value(json_object_get(ho, "done_1m")),
@@ -131,22 +148,23 @@ int fleet_cmd_status(int argc, char **argv)
                    json_real_value(json_object_get(ho, "last_seen_s")));
             const char *note = json_string_value(json_object_get(ho, "note"));
             if (note && *note)
-                printf("      %s\n", note);
+                printf("      %s\n", shown(note, b2, sizeof(b2)));
             printf("      keys:");
             json_array_foreach(json_object_get(ho, "keys"), x, ko)
-                printf(" %s", json_string_value(ko));
+                printf(" %s", shown(json_string_value(ko), b1, sizeof(b1)));
             printf("\n");
         }
         printf("queue:\n");
         json_array_foreach(queue, i, qo) {
             printf("  key %-20s queued %lld  leased %lld  hosts holding it %lld\n",
-                   json_string_value(json_object_get(qo, "key_name")),
+                   shown(json_string_value(json_object_get(qo, "key_name")), b1, sizeof(b1)),
                    json_integer_value(json_object_get(qo, "queued")),
                    json_integer_value(json_object_get(qo, "leased")),
                    json_integer_value(json_object_get(qo, "holders")));
             if (json_object_get(qo, "waiting_because"))
                 printf("      waiting: %s\n",
-                       json_string_value(json_object_get(qo, "waiting_because")));
+                       shown(json_string_value(json_object_get(qo, "waiting_because")), b2,
+                             sizeof(b2)));
         }
         printf("my jobs:");
         const char *sk;

@@ -20,10 +20,12 @@
 
 EMBED(fleet_sql_001, "run/fleet/sql/001_init.sql");
 EMBED(fleet_sql_002, "run/fleet/sql/002_round_trips.sql");
-extern const char fleet_sql_001[], fleet_sql_002[];
+EMBED(fleet_sql_003, "run/fleet/sql/003_client_rows.sql");
+extern const char fleet_sql_001[], fleet_sql_002[], fleet_sql_003[];
 
 const struct fleet_sql fleet_sql[] = {
     { 1, "001_init.sql", fleet_sql_001 },
     { 2, "002_round_trips.sql", fleet_sql_002 },
+    { 3, "003_client_rows.sql", fleet_sql_003 },
 };
 const size_t fleet_sql_count = sizeof(fleet_sql) / sizeof(fleet_sql[0]);
