@@ -218,6 +218,69 @@ check "cancel --db ends it" [ "$("$BIN" cancel --db "$ALICE" "$JG" 2>&1)" = canc
 "$BIN" wait --db "$ALICE" "$JG" 2>"$TMP/err"
 check "wait --db on the cancelled job: exit 1 with the state" grep -q 'state "cancelled"' "$TMP/err"
 
+# ---- 6b. a FIFO and a hung file as witnesses: no fleetd stops ----------------------
+# The red team's attack (issue 36.3): a witness path replaced by a FIFO after
+# submit, and one on a mount that hangs (tests/stuck_fuse.c, a real FUSE
+# filesystem: reads past its first bytes wait until a release file exists).
+# fleetd reads witnesses on helper threads (run/fleet/witness_open.h): the
+# FIFO fails its partition at once, the hung file after --file-timeout (30 s,
+# the default), and meanwhile every fleetd heartbeats and bob's job completes.
+cp "$FIX/nopub.wtns" "$TMP/w/fifo.wtns"
+FUSE_OK=0
+mkdir -p "$TMP/mnt" "$TMP/fsrc"
+cp "$FIX/nopub.wtns" "$TMP/fsrc/hung.wtns"
+if cc -O1 -Wall -Werror -o "$TMP/stuck_fuse" tests/stuck_fuse.c $(pkg-config --cflags --libs fuse3) 2>"$TMP/err"; then
+    touch "$TMP/fuse.release" # answered while submit hashes it
+    "$TMP/stuck_fuse" "$TMP/mnt" "$TMP/fsrc/hung.wtns" 64 "$TMP/fuse.release" 2>>"$TMP/fuse.log" &
+    FUSEPID=$!
+    PIDS="$PIDS $FUSEPID"
+    poll_until 30 test -e "$TMP/mnt/hung.wtns" && cmp -s "$TMP/mnt/hung.wtns" "$FIX/nopub.wtns" && FUSE_OK=1
+fi
+for h in A B C; do eval "kill -STOP \$FLEETD_$h"; done
+JF=$("$BIN" submit --db "$ALICE" --key nopub --witness "$TMP/w/fifo.wtns" 2>"$TMP/err")
+rm -f "$TMP/w/fifo.wtns"
+mkfifo "$TMP/w/fifo.wtns"
+if [ $FUSE_OK = 1 ]; then
+    JH=$("$BIN" submit --db "$ALICE" --key nopub --witness "$TMP/mnt/hung.wtns" 2>"$TMP/err")
+    rm -f "$TMP/fuse.release" # from now on its reads hang
+fi
+# shellcheck disable=SC2046
+JBOB=$("$BIN" submit --db "$BOB" --key nopub $(witnesses nopub 2) 2>"$TMP/err")
+for h in A B C; do eval "kill -CONT \$FLEETD_$h"; done
+"$BIN" wait --db "$ALICE" "$JF" 2>"$TMP/err"
+rc=$?
+check "a witness replaced by a FIFO after submit fails its job at once, naming it (exit $rc: $(cat "$TMP/err"))" \
+    grep -q "fifo.wtns: not a regular file (a FIFO)" "$TMP/err"
+if [ $FUSE_OK = 1 ]; then
+    hung_leased() { [ "$(q "SELECT count(*) FROM fleet_partitions WHERE job_id = '$JH' AND state = 'leased'")" = 1 ]; }
+    check "the hung file's partition is leased (a fleetd's reader thread waits on it)" poll_until 60 hung_leased
+    t_hung=$(date +%s)
+    if "$BIN" wait --db "$BOB" --proof "$TMP/jb.proof" --public "$TMP/jb.public" "$JBOB" 2>"$TMP/err"; then
+        ok "bob's job completes while alice's witness hangs"
+        VERIFY="$VERIFY $FIX/nopub.vk.json $TMP/jb.proof $TMP/jb.public"
+    else bad "bob's job beside the hung witness: $(cat "$TMP/err")"; fi
+    # heartbeats go on: every host's last_seen moves past the moment the read hung
+    fresh() { [ "$(q "SELECT count(*) FROM fleet_hosts WHERE last_seen > to_timestamp($t_hung + 2)")" = 3 ]; }
+    check "all three fleetds heartbeat while a reader is stuck" poll_until 60 fresh
+    "$BIN" wait --db "$ALICE" "$JH" 2>"$TMP/err"
+    rc=$?
+    check "the hung witness fails its job after the 30 s default, naming it (exit $rc: $(cat "$TMP/err"))" \
+        grep -q "hung.wtns: reading the witness did not finish within 30 s" "$TMP/err"
+    touch "$TMP/fuse.release" # the stuck reader returns and goes
+    one=$("$BIN" submit --db "$BOB" --key nopub --witness "$TMP/w/nopub-1.wtns" --wait \
+        --proof "$TMP/jb2.proof" --public "$TMP/jb2.public" 2>"$TMP/err")
+    check "after it, a new job is claimed and proved ($one)" [ -n "$one" ]
+    JBOB="$JBOB $one"
+    [ -n "$one" ] && VERIFY="$VERIFY $FIX/nopub.vk.json $TMP/jb2.proof $TMP/jb2.public"
+    kill "$FUSEPID" 2>/dev/null
+    fusermount3 -u "$TMP/mnt" 2>/dev/null || umount -l "$TMP/mnt" 2>/dev/null
+else
+    echo "skip - a hung witness: cannot mount a FUSE filesystem here: $(head -3 "$TMP/err" "$TMP/fuse.log" 2>/dev/null)"
+    "$BIN" wait --db "$BOB" --proof "$TMP/jb.proof" --public "$TMP/jb.public" "$JBOB" 2>"$TMP/err" &&
+        VERIFY="$VERIFY $FIX/nopub.vk.json $TMP/jb.proof $TMP/jb.public"
+fi
+for h in A B C; do eval "check \"fleetd $h is alive after the FIFO and the hung file\" kill -0 \$FLEETD_$h"; done
+
 # ---- 7. row-level security ----------------------------------------------------------
 "$BIN" wait --db "$BOB" "$J0" 2>"$TMP/err"
 check "bob cannot see alice's job" grep -q "no such job" "$TMP/err"
@@ -226,7 +289,8 @@ rc=$?
 check "bob cannot cancel alice's job (exit $rc)" [ $rc = 1 ]
 JB=$("$BIN" submit --db "$BOB" --key ghost --witness "$TMP/w/nopub-1.wtns" 2>"$TMP/err")
 bq() { psql -X -q -t -A "$BOB" -c "$1" 2>&1; }
-check "bob's SELECT sees only his own job" [ "$(bq "SELECT string_agg(job_id, ',') FROM fleet_jobs")" = "$JB" ]
+mine=$(echo $JBOB $JB | tr ' ' '\n' | sort | tr '\n' ',' | sed 's/,$//')
+check "bob's SELECT sees only his own jobs" [ "$(bq "SELECT string_agg(job_id, ',' ORDER BY job_id) FROM fleet_jobs")" = "$mine" ]
 check "bob's UPDATE of alice's jobs touches nothing" \
     [ "$(psql -X -q -t -A "$BOB" -c "UPDATE fleet_jobs SET state = 'cancelled' WHERE job_id = '$J0' RETURNING 1" 2>&1)" = "" ]
 denied() { bq "$1" | grep -q "permission denied"; }
@@ -264,8 +328,8 @@ check "bob cannot insert a partition done by host A ($out)" grep -q "permission 
 out=$(bq "UPDATE fleet_partitions SET state = 'leased', lease_host = 'A', lease_token = 1,
           lease_expires = 'infinity' WHERE job_id = '$JB' RETURNING idx")
 check "bob cannot put a lease of host A on his own partition ($out)" rls <<<"$out"
-check "nothing of bob's names host A" \
-    [ "$(q "SELECT count(*) FROM fleet_partitions WHERE owner = 'bob' AND 'A' IN (lease_host, done_by)")" = 0 ]
+check "nothing of bob's job $JB names host A" \
+    [ "$(q "SELECT count(*) FROM fleet_partitions WHERE job_id = '$JB' AND 'A' IN (lease_host, done_by)")" = 0 ]
 for h in A B C; do eval "kill -CONT \$FLEETD_$h"; done
 if timeout 90 "$BIN" wait --db "$ALICE" --proof "$TMP/jx.proof" --public "$TMP/jx.public" "$JX" 2>"$TMP/err"; then
     ok "alice's job done as submitted"

@@ -110,6 +110,8 @@ struct local_info {
 /* Asks serve at sock for its status: 0, or a negative code with e. */
 int local_status(const char *sock, struct local_info *li, struct sp_err *e);
 
+struct witness_open;
+
 /* One partition a fleetd holds (a lease) and its serve job. */
 struct fleet_part {
     int used;
@@ -121,6 +123,8 @@ struct fleet_part {
     uint64_t wsize;
     char wsha[65];
     int wfd;
+    struct witness_open *wo;   /* the witness being opened on a helper thread, or NULL */
+    uint64_t wo_deadline_ms;   /* ... until then (CLOCK_MONOTONIC ms) */
     struct stat st0;           /* the witness as hashed: size, mtime, ctime */
     struct client_conn conn;   /* to serve: submit answered, wait sent */
     char serve_job[JOB_ID_HEX + 1]; /* serve's id of the job, "" before submit */
@@ -131,7 +135,13 @@ struct fleet_part {
     char error[600];           /* PART_FAILED, PART_RELEASE: why */
 };
 
-/* Opens the witness, checks its size and SHA-256 against the lease, and
+/* Starts opening and hashing p's witness on a helper thread (witness_open.h)
+ * with a deadline timeout_s from now_ms. 0, or a negative code with e and
+ * p->outcome PART_RELEASE (no thread could be started). */
+int local_open(struct fleet_part *p, unsigned timeout_s, uint64_t now_ms, struct sp_err *e);
+
+/* Once p->wo is done: takes the witness it opened, checks its size and
+ * SHA-256 against the lease, and
  * submits it to serve as a descriptor with a wait behind it. 0 (conn.fd
  * now answers the wait), or a negative code with e and p->outcome set:
  * PART_FAILED (the witness is missing or changed: the partition fails with
@@ -163,6 +173,7 @@ struct fleetd_opts {
     unsigned poll_ms;          /* claim attempts without a NOTIFY */
     unsigned reap_ms;
     unsigned status_ms;        /* how often serve's keys and slots are read */
+    unsigned file_timeout_s;   /* a witness not opened and hashed by then fails its partition */
 };
 
 /* Registers the host (upsert) with its slots, note and keys. */

@@ -34,6 +34,7 @@
 #include "fleet.h"
 #include "sockpath.h"
 #include "stop_signals.h"
+#include "witness_open.h"
 
 /* SIGTERM, SIGINT and SIGHUP are blocked in every thread (stop_signals.h)
  * and let through only while the loop waits in ppoll, where these handlers
@@ -223,6 +224,11 @@ static void claim(struct fleetd *f)
     unsigned h = held(f), busy = h > f->li.jobs_running ? h : f->li.jobs_running;
     if (busy >= f->slots)
         return;
+    if (witness_open_stuck() >= WITNESS_OPEN_STUCK_MAX) { /* a hung mount: bounded threads */
+        say(&f->o, "not claiming: %u witness reader threads are stuck (a hung mount?)",
+            witness_open_stuck());
+        return;
+    }
     int n = fleet_claim(&f->db, &f->o, f->slots, f->slots - busy, f->parts, FLEET_MAX_HELD, &e);
     if (n < 0) {
         say(&f->o, "claim: %s", e.msg);
@@ -230,11 +236,38 @@ static void claim(struct fleetd *f)
     }
     for (unsigned i = 0; i < FLEET_MAX_HELD && n > 0; i++) {
         struct fleet_part *p = &f->parts[i];
-        if (!p->used || p->outcome != PART_PROVING || p->conn.fd >= 0 || p->wfd >= 0)
+        if (!p->used || p->outcome != PART_PROVING || p->conn.fd >= 0 || p->wfd >= 0 || p->wo)
             continue;
-        if (local_start(p, f->o.socket, &e) < 0)
+        if (local_open(p, f->o.file_timeout_s, mono_ms(), &e) < 0)
             say(&f->o, "job %s partition %d: %s", p->job, p->idx, e.msg);
         n--;
+    }
+}
+
+/* Witnesses being opened on helper threads (witness_open.h): each one
+ * done goes to serve; one past its deadline fails its partition, and its
+ * thread is left to end on its own. */
+static void openers(struct fleetd *f, uint64_t now)
+{
+    for (unsigned i = 0; i < FLEET_MAX_HELD; i++) {
+        struct fleet_part *p = &f->parts[i];
+        if (!p->used || !p->wo)
+            continue;
+        struct sp_err e = { "" };
+        if (witness_open_done(p->wo)) {
+            if (local_start(p, f->o.socket, &e) < 0)
+                say(&f->o, "job %s partition %d: %s", p->job, p->idx, e.msg);
+            f->wake = 1;
+        } else if (now >= p->wo_deadline_ms) {
+            witness_open_abandon(p->wo);
+            p->wo = NULL;
+            p->outcome = PART_FAILED;
+            snprintf(p->error, sizeof(p->error), "%s: reading the witness did not finish within "
+                     "%u s (a hung mount?); %u reader threads of this fleetd are stuck",
+                     p->wpath, f->o.file_timeout_s, witness_open_stuck());
+            say(&f->o, "job %s partition %d: %s", p->job, p->idx, p->error);
+            f->wake = 1;
+        }
     }
 }
 
@@ -263,6 +296,9 @@ static void fleetd_usage(FILE *f)
             "  --lease-ms MS       lease length past the last heartbeat (default 60000)\n"
             "  --heartbeat-ms MS   heartbeat interval (default: lease / 6)\n"
             "  --poll-ms MS        claim attempts without a NOTIFY (default 2000)\n"
+            "  --file-timeout SECS a leased witness not opened and hashed by then (a hung\n"
+            "                      mount) fails its partition (default 30); witnesses are\n"
+            "                      read on helper threads, never in fleetd's loop\n"
             "  --reap-ms MS        reaper interval (default: lease / 4)\n"
             "  --backoff-max-ms MS longest wait between reconnects (default 10000)\n"
             "  -h, --help          this text\n"
@@ -282,6 +318,7 @@ int cmd_fleetd(int argc, char **argv)
         { "lease-ms", required_argument, NULL, 'L' },
         { "heartbeat-ms", required_argument, NULL, 'B' },
         { "poll-ms", required_argument, NULL, 'P' },
+        { "file-timeout", required_argument, NULL, 'F' },
         { "reap-ms", required_argument, NULL, 'R' },
         { "backoff-max-ms", required_argument, NULL, 'X' },
         { "help", no_argument, NULL, 'h' },
@@ -303,6 +340,7 @@ int cmd_fleetd(int argc, char **argv)
     f.o.lease_ms = 60000;
     f.o.poll_ms = 2000;
     f.o.status_ms = 1000;
+    f.o.file_timeout_s = 30;
     static char prog[] = "slotprove fleetd";
     argv[0] = prog;
     optind = 1;
@@ -319,6 +357,7 @@ int cmd_fleetd(int argc, char **argv)
         case 'L': bad = parse_ms(optarg, 100, 86400000, &f.o.lease_ms) < 0; break;
         case 'B': bad = parse_ms(optarg, 10, 86400000, &hb) < 0; break;
         case 'P': bad = parse_ms(optarg, 10, 86400000, &f.o.poll_ms) < 0; break;
+        case 'F': bad = parse_count(optarg, 1, 86400, &f.o.file_timeout_s) < 0; break;
         case 'R': bad = parse_ms(optarg, 10, 86400000, &reap) < 0; break;
         case 'X': bad = parse_ms(optarg, 100, 3600000, &backoff_max) < 0; break;
         case 'h': fleetd_usage(stdout); return 0;
@@ -409,6 +448,7 @@ int cmd_fleetd(int argc, char **argv)
                 say(&f.o, "reaper: %d expired leases taken back", n);
             f.next_reap = now + f.o.reap_ms;
         }
+        openers(&f, now);
         if (f.db.pg && !drain_until && (f.wake || now >= f.next_poll)) {
             f.wake = 0;
             claim(&f);
@@ -416,13 +456,13 @@ int cmd_fleetd(int argc, char **argv)
         }
 
         /* wait for the database, serve's answers or the next timer */
-        struct pollfd pfd[FLEET_MAX_HELD + 1];
-        unsigned who[FLEET_MAX_HELD + 1], n = 0;
+        struct pollfd pfd[2 * FLEET_MAX_HELD + 1];
+        unsigned who[2 * FLEET_MAX_HELD + 1], n = 0;
         if (f.db.pg) {
             pfd[n] = (struct pollfd){ .fd = PQsocket(f.db.pg), .events = POLLIN };
             who[n++] = FLEET_MAX_HELD;
         }
-        int pending = 0;
+        int pending = 0, timeout_cap = 1 << 30;
         for (unsigned i = 0; i < FLEET_MAX_HELD; i++) {
             struct fleet_part *p = &f.parts[i];
             if (p->used && p->outcome == PART_PROVING && p->conn.fd >= 0) {
@@ -430,6 +470,14 @@ int cmd_fleetd(int argc, char **argv)
                 who[n++] = i;
             }
             pending |= p->used && p->outcome != PART_PROVING;
+            if (p->used && p->wo) { /* its opener's end (handled by openers()) */
+                pfd[n] = (struct pollfd){ .fd = witness_open_pollfd(p->wo), .events = POLLIN };
+                who[n++] = FLEET_MAX_HELD + 1;
+                uint64_t t = mono_ms();
+                int until = p->wo_deadline_ms > t ? (int)(p->wo_deadline_ms - t) : 0;
+                if (until < timeout_cap)
+                    timeout_cap = until;
+            }
         }
         uint64_t next = f.next_status;
         if (f.db.pg) {
@@ -443,6 +491,8 @@ int cmd_fleetd(int argc, char **argv)
         int timeout = next > now ? (int)(next - now) : 0;
         if (pending && f.db.pg && timeout > 50)
             timeout = 50; /* an outcome the last pass could not write: retry soon */
+        if (timeout > timeout_cap)
+            timeout = timeout_cap; /* an opener's deadline */
         if (f.wake)
             timeout = 0;
         struct timespec ts = { timeout / 1000, (long)(timeout % 1000) * 1000000L };
@@ -469,7 +519,7 @@ int cmd_fleetd(int argc, char **argv)
                     f.wake = 1;
                     PQfreemem(nt);
                 }
-            } else {
+            } else if (who[k] < FLEET_MAX_HELD) {
                 local_finish(&f.parts[who[k]]);
                 f.wake = 1;
             }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "fleet.h"
+#include "witness_open.h"
 
 int local_status(const char *sock, struct local_info *li, struct sp_err *e)
 {
@@ -68,19 +69,26 @@ static int fail_part(struct fleet_part *p, int outcome, int code, struct sp_err 
     return sp_fail(e, code, "%s", p->error);
 }
 
+int local_open(struct fleet_part *p, unsigned timeout_s, uint64_t now_ms, struct sp_err *e)
+{
+    struct sp_err we = { "" };
+    p->conn.fd = -1;
+    p->outcome = PART_PROVING;
+    if (!(p->wo = witness_open_start(p->wpath, &we)))
+        return fail_part(p, PART_RELEASE, -EAGAIN, e, "%s", we.msg);
+    p->wo_deadline_ms = now_ms + (uint64_t)timeout_s * 1000;
+    return 0;
+}
+
 int local_start(struct fleet_part *p, const char *sock, struct sp_err *e)
 {
     struct sp_err we = { "" };
     char hex[65];
     p->conn.fd = -1;
     p->outcome = PART_PROVING;
-    p->wfd = open(p->wpath, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-    if (p->wfd < 0) {
-        int err = errno;
-        return fail_part(p, PART_FAILED, -err, e, "%s: %s (the witness path recorded at submit)",
-                         p->wpath, strerror(err));
-    }
-    if (witness_hash_fd(p->wfd, p->wpath, hex, &p->st0, &we) < 0)
+    struct witness_open *wo = p->wo;
+    p->wo = NULL;
+    if (witness_open_take(wo, &p->wfd, hex, &p->st0, &we) < 0)
         return fail_part(p, PART_FAILED, -EIO, e, "%s", we.msg);
     if ((uint64_t)p->st0.st_size != p->wsize)
         return fail_part(p, PART_FAILED, -EINVAL, e, "%s: the witness changed after submit "
@@ -199,6 +207,8 @@ void local_cancel(struct fleet_part *p, const char *sock)
 
 void fleet_part_clear(struct fleet_part *p)
 {
+    if (p->wo)
+        witness_open_abandon(p->wo); /* its thread frees it when it returns */
     client_close(&p->conn);
     if (p->wfd >= 0)
         close(p->wfd);
