@@ -91,6 +91,11 @@ if poll 60 up d4/s.sock; then
     grep -E '^(ok|FAIL)' d4/out | while read -r line; do echo "   $line"; done
     [ $rc = 0 ] && ok "--metrics: scraped under load, parsed by prometheus_client, equal to status ($(grep -c '^ok' d4/out) checks)" \
         || bad "--metrics (see the lines above)" d4/out
+    # issue 36 item 5: slow and silent connections cannot keep a scraper out
+    timeout 300 /usr/bin/python3 "$ROOT/tests/service_slowloris.py" "$PORT" 15 >d4/slow 2>&1; rc=$?
+    grep -E '^(ok|FAIL|#)' d4/slow | while read -r line; do echo "   $line"; done
+    [ $rc = 0 ] && ok "--metrics: a slow header is closed at its deadline; every scrape succeeds during 100-connection slowloris and silent attacks ($(grep -c '^ok' d4/slow) checks)" \
+        || bad "--metrics: slowloris (exit $rc; see the lines above)" d4/slow
     stop $P || bad "--metrics: exit" d4/log
 else
     bad "serve --metrics did not come up" d4/log
