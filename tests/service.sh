@@ -71,6 +71,9 @@ if poll 60 up d2/s.sock; then
         --wait --proof p2.json --public pub2.json >/dev/null 2>err; rc=$?
     [ $rc -ne 0 ] && grep -q 'needs [0-9]*-byte slots but the pool.s are 65536 bytes' err \
         && ok "a --zkey job too large for the slots fails with both sizes named" || bad "too-large job (exit $rc)"
+    by=$(st d2/s.sock | jq -c '.counters.jobs_failed_by_cause | [.slot_size, .key, .input]')
+    [ "$by" = "[1,0,0]" ] && ok "the too-large job counts as jobs_failed_by_cause slot_size (not key or input)" \
+        || bad "too-large job's cause [slot_size, key, input] = $by, expected [1,0,0]" /dev/null
     [ "$(st d2/s.sock | jq -r .sizing.slots_from)" = default ] \
         && [ "$(st d2/s.sock | jq -r .sizing.slot_bytes_from)" = --slot-bytes ] \
         && ok "status names where each size came from" || bad "status sizing sources" /dev/null

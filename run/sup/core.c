@@ -258,7 +258,9 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
     case CTL_SYNTH_ERR:
         if (k->holding && (j = running_job(c, k->job_num, k->part))) {
             apply(c, j, k->part, DSP_EV_FAILED, k->p.incarnation);
-            core_fail_job(c, j, m->status == -SP_ERANGE ? FAIL_SLOT_SIZE : FAIL_INPUT, "%s",
+            /* only synthd's slot check says SP_ESLOTSIZE; any other refusal
+             * (a witness out of range, wire 0 not 1, a failed program) is the input's */
+            core_fail_job(c, j, m->status == -SP_ESLOTSIZE ? FAIL_SLOT_SIZE : FAIL_INPUT, "%s",
                           m->text);
         }
         k->state = KID_IDLE;
