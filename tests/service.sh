@@ -106,6 +106,39 @@ fi
 "$BIN" serve --socket d4/s2.sock --slot-bytes 8M --metrics 127.0.0.1:$PORT:x >/dev/null 2>err; rc=$?
 [ $rc != 0 ] && grep -q 'metrics 127.0.0.1:'"$PORT"':x: expected ADDR:PORT' err && ok "--metrics: a bad address is named" || bad "--metrics bad address (exit $rc)"
 
+# ---- 2b. failure causes and late results (issue 36 item 7) ----------------------------
+# A 2-partition job on one slot: partition 0 is proved while gpud holds its
+# result (SLOTPROVE_FAULT_HOLD_RELEASED: the slot is free, the proof not
+# sent); partition 1 can only take the slot after that release, and fails in
+# synthd (its last wire, private, is 2^256 - 1: not below r), so the job
+# fails while the proof of partition 0 is held. Then the hold ends: that
+# proof comes for a failed job.
+mkdir -m 700 d6
+cp "$FIX/bn128/chain.wtns" d6/big.wtns
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[-32:] = b"\xff" * 32; open(sys.argv[1], "wb").write(b)' d6/big.wtns
+: > d6/hold
+SLOTPROVE_FAULT_HOLD_RELEASED=$TMP/d6/hold "$BIN" serve --socket d6/s.sock --slot-bytes 8M --slots 1 --synth 1 2>d6/log &
+P=$!; PIDS="$PIDS $P"
+if poll 60 up d6/s.sock; then
+    timeout 120 "$BIN" submit --socket d6/s.sock --zkey "$FIX/bn128/chain.zkey" --witness "$FIX/bn128/chain.wtns" \
+        --witness d6/big.wtns --wait --proof d6/p.json --public d6/pub.json >/dev/null 2>err; rc=$?
+    [ $rc = 1 ] && grep -q 'big.wtns.*not below r' err \
+        && ok "a witness value not below r (read by synthd) fails its job, named" || bad "value not below r (exit $rc)"
+    by=$(st d6/s.sock | jq -c '.counters | [.jobs_failed_by_cause.input, .jobs_failed_by_cause.slot_size, .jobs_failed]')
+    [ "$by" = "[1,0,1]" ] && ok "it counts as jobs_failed_by_cause input, not slot_size" \
+        || bad "value not below r: [input, slot_size, jobs_failed] = $by, expected [1,0,1]" /dev/null
+    rm -f d6/hold
+    came() { [ "$(st d6/s.sock | jq '.counters | (.late_results // 0) + .duplicate_results')" -ge 1 ] 2>/dev/null; }
+    poll 120 came
+    c=$(st d6/s.sock | jq -c '.counters | [.late_results, .duplicate_results, .proofs]')
+    [ "$c" = "[1,0,0]" ] \
+        && ok "the proof that came after its job failed counts as late_results, not duplicate_results (late, duplicate, proofs = $c)" \
+        || bad "late result: [late_results, duplicate_results, proofs] = $c, expected [1,0,0]" d6/log
+    stop $P || bad "late result: exit" d6/log
+else
+    bad "serve --slots 1 with SLOTPROVE_FAULT_HOLD_RELEASED did not come up" d6/log
+fi
+
 # ---- 3. systemd: readiness, watchdog, socket activation -------------------------------
 if command -v systemd-socket-activate >/dev/null 2>&1; then
     mkdir -m 700 d5

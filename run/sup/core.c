@@ -146,7 +146,12 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
     struct job *j = jobs_by_num(&c->jobs, m->job_id);
     enum dsp_outcome o = j ? apply(c, j, m->partition, DSP_EV_PROVED, k->index) : DSP_DUPLICATE;
     if (o != DSP_PART_DONE && o != DSP_JOB_DONE) {
-        c->c.duplicate_results++;
+        /* a job that ended without this proof abandoned its work: the proof
+         * comes late, it is not a second one */
+        if (!j || j->state == JOB_FAILED || j->state == JOB_CANCELLED)
+            c->c.late_results++;
+        else
+            c->c.duplicate_results++;
         gpud_progress(c, k, j);
         return;
     }
