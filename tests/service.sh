@@ -120,7 +120,7 @@ python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[-32:] =
 SLOTPROVE_FAULT_HOLD_RELEASED=$TMP/d6/hold "$BIN" serve --socket d6/s.sock --slot-bytes 8M --slots 1 --synth 1 2>d6/log &
 P=$!; PIDS="$PIDS $P"
 if poll 60 up d6/s.sock; then
-    timeout 120 "$BIN" submit --socket d6/s.sock --zkey "$FIX/bn128/chain.zkey" --witness "$FIX/bn128/chain.wtns" \
+    timeout -k 5 120 "$BIN" submit --socket d6/s.sock --zkey "$FIX/bn128/chain.zkey" --witness "$FIX/bn128/chain.wtns" \
         --witness d6/big.wtns --wait --proof d6/p.json --public d6/pub.json >/dev/null 2>err; rc=$?
     [ $rc = 1 ] && grep -q 'big.wtns.*not below r' err \
         && ok "a witness value not below r (read by synthd) fails its job, named" || bad "value not below r (exit $rc)"
@@ -225,5 +225,27 @@ printf 'config = other.conf\n' > d3/bad.conf; conf_err "config inside config" 1 
 printf 'synth = 1\ngpus = 0,x!y\n' > d3/bad.conf; conf_err "a bad GPU list" 2 'gpus = 0,x!y: GPU "x!y"'
 "$BIN" serve --config d3/none.conf >/dev/null 2>err; rc=$?
 [ $rc = 2 ] && grep -q 'd3/none.conf: No such file' err && ok "--config: a missing file is named (exit 2)" || bad "--config: missing file (exit $rc)"
+# not a regular file, or larger than 1 MiB: refused at once, naming the file
+# and the reason (issue 36 item 7c; before, a FIFO blocked and /dev/zero spun:
+# timeout's exit 124, or 137 when serve, which blocks SIGTERM from its start,
+# needed the SIGKILL, says it hung)
+not_conf() { # not_conf DESCRIPTION FILE PATTERN [ARG...]
+    _d=$1 _f=$2 _p=$3; shift 3
+    timeout -k 5 30 "$BIN" serve --config "$_f" --socket d3/n.sock "$@" >/dev/null 2>err; _rc=$?
+    [ $_rc = 2 ] && grep -q "$_p" err && [ ! -e d3/n.sock ] \
+        && ok "--config: $_d: exit 2 at once: $(head -c 100 err)" || bad "--config: $_d (exit $_rc; 124 or 137: it hung)"
+}
+mkfifo -m 600 d3/fifo.conf
+not_conf "a FIFO" d3/fifo.conf 'd3/fifo.conf: a FIFO, not a regular file'
+not_conf "/dev/zero" /dev/zero '/dev/zero: a character device, not a regular file'
+not_conf "a directory" d3 'd3: a directory, not a regular file'
+# 1 MiB of comments and a valid line after it: one byte more than 1 MiB
+{ head -c 1048575 /dev/zero | tr '\0' '#'; printf '\nslots=2\n'; } > d3/big.conf
+not_conf "a file over 1 MiB" d3/big.conf "d3/big.conf: $(wc -c < d3/big.conf) bytes, more than the 1048576"
+# exactly 1 MiB is read (--help: the options are parsed, nothing starts)
+{ head -c 1048567 /dev/zero | tr '\0' '#'; printf '\nslots=2\n'; } > d3/edge.conf
+timeout -k 5 30 "$BIN" serve --config d3/edge.conf --help >/dev/null 2>err; rc=$?
+[ $rc = 0 ] && [ "$(wc -c < d3/edge.conf)" = 1048576 ] && ok "--config: a file of exactly 1 MiB is read" \
+    || bad "--config: a 1 MiB file (exit $rc, $(wc -c < d3/edge.conf) bytes)"
 
 finish

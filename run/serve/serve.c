@@ -134,13 +134,14 @@ static void usage(FILE *f)
         "  --config FILE          options from FILE, one `key = value` a line, key a\n"
         "                         long option without the dashes (e.g. slots = 8;\n"
         "                         no-verify = true); the command line overrides it;\n"
-        "                         see run/serve/README.md\n"
+        "                         a regular file of at most %d bytes; see\n"
+        "                         run/serve/README.md\n"
         "  -h, --help             this text\n"
         "\n"
         "SIGTERM or SIGINT: stop taking jobs, finish running ones, exit 0 (a second one:\n"
         "stop now, exit 1). SIGHUP is logged and changes nothing.\n",
         default_socket_path(), MAX_SYNTHDS, MAX_GPUDS, METRICS_HTTP_DEADLINE_MS,
-        METRICS_HTTP_MAX_CONNS);
+        METRICS_HTTP_MAX_CONNS, CONFIG_MAX_BYTES);
     fprintf(f, "\nwitness programs (input jobs):\n%s", witness_serve_help);
 }
 
