@@ -31,6 +31,7 @@ const char *sp_code_name(int code)
     case SP_EUSAGE: return "usage error";
     case SP_EVERIFY: return "verification failed";
     case SP_EDEVICE: return "device failure";
+    case SP_ESLOTSIZE: return "needs larger slots";
     default: return strerror(code);
     }
 }

@@ -22,6 +22,8 @@ enum {
     SP_EUSAGE,          /* arguments that contradict each other (exit 2) */
     SP_EVERIFY,         /* a proof that fails verification */
     SP_EDEVICE,         /* the GPU failed this attempt (not the input's fault): retry */
+    SP_ESLOTSIZE,       /* a key needs larger shared-memory slots than the pool's: the
+                         * pool's size, not the input, is at fault (job cause slot_size) */
 };
 
 #define SP_ERR_MSG 512

@@ -257,9 +257,9 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
     struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
     uint64_t need = pl.total;
     if (need > pool.slot_bytes) {
-        sp_fail(&e, SP_ERANGE, "%s: needs %llu-byte slots, the pool has %llu", k->name,
+        sp_fail(&e, SP_ESLOTSIZE, "%s: needs %llu-byte slots, the pool has %llu", k->name,
                 (unsigned long long)need, (unsigned long long)pool.slot_bytes);
-        reply(req, CTL_SYNTH_ERR, -SP_ERANGE, e.msg);
+        reply(req, CTL_SYNTH_ERR, -SP_ESLOTSIZE, e.msg);
         return;
     }
 

@@ -150,6 +150,12 @@ $BIN wait --socket "$SOCK" --bellperson "$d/good.bin" "$j_good" 2>"$TMP/err" \
     && $BIN verify --bellperson -q "$d/circuit.vk" "$d/public.json" "$d/good.bin" 2>>"$TMP/err" \
     && ok "daemon: the job submitted after them is proved and verifies (wait --bellperson)" \
     || bad "daemon: the good job after the bad ones"
+# both failures are the input's: counted as cause input, never slot_size (issue 36.7a)
+$BIN status --socket "$SOCK" --json >"$TMP/st.json" 2>"$TMP/err"
+by=$(jq -c '(.status // .).counters | [.jobs_failed_by_cause.input, .jobs_failed_by_cause.slot_size, .jobs_failed]' "$TMP/st.json" 2>>"$TMP/err")
+[ "$by" = "[2,0,2]" ] \
+    && ok "daemon: the unsatisfied and the wire-0 witness count as jobs_failed_by_cause input 2, slot_size 0 (of jobs_failed 2)" \
+    || bad "daemon: failure causes [input, slot_size, jobs_failed] = $by, expected [2,0,2]"
 $BIN submit --socket "$SOCK" --key bp --witness "$TMP/o/circuit.wtns" --wait --bellperson "$d/x.bin" >/dev/null 2>"$TMP/err"
 [ $? -eq 1 ] && grep -q 'nWitness 1004 != the key.s nVars 2048' "$TMP/err" && ok "daemon: a witness of another size is refused" \
     || bad "daemon: witness size"

@@ -71,6 +71,9 @@ if poll 60 up d2/s.sock; then
         --wait --proof p2.json --public pub2.json >/dev/null 2>err; rc=$?
     [ $rc -ne 0 ] && grep -q 'needs [0-9]*-byte slots but the pool.s are 65536 bytes' err \
         && ok "a --zkey job too large for the slots fails with both sizes named" || bad "too-large job (exit $rc)"
+    by=$(st d2/s.sock | jq -c '.counters.jobs_failed_by_cause | [.slot_size, .key, .input]')
+    [ "$by" = "[1,0,0]" ] && ok "the too-large job counts as jobs_failed_by_cause slot_size (not key or input)" \
+        || bad "too-large job's cause [slot_size, key, input] = $by, expected [1,0,0]" /dev/null
     [ "$(st d2/s.sock | jq -r .sizing.slots_from)" = default ] \
         && [ "$(st d2/s.sock | jq -r .sizing.slot_bytes_from)" = --slot-bytes ] \
         && ok "status names where each size came from" || bad "status sizing sources" /dev/null
@@ -91,12 +94,50 @@ if poll 60 up d4/s.sock; then
     grep -E '^(ok|FAIL)' d4/out | while read -r line; do echo "   $line"; done
     [ $rc = 0 ] && ok "--metrics: scraped under load, parsed by prometheus_client, equal to status ($(grep -c '^ok' d4/out) checks)" \
         || bad "--metrics (see the lines above)" d4/out
+    # issue 36 item 5: slow and silent connections cannot keep a scraper out
+    timeout 300 /usr/bin/python3 "$ROOT/tests/service_slowloris.py" "$PORT" 15 >d4/slow 2>&1; rc=$?
+    grep -E '^(ok|FAIL|#)' d4/slow | while read -r line; do echo "   $line"; done
+    [ $rc = 0 ] && ok "--metrics: a slow header is closed at its deadline; every scrape succeeds during 100-connection slowloris and silent attacks ($(grep -c '^ok' d4/slow) checks)" \
+        || bad "--metrics: slowloris (exit $rc; see the lines above)" d4/slow
     stop $P || bad "--metrics: exit" d4/log
 else
     bad "serve --metrics did not come up" d4/log
 fi
 "$BIN" serve --socket d4/s2.sock --slot-bytes 8M --metrics 127.0.0.1:$PORT:x >/dev/null 2>err; rc=$?
 [ $rc != 0 ] && grep -q 'metrics 127.0.0.1:'"$PORT"':x: expected ADDR:PORT' err && ok "--metrics: a bad address is named" || bad "--metrics bad address (exit $rc)"
+
+# ---- 2b. failure causes and late results (issue 36 item 7) ----------------------------
+# A 2-partition job on one slot: partition 0 is proved while gpud holds its
+# result (SLOTPROVE_FAULT_HOLD_RELEASED: the slot is free, the proof not
+# sent); partition 1 can only take the slot after that release, and fails in
+# synthd (its last wire, private, is 2^256 - 1: not below r), so the job
+# fails while the proof of partition 0 is held. Then the hold ends: that
+# proof comes for a failed job.
+mkdir -m 700 d6
+cp "$FIX/bn128/chain.wtns" d6/big.wtns
+python3 -c 'import sys; b = bytearray(open(sys.argv[1], "rb").read()); b[-32:] = b"\xff" * 32; open(sys.argv[1], "wb").write(b)' d6/big.wtns
+: > d6/hold
+SLOTPROVE_FAULT_HOLD_RELEASED=$TMP/d6/hold "$BIN" serve --socket d6/s.sock --slot-bytes 8M --slots 1 --synth 1 2>d6/log &
+P=$!; PIDS="$PIDS $P"
+if poll 60 up d6/s.sock; then
+    timeout -k 5 120 "$BIN" submit --socket d6/s.sock --zkey "$FIX/bn128/chain.zkey" --witness "$FIX/bn128/chain.wtns" \
+        --witness d6/big.wtns --wait --proof d6/p.json --public d6/pub.json >/dev/null 2>err; rc=$?
+    [ $rc = 1 ] && grep -q 'big.wtns.*not below r' err \
+        && ok "a witness value not below r (read by synthd) fails its job, named" || bad "value not below r (exit $rc)"
+    by=$(st d6/s.sock | jq -c '.counters | [.jobs_failed_by_cause.input, .jobs_failed_by_cause.slot_size, .jobs_failed]')
+    [ "$by" = "[1,0,1]" ] && ok "it counts as jobs_failed_by_cause input, not slot_size" \
+        || bad "value not below r: [input, slot_size, jobs_failed] = $by, expected [1,0,1]" /dev/null
+    rm -f d6/hold
+    came() { [ "$(st d6/s.sock | jq '.counters | (.late_results // 0) + .duplicate_results')" -ge 1 ] 2>/dev/null; }
+    poll 120 came
+    c=$(st d6/s.sock | jq -c '.counters | [.late_results, .duplicate_results, .proofs]')
+    [ "$c" = "[1,0,0]" ] \
+        && ok "the proof that came after its job failed counts as late_results, not duplicate_results (late, duplicate, proofs = $c)" \
+        || bad "late result: [late_results, duplicate_results, proofs] = $c, expected [1,0,0]" d6/log
+    stop $P || bad "late result: exit" d6/log
+else
+    bad "serve --slots 1 with SLOTPROVE_FAULT_HOLD_RELEASED did not come up" d6/log
+fi
 
 # ---- 3. systemd: readiness, watchdog, socket activation -------------------------------
 if command -v systemd-socket-activate >/dev/null 2>&1; then
@@ -184,5 +225,27 @@ printf 'config = other.conf\n' > d3/bad.conf; conf_err "config inside config" 1 
 printf 'synth = 1\ngpus = 0,x!y\n' > d3/bad.conf; conf_err "a bad GPU list" 2 'gpus = 0,x!y: GPU "x!y"'
 "$BIN" serve --config d3/none.conf >/dev/null 2>err; rc=$?
 [ $rc = 2 ] && grep -q 'd3/none.conf: No such file' err && ok "--config: a missing file is named (exit 2)" || bad "--config: missing file (exit $rc)"
+# not a regular file, or larger than 1 MiB: refused at once, naming the file
+# and the reason (issue 36 item 7c; before, a FIFO blocked and /dev/zero spun:
+# timeout's exit 124, or 137 when serve, which blocks SIGTERM from its start,
+# needed the SIGKILL, says it hung)
+not_conf() { # not_conf DESCRIPTION FILE PATTERN [ARG...]
+    _d=$1 _f=$2 _p=$3; shift 3
+    timeout -k 5 30 "$BIN" serve --config "$_f" --socket d3/n.sock "$@" >/dev/null 2>err; _rc=$?
+    [ $_rc = 2 ] && grep -q "$_p" err && [ ! -e d3/n.sock ] \
+        && ok "--config: $_d: exit 2 at once: $(head -c 100 err)" || bad "--config: $_d (exit $_rc; 124 or 137: it hung)"
+}
+mkfifo -m 600 d3/fifo.conf
+not_conf "a FIFO" d3/fifo.conf 'd3/fifo.conf: a FIFO, not a regular file'
+not_conf "/dev/zero" /dev/zero '/dev/zero: a character device, not a regular file'
+not_conf "a directory" d3 'd3: a directory, not a regular file'
+# 1 MiB of comments and a valid line after it: one byte more than 1 MiB
+{ head -c 1048575 /dev/zero | tr '\0' '#'; printf '\nslots=2\n'; } > d3/big.conf
+not_conf "a file over 1 MiB" d3/big.conf "d3/big.conf: $(wc -c < d3/big.conf) bytes, more than the 1048576"
+# exactly 1 MiB is read (--help: the options are parsed, nothing starts)
+{ head -c 1048567 /dev/zero | tr '\0' '#'; printf '\nslots=2\n'; } > d3/edge.conf
+timeout -k 5 30 "$BIN" serve --config d3/edge.conf --help >/dev/null 2>err; rc=$?
+[ $rc = 0 ] && [ "$(wc -c < d3/edge.conf)" = 1048576 ] && ok "--config: a file of exactly 1 MiB is read" \
+    || bad "--config: a 1 MiB file (exit $rc, $(wc -c < d3/edge.conf) bytes)"
 
 finish

@@ -2,10 +2,15 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "file_kind.h"
 
 struct parse {
     const char *file;
@@ -99,6 +104,58 @@ static int handler(void *user, const char *section, const char *name, const char
     return 1;
 }
 
+/* Reads FILE whole into *buf (malloc'd, *len bytes): a regular file of at
+ * most CONFIG_MAX_BYTES. Anything else would hang serve's start: a FIFO
+ * blocks in open or read, /dev/zero never ends. Read into memory, so a file
+ * that grows meanwhile is still cut at the limit. */
+static int read_config(const char *file, char **buf, size_t *len, struct sp_err *e)
+{
+    struct stat st;
+    /* stat first: a device or FIFO is refused without being opened */
+    if (stat(file, &st) < 0)
+        return sp_fail(e, -errno, "%s: %s", file, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return sp_fail(e, -EINVAL, "%s: %s, not a regular file: a config file must be one", file,
+                       file_kind(st.st_mode));
+    /* O_NONBLOCK: if it became a FIFO since, open must not wait for a writer */
+    int fd = open(file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
+        return sp_fail(e, -errno, "%s: %s", file, strerror(errno));
+    int rc = fstat(fd, &st) < 0 ? sp_fail(e, -errno, "%s: %s", file, strerror(errno)) : 0;
+    if (rc == 0 && !S_ISREG(st.st_mode))
+        rc = sp_fail(e, -EINVAL, "%s: %s, not a regular file: a config file must be one", file,
+                     file_kind(st.st_mode));
+    if (rc == 0 && st.st_size > CONFIG_MAX_BYTES)
+        rc = sp_fail(e, -EFBIG, "%s: %lld bytes, more than the %d a config file may have", file,
+                     (long long)st.st_size, CONFIG_MAX_BYTES);
+    char *b = rc == 0 ? malloc(CONFIG_MAX_BYTES + 1) : NULL;
+    if (rc == 0 && !b)
+        rc = sp_fail(e, -ENOMEM, "%s: out of memory", file);
+    size_t n = 0;
+    while (rc == 0 && n <= CONFIG_MAX_BYTES) {
+        ssize_t got = read(fd, b + n, CONFIG_MAX_BYTES + 1 - n);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            rc = sp_fail(e, -errno, "%s: %s", file, strerror(errno));
+        else if (got == 0)
+            break;
+        else
+            n += (size_t)got;
+    }
+    if (rc == 0 && n > CONFIG_MAX_BYTES)
+        rc = sp_fail(e, -EFBIG, "%s: grew past the %d bytes a config file may have while read",
+                     file, CONFIG_MAX_BYTES);
+    close(fd);
+    if (rc < 0) {
+        free(b);
+        return rc;
+    }
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
 int config_args(int argc, char **argv, const struct option *opts, struct config_args *out,
                 struct sp_err *e)
 {
@@ -129,10 +186,21 @@ int config_args(int argc, char **argv, const struct option *opts, struct config_
     push(&p, argv[0], NULL);
     if (file) {
         p.file = file;
-        if (!(p.f = fopen(file, "re")))
-            return sp_fail(e, -errno, "%s: %s", file, strerror(errno));
-        int rc = ini_parse_stream(reader, &p, handler, &p);
-        fclose(p.f);
+        char *text = NULL;
+        size_t len = 0;
+        int rc = read_config(file, &text, &len, e);
+        if (rc < 0)
+            return rc;
+        /* an empty file has no options (fmemopen refuses a size of 0) */
+        if (len && !(p.f = fmemopen(text, len, "r"))) {
+            rc = sp_fail(e, -errno, "%s: %s", file, strerror(errno));
+            free(text);
+            return rc;
+        }
+        rc = p.f ? ini_parse_stream(reader, &p, handler, &p) : 0;
+        if (p.f)
+            fclose(p.f);
+        free(text);
         if (rc != 0 && !p.failed) /* a syntax error: libinih gives its line */
             sp_fail(e, -EINVAL, "%s:%d: expected `key = value`, a comment or [serve]", file, rc);
         if (rc != 0)

@@ -17,6 +17,8 @@
 
 #include "err.h"
 
+#define CONFIG_MAX_BYTES (1 << 20) /* 1 MiB: a config file is a few lines */
+
 struct config_args {
     int argc;
     char **argv;          /* argv[0], the file's options, then the command line's */
@@ -28,8 +30,12 @@ struct config_args {
  * opts (getopt_long's table: unknown names and missing or unexpected
  * values are errors). 0 without --config too (out is then a copy). On a
  * bad file -EINVAL (or -errno when it cannot be read) and e names
- * FILE:LINE and the reason. The result is malloc'd and kept for the life
- * of the process (the options point into it). */
+ * FILE:LINE and the reason. FILE must be a regular file of at most
+ * CONFIG_MAX_BYTES: anything else (a FIFO, a device such as /dev/zero, a
+ * directory) is -EINVAL, a larger file -EFBIG, each naming FILE and the
+ * reason; neither is opened for long or read past the limit. The result is
+ * malloc'd and kept for the life of the process (the options point into
+ * it). */
 int config_args(int argc, char **argv, const struct option *opts, struct config_args *out,
                 struct sp_err *e);
 

@@ -2,19 +2,16 @@
 #include "metrics.h"
 
 #include <errno.h>
-#include <microhttpd.h>
-#include <netdb.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
-#include <unistd.h>
 
 #include "dispatch.h"
 #include "job_end.h"
 #include "jobs.h"
 #include "kids.h"
+#include "metrics_http.h"
 #include "pool_scan.h"
 #include "slot.h"
 
@@ -41,7 +38,7 @@ static void observe(struct histogram *h, double s)
 }
 
 struct metrics {
-    struct MHD_Daemon *mhd;
+    struct metrics_http *http;
     pthread_mutex_t mu;
     char *page;                /* under mu */
     size_t page_len;
@@ -53,91 +50,32 @@ struct metrics {
     uint64_t ended[4];         /* by enum job_state */
 };
 
-static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
-                              const char *method, const char *version, const char *upload,
-                              size_t *upload_len, void **state)
+/* metrics_page_fn: a copy of the latest page, taken under the mutex */
+static char *page_copy(void *ctx, size_t *len)
 {
-    struct metrics *m = cls;
-    (void)version;
-    (void)upload;
-    if (!*state) { /* the headers: answer when the request is complete */
-        *state = m;
-        return MHD_YES;
+    struct metrics *m = ctx;
+    pthread_mutex_lock(&m->mu);
+    char *copy = malloc(m->page_len ? m->page_len : 1);
+    if (copy) {
+        memcpy(copy, m->page, m->page_len);
+        *len = m->page_len;
     }
-    if (*upload_len) { /* a GET has no body: ignore one */
-        *upload_len = 0;
-        return MHD_YES;
-    }
-    struct MHD_Response *r;
-    unsigned code = MHD_HTTP_OK;
-    if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
-        static char msg[] = "only GET /metrics\n";
-        r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg, MHD_RESPMEM_PERSISTENT);
-        code = MHD_HTTP_METHOD_NOT_ALLOWED;
-    } else if (strcmp(url, "/metrics") != 0) {
-        static char msg[] = "not found: the metrics are at /metrics\n";
-        r = MHD_create_response_from_buffer(sizeof(msg) - 1, msg, MHD_RESPMEM_PERSISTENT);
-        code = MHD_HTTP_NOT_FOUND;
-    } else {
-        pthread_mutex_lock(&m->mu);
-        size_t len = m->page_len;
-        char *copy = malloc(len ? len : 1);
-        if (copy && len)
-            memcpy(copy, m->page, len);
-        pthread_mutex_unlock(&m->mu);
-        if (!copy)
-            return MHD_NO;
-        r = MHD_create_response_from_buffer(len, copy, MHD_RESPMEM_MUST_FREE);
-        if (r)
-            MHD_add_response_header(r, "Content-Type", "text/plain; version=0.0.4; charset=utf-8");
-    }
-    if (!r)
-        return MHD_NO;
-    enum MHD_Result rc = MHD_queue_response(conn, code, r);
-    MHD_destroy_response(r);
-    return rc;
+    pthread_mutex_unlock(&m->mu);
+    return copy;
 }
 
 struct metrics *metrics_start(const char *addr_port, struct sp_err *e)
 {
-    char host[256];
-    const char *colon = strrchr(addr_port, ':');
-    const char *h = addr_port;
-    size_t hl = colon ? (size_t)(colon - addr_port) : 0;
-    if (hl >= 2 && h[0] == '[' && h[hl - 1] == ']') {
-        h++;
-        hl -= 2;
-    }
-    char *end;
-    long port = colon ? strtol(colon + 1, &end, 10) : 0;
-    if (!colon || hl == 0 || hl >= sizeof(host) || *end || port < 1 || port > 65535) {
-        sp_fail(e, -EINVAL, "--metrics %s: expected ADDR:PORT (e.g. 127.0.0.1:9464, [::1]:9464)",
-                addr_port);
-        return NULL;
-    }
-    memcpy(host, h, hl);
-    host[hl] = 0;
-    struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV }, *ai;
-    int grc = getaddrinfo(host, colon + 1, &hints, &ai);
-    if (grc != 0) {
-        sp_fail(e, -EINVAL, "--metrics %s: %s", addr_port, gai_strerror(grc));
-        return NULL;
-    }
     struct metrics *m = calloc(1, sizeof(*m));
+    if (!m || !(m->page = strdup(""))) {
+        free(m);
+        sp_fail(e, -ENOMEM, "--metrics %s: out of memory", addr_port);
+        return NULL;
+    }
     pthread_mutex_init(&m->mu, NULL);
-    m->page = strdup("");
     m->start_ns = now_ns();
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL;
-    if (ai->ai_family == AF_INET6)
-        flags |= MHD_USE_IPv6;
-    m->mhd = MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, answer, m, MHD_OPTION_SOCK_ADDR,
-                              ai->ai_addr, MHD_OPTION_CONNECTION_LIMIT,
-                              (unsigned)METRICS_MAX_CONNS, MHD_OPTION_CONNECTION_TIMEOUT,
-                              (unsigned)METRICS_TIMEOUT_S, MHD_OPTION_END);
-    freeaddrinfo(ai);
-    if (!m->mhd) {
-        sp_fail(e, -EADDRNOTAVAIL, "--metrics %s: cannot listen there (in use, or not an "
-                "address of this host)", addr_port);
+    if (metrics_http_start(addr_port, page_copy, m, &m->http, e) < 0) {
+        pthread_mutex_destroy(&m->mu);
         free(m->page);
         free(m);
         return NULL;
@@ -345,7 +283,7 @@ void metrics_stop(struct metrics *m)
 {
     if (!m)
         return;
-    MHD_stop_daemon(m->mhd);
+    metrics_http_stop(m->http); /* first: its thread copies the page */
     pthread_mutex_destroy(&m->mu);
     free(m->page);
     free(m);

@@ -6,9 +6,10 @@
  * renders the page from the core (the figures `status` shows) into a new
  * buffer and swaps it in under a mutex held for a pointer swap; the HTTP
  * thread copies the latest page under that mutex. A scraper therefore sees
- * figures at most METRICS_EVERY_MS old. The HTTP side holds at most
- * METRICS_MAX_CONNS connections, each closed after METRICS_TIMEOUT_S
- * without progress, so a slow or hostile scraper costs only its own scrape.
+ * figures at most METRICS_EVERY_MS old. The HTTP side (metrics_http.h)
+ * gives each connection a deadline from its accept that bytes do not move,
+ * and past its connection limit closes the oldest connection still
+ * receiving, so slow or silent clients cannot keep a scraper out.
  *
  * Names (base units, `_total` counters) are listed in run/serve/README.md,
  * with the cuzk_* aliases that repeat a slotprove_* figure of the same
@@ -23,8 +24,6 @@
 #include "err.h"
 
 #define METRICS_EVERY_MS 250
-#define METRICS_MAX_CONNS 16
-#define METRICS_TIMEOUT_S 10
 
 struct metrics;
 

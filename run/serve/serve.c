@@ -34,6 +34,7 @@
 #include "file_kind.h"
 #include "log.h"
 #include "metrics.h"
+#include "metrics_http.h"
 #include "sd.h"
 #include "config.h"
 #include "conn.h"
@@ -126,16 +127,21 @@ static void usage(FILE *f)
         "                         default a proof that fails is never returned and its\n"
         "                         job fails: \"the witness does not satisfy the circuit\")\n"
         "  --metrics ADDR:PORT    serve Prometheus metrics on http://ADDR:PORT/metrics\n"
-        "                         (e.g. 127.0.0.1:9464; names in run/serve/README.md)\n"
+        "                         (e.g. 127.0.0.1:9464; names in run/serve/README.md);\n"
+        "                         one request a connection, answered within %d ms of\n"
+        "                         its accept or closed; past %d connections the\n"
+        "                         oldest still sending its request is closed\n"
         "  --config FILE          options from FILE, one `key = value` a line, key a\n"
         "                         long option without the dashes (e.g. slots = 8;\n"
         "                         no-verify = true); the command line overrides it;\n"
-        "                         see run/serve/README.md\n"
+        "                         a regular file of at most %d bytes; see\n"
+        "                         run/serve/README.md\n"
         "  -h, --help             this text\n"
         "\n"
         "SIGTERM or SIGINT: stop taking jobs, finish running ones, exit 0 (a second one:\n"
         "stop now, exit 1). SIGHUP is logged and changes nothing.\n",
-        default_socket_path(), MAX_SYNTHDS, MAX_GPUDS);
+        default_socket_path(), MAX_SYNTHDS, MAX_GPUDS, METRICS_HTTP_DEADLINE_MS,
+        METRICS_HTTP_MAX_CONNS, CONFIG_MAX_BYTES);
     fprintf(f, "\nwitness programs (input jobs):\n%s", witness_serve_help);
 }
 

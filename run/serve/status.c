@@ -157,7 +157,7 @@ char *status_json(struct core *d, uid_t viewer, const struct sizing *sz)
                                               (int)queued));
     json_object_set_new(st, "proofs_per_second_1m", json_real(recent / 60.0));
     json_object_set_new(st, "counters",
-                        json_pack("{sIsIsIsIsIsIsIsIsIsI}", "proofs", (json_int_t)d->c.proofs,
+                        json_pack("{sIsIsIsIsIsIsIsIsIsIsI}", "proofs", (json_int_t)d->c.proofs,
                                   "jobs_done", (json_int_t)d->c.jobs_done, "jobs_failed",
                                   (json_int_t)d->c.jobs_failed, "reproved_from_shm",
                                   (json_int_t)d->c.reproved_from_shm, "resynthesized",
@@ -166,7 +166,8 @@ char *status_json(struct core *d, uid_t viewer, const struct sizing *sz)
                                   (json_int_t)d->c.gpud_deaths, "rss_kills",
                                   (json_int_t)d->kids.rss_kills, "stall_kills",
                                   (json_int_t)d->kids.stall_kills, "duplicate_results",
-                                  (json_int_t)d->c.duplicate_results));
+                                  (json_int_t)d->c.duplicate_results, "late_results",
+                                  (json_int_t)d->c.late_results));
     json_t *counters = json_object_get(st, "counters");
     json_object_set_new(counters, "left_behind_stuck", json_integer((json_int_t)d->kids.stuck.total));
     json_t *by = json_object();

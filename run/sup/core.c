@@ -146,7 +146,12 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
     struct job *j = jobs_by_num(&c->jobs, m->job_id);
     enum dsp_outcome o = j ? apply(c, j, m->partition, DSP_EV_PROVED, k->index) : DSP_DUPLICATE;
     if (o != DSP_PART_DONE && o != DSP_JOB_DONE) {
-        c->c.duplicate_results++;
+        /* a job that ended without this proof abandoned its work: the proof
+         * comes late, it is not a second one */
+        if (!j || j->state == JOB_FAILED || j->state == JOB_CANCELLED)
+            c->c.late_results++;
+        else
+            c->c.duplicate_results++;
         gpud_progress(c, k, j);
         return;
     }
@@ -258,7 +263,9 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
     case CTL_SYNTH_ERR:
         if (k->holding && (j = running_job(c, k->job_num, k->part))) {
             apply(c, j, k->part, DSP_EV_FAILED, k->p.incarnation);
-            core_fail_job(c, j, m->status == -SP_ERANGE ? FAIL_SLOT_SIZE : FAIL_INPUT, "%s",
+            /* only synthd's slot check says SP_ESLOTSIZE; any other refusal
+             * (a witness out of range, wire 0 not 1, a failed program) is the input's */
+            core_fail_job(c, j, m->status == -SP_ESLOTSIZE ? FAIL_SLOT_SIZE : FAIL_INPUT, "%s",
                           m->text);
         }
         k->state = KID_IDLE;

@@ -60,7 +60,10 @@ struct counters {
     uint64_t proofs, jobs_done, jobs_failed;
     uint64_t reproved_from_shm;  /* slots proved again after a gpud death, no re-synthesis */
     uint64_t resynthesized;      /* partitions synthesized again after a gpud death */
-    uint64_t synthd_deaths, gpud_deaths, duplicate_results;
+    uint64_t synthd_deaths, gpud_deaths;
+    uint64_t duplicate_results;  /* a second proof of a partition already proved: dropped */
+    uint64_t late_results;       /* a proof for a job already failed, cancelled or
+                                  * forgotten (its work abandoned): dropped */
     uint64_t jobs_failed_by[FAIL_NCAUSES]; /* enum fail_cause; sums to jobs_failed */
 };
 

@@ -110,11 +110,11 @@ static int insert_key(struct key_cache *kc, struct key_prep *p, const char *name
         }
     uint64_t need = payload_layout(p->zk.domain_size, p->zk.n_vars).total;
     if (kc->slot_bytes && need > kc->slot_bytes) {
-        sp_fail(e, -SP_ERANGE, "%s: needs %llu-byte slots but the pool's are %llu bytes "
+        sp_fail(e, -SP_ESLOTSIZE, "%s: needs %llu-byte slots but the pool's are %llu bytes "
                  "(start serve with a larger --slot-bytes)", name, (unsigned long long)need,
                  (unsigned long long)kc->slot_bytes);
         prep_close(p);
-        return -SP_ERANGE;
+        return -SP_ESLOTSIZE;
     }
     if (!preloaded)
         *evicted = keys_evict_one(kc, busy_keys); /* keep a free entry if an idle one can go */

@@ -53,7 +53,7 @@ void core_intake_done(struct core *c, struct intake_task *t)
         if (evicted < CTL_MAX_KEYS)
             core_drop_key(c, evicted);
         if (rc < 0) {
-            core_fail_job(c, j, FAIL_KEY, "%s", e.msg);
+            core_fail_job(c, j, rc == -SP_ESLOTSIZE ? FAIL_SLOT_SIZE : FAIL_KEY, "%s", e.msg);
             intake_free(t);
             return;
         }
