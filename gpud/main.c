@@ -31,8 +31,9 @@ int main(int argc, char **argv)
     struct sp_err e = { "" };
     struct backend *be = &gpud_backend;
 
-    if (child_start(&gpud_args, argc, argv, "gpud", &gpud_pool, PROT_READ) != 0)
-        return 2;
+    int start = child_start(&gpud_args, argc, argv, "gpud", &gpud_pool, PROT_READ);
+    if (start != 0)
+        return start; /* 2: fatal (bad arguments); 1: the pool would not attach (shm/child.h) */
     /* the supervisor's --no-verify and --trace-buffers reach gpud as arguments */
     prove_work_verify(!gpud_args.no_verify);
     gpud_trace_buffers = gpud_args.trace_buffers;

@@ -130,8 +130,11 @@ int child_start(struct child_args *a, int argc, char **argv, const char *role,
     snprintf(point, sizeof(point), "%s-start", role);
     fault_point_kill(point, NULL);
     if ((rc = pool_attach(pool, a->pool_ctl_fd, a->pool_payload_fd, payload_prot)) < 0) {
-        fprintf(stderr, "%s: cannot attach the slot pool: %s\n", role, strerror(-rc));
-        return 2;
+        /* not fatal: the supervisor repairs a torn control page within a
+         * second (pool_guard.h) and starts this role again, with backoff */
+        fprintf(stderr, "%s: cannot attach the slot pool: %s (a bug, or a process wrote the "
+                "pool: please report it)\n", role, strerror(-rc));
+        return 1;
     }
     return 0;
 }

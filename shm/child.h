@@ -63,9 +63,10 @@ struct pool;
 
 /* The start every child makes: parses its arguments, binds itself to the
  * supervisor (PDEATHSIG), fires the "<role>-start" fault point
- * (fault_point.h), and
- * attaches the pool with payload_prot. 0, or 2 (the exit code: fatal, do
- * not respawn) after a message on stderr naming the role. */
+ * (fault_point.h), and attaches the pool with payload_prot. 0; 2 (the
+ * exit code: fatal, do not respawn) after a message on stderr naming the
+ * role; or 1 when the pool does not attach (a torn control page, which the
+ * supervisor repairs: pool_guard.h; the role is respawned with backoff). */
 int child_start(struct child_args *a, int argc, char **argv, const char *role,
                 struct pool *pool, int payload_prot);
 

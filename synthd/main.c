@@ -387,8 +387,9 @@ int main(int argc, char **argv)
         }
         return 0;
     }
-    if (child_start(&args, argc, argv, "synthd", &pool, PROT_READ | PROT_WRITE) != 0)
-        return 2;
+    int start = child_start(&args, argc, argv, "synthd", &pool, PROT_READ | PROT_WRITE);
+    if (start != 0)
+        return start; /* 2: fatal (bad arguments); 1: the pool would not attach (shm/child.h) */
     trace_buffers = args.trace_buffers;
     witness_private_dirs_sweep(); /* what a killed predecessor left */
     nthreads = args.threads ? args.threads : parallel_threads();

@@ -1309,6 +1309,42 @@ s19() {
     check "s19 prove: no child left ($kids)" poll 10 all_dead $kids
 }
 
+# ---- 20. a torn control page ------------------------------------------------------
+
+# s20: the slot pool's control memfd overwritten with 0xff (what the red team
+# did through /proc/<pid>/fd before witness programs were boxed): the
+# supervisor writes its layout back from its own copy (shm/pool_guard.h),
+# resets the rings and the slot words that hold no state, respawned synthds
+# attach, and every later job is proved; status and the log say so.
+pool_repaired() { [ "$(sj .counters.pool_fields_repaired)" -ge 1 ] 2>/dev/null; }
+s20() {
+    start_daemon s20 -- --key nopub="$FIX/nopub.zkey" || return
+    fd=$(ls -l /proc/"$DPID"/fd | awk '/slotprove-ctl/ { print $9; exit }')
+    check "s20: the supervisor holds the control memfd (fd $fd)" [ -n "$fd" ]
+    python3 -c "
+import os, sys
+f = os.open('/proc/$DPID/fd/$fd', os.O_RDWR)
+os.pwrite(f, b'\xff' * os.fstat(f).st_size, 0)" 2>"$D/err" || bad "s20: overwriting the control memfd" "$D/err"
+    poll 30 pool_repaired || bad "s20: status never counted a repair"
+    check "s20: status counts the repair ($(st | jq -c '.counters | {pool_fields_repaired, pool_slots_repaired}'))" \
+        eval '[ "$(sj .counters.pool_fields_repaired)" -ge 12 ] && [ "$(sj .counters.pool_slots_repaired)" -ge 1 ]'
+    check "s20: the log names it: $(grep -o 'msg="the slot pool.s control page was overwritten[^"]*' "$LOG" | head -1)" \
+        grep -q "event=pool_repaired" "$LOG"
+    for k in $(sj '.processes[] | select(.role == "synthd") | .pid'); do kill -KILL "$k"; done
+    : >"$D/verify"
+    nok=0
+    for i in 1 2 3; do
+        timeout 120 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
+            --proof "$D/p.$i.json" --public "$D/q.$i.json" >/dev/null 2>"$D/err" && nok=$((nok + 1))
+        vline nopub "$D/p.$i.json" "$D/q.$i.json" 1 >>"$D/verify"
+    done
+    check "s20: after the repair, with the synthds killed and respawned, 3 jobs are proved ($nok)" [ "$nok" = 3 ]
+    verify_batch "$D/verify" "s20: their proofs verify"
+    check "s20: no process stopped for good ($(sj '[.processes[] | select(.state == "stopped")] | length'))" \
+        [ "$(sj '[.processes[] | select(.state == "stopped")] | length')" = 0 ]
+    stop_daemon
+}
+
 T0=$(now)
 section() {
     _t=$(now)
@@ -1318,7 +1354,7 @@ section() {
     [ -n "${DPID:-}" ] && case " $DAEMONS " in *" $DPID "*) kill -KILL "$DPID"; wait "$DPID" 2>/dev/null; forget "$DPID" ;; esac
     echo "# $1 took $(since "$_t") s"
 }
-ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s19 s11 s13 s14 s17 s15 s16 s18 s12"}
+ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s19 s20 s11 s13 s14 s17 s15 s16 s18 s12"}
 for s in $ONLY; do
     case $s in
     s1) section s1 "random synthd kills under load" ;;
@@ -1331,6 +1367,7 @@ for s in $ONLY; do
     s8) section s8 "bad inputs as jobs" ;;
     s9) section s9 "memory bound" ;;
     s10) section s10 "SIGTERM drains" ;;
+    s20) section s20 "a torn control page (0xff over the pool's control memfd)" ;;
     s19) section s19 "SIGTERM/SIGINT drain with helper threads (a 2^17 key)" ;;
     s11) section s11 "socket security" ;;
     s12) section s12 "fuzzers (make fuzz-short)" ;;

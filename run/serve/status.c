@@ -170,6 +170,10 @@ char *status_json(struct core *d, uid_t viewer, const struct sizing *sz)
                                   (json_int_t)d->c.late_results));
     json_t *counters = json_object_get(st, "counters");
     json_object_set_new(counters, "left_behind_stuck", json_integer((json_int_t)d->kids.stuck.total));
+    json_object_set_new(counters, "pool_fields_repaired",
+                        json_integer((json_int_t)d->c.pool_fields_repaired));
+    json_object_set_new(counters, "pool_slots_repaired",
+                        json_integer((json_int_t)d->c.pool_slots_repaired));
     json_t *by = json_object();
     for (int k = 0; k < FAIL_NCAUSES; k++)
         json_object_set_new(by, fail_cause_name((enum fail_cause)k),

@@ -44,6 +44,8 @@ void core_init(struct core *c)
 int core_start(struct core *c, struct sp_err *e)
 {
     int rc = pool_create_rings(&c->pool, c->o.slots, c->o.slot_bytes, c->o.gpuds);
+    if (rc == 0)
+        pool_guard_init(&c->pool_guard, &c->pool);
     if (rc < 0)
         return sp_fail(e, rc, "cannot create %u slots of %llu bytes: %s", c->o.slots,
                        (unsigned long long)c->o.slot_bytes, strerror(-rc));
@@ -592,6 +594,18 @@ void core_tick(struct core *c, uint64_t now)
                 core_send_key(c, k, id);
     }
     dispatch_idle(c, now);
+    if (c->pool.hdr && now - c->last_guard_ns > 1000000000ull) { /* pool_guard.h */
+        unsigned fields, slots;
+        pool_guard_check(&c->pool_guard, &c->pool, &fields, &slots);
+        c->last_guard_ns = now;
+        c->c.pool_fields_repaired += fields;
+        c->c.pool_slots_repaired += slots;
+        if (fields || slots)
+            sup_log(LOG_ERR, "event=pool_repaired fields=%u slots=%u|the slot pool's control page "
+                    "was overwritten: %u layout fields written back from the supervisor's copy, "
+                    "%u slot words holding no state set FREE (a bug, or a process writing the "
+                    "pool: please report it)", fields, slots, fields, slots);
+    }
     if (now - c->last_purge_ns > 1000000000ull) {
         jobs_purge(&c->jobs, now, (uint64_t)c->o.result_ttl_s * 1000000000ull, job_held,
                    job_gone, c);

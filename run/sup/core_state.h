@@ -14,6 +14,7 @@
 #include "keys.h"
 #include "kids.h"
 #include "pool.h"
+#include "pool_guard.h"
 #include "stages.h"
 
 struct core_opts {
@@ -65,6 +66,8 @@ struct counters {
     uint64_t late_results;       /* a proof for a job already failed, cancelled or
                                   * forgotten (its work abandoned): dropped */
     uint64_t jobs_failed_by[FAIL_NCAUSES]; /* enum fail_cause; sums to jobs_failed */
+    uint64_t pool_fields_repaired; /* control-page layout fields written back (pool_guard.h) */
+    uint64_t pool_slots_repaired;  /* slot words holding no state, set FREE */
 };
 
 /* Where the time goes, summed since start (status "pipeline"); a rate is
@@ -97,6 +100,8 @@ struct core_hooks {
 struct core {
     struct core_opts o;
     struct pool pool;
+    struct pool_guard pool_guard; /* the pool's layout as created: repairs a torn page */
+    uint64_t last_guard_ns;
     int doorbells[MAX_GPUDS];  /* gpud i's eventfd, rung by synthd after a publish */
     struct kid_table kids;
     struct key_cache keys;
