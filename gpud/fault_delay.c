@@ -1,4 +1,4 @@
-/* fault_delay.c — the fault tests' delays and hold (see fault_delay.h). */
+/* fault_delay.c — the fault tests' delays and holds (see fault_delay.h). */
 #include "fault_delay.h"
 
 #include <stdlib.h>
@@ -13,11 +13,11 @@ static void delay_ms(const char *var)
         usleep((useconds_t)strtoul(s, NULL, 10) * 1000);
 }
 
-/* While the file $SLOTPROVE_FAULT_HOLD names exists, wait (10 ms polls, at
- * most HOLD_MAX_MS). */
-static void hold(void)
+/* While the file the environment variable VAR names exists, wait (10 ms
+ * polls, at most HOLD_MAX_MS). */
+static void hold(const char *var)
 {
-    const char *path = getenv("SLOTPROVE_FAULT_HOLD");
+    const char *path = getenv(var);
     for (unsigned waited = 0; path && waited < HOLD_MAX_MS && access(path, F_OK) == 0; waited += 10)
         usleep(10000);
 }
@@ -25,10 +25,11 @@ static void hold(void)
 void fault_delay(void)
 {
     delay_ms("SLOTPROVE_FAULT_DELAY_MS");
-    hold();
+    hold("SLOTPROVE_FAULT_HOLD");
 }
 
 void fault_delay_released(void)
 {
     delay_ms("SLOTPROVE_FAULT_RELEASED_MS");
+    hold("SLOTPROVE_FAULT_HOLD_RELEASED");
 }

@@ -12,7 +12,12 @@
  *                           needs, then remove the file.
  *   fault_delay_released()  sleeps $SLOTPROVE_FAULT_RELEASED_MS ms: only
  *                           after the early release, so with two workers
- *                           gpud holds two released partitions at once.
+ *                           gpud holds two released partitions at once;
+ *                           then, while the file
+ *                           $SLOTPROVE_FAULT_HOLD_RELEASED names exists (at
+ *                           most 2 minutes), waits: the partition is off
+ *                           its slot and only gpud has it, so a test can
+ *                           kill gpud in that window for certain.
  */
 #ifndef SLOTPROVE_GPUD_FAULT_DELAY_H
 #define SLOTPROVE_GPUD_FAULT_DELAY_H
