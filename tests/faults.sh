@@ -619,13 +619,16 @@ s6() {
 
 client_in_job() { [ -s "$D/c.id" ] && [ "$(sj .jobs.running)" = 1 ]; }
 
+# While $TMP/s7.hold exists gpud holds the job's partition
+# (SLOTPROVE_FAULT_HOLD): the client is killed while its job cannot end yet.
 s7() {
-    start_daemon s7 SLOTPROVE_FAULT_DELAY_MS=500 -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
+    touch "$TMP/s7.hold"
+    start_daemon s7 SLOTPROVE_FAULT_HOLD="$TMP/s7.hold" -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
     "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
         --proof "$D/c.proof.json" --public "$D/c.public.json" >"$D/c.id" 2>"$D/c.err" &
     CPID=$!
     bg_add "$CPID"
-    if poll 20 client_in_job; then
+    if poll 60 client_in_job; then
         kill -KILL "$CPID"
         wait "$CPID" 2>/dev/null
         bg_done "$CPID"
@@ -635,7 +638,8 @@ s7() {
     fi
     id=$(cat "$D/c.id")
     check "s7: the killed client wrote no output" [ ! -e "$D/c.proof.json" ]
-    if timeout 30 "$BIN" wait --socket "$SOCK" --proof "$D/p.json" --public "$D/q.json" "$id" 2>"$D/err"; then
+    rm -f "$TMP/s7.hold"
+    if timeout 90 "$BIN" wait --socket "$SOCK" --proof "$D/p.json" --public "$D/q.json" "$id" 2>"$D/err"; then
         ok "s7: slotprove wait $id returned the finished job"
     else
         bad "s7: wait $id: $(cat "$D/err")"
@@ -802,26 +806,31 @@ s9() {
 
 draining() { [ "$(sj .draining)" = true ]; }
 
+# While $TMP/s10.hold exists gpud holds the partition it took
+# (SLOTPROVE_FAULT_HOLD): the jobs cannot end before the drain is seen and a
+# submit is refused; then the hold is lifted and the drain must finish them.
 s10() {
-    start_daemon s10 SLOTPROVE_FAULT_DELAY_MS=300 -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
+    touch "$TMP/s10.hold"
+    start_daemon s10 SLOTPROVE_FAULT_HOLD="$TMP/s10.hold" -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
     sock=$SOCK
     : >"$D/waiters"
     for i in 1 2 3 4; do
         id=$(submit --key nopub --witness "$FIX/nopub.wtns") || continue
-        ( timeout 60 "$BIN" wait --socket "$sock" --proof "$D/p.$i.json" --public "$D/q.$i.json" "$id" \
+        ( timeout 180 "$BIN" wait --socket "$sock" --proof "$D/p.$i.json" --public "$D/q.$i.json" "$id" \
             2>"$D/w.$i.err"; echo $? >"$D/w.$i.rc" ) &
         bg_add $!
         echo "$i $!" >>"$D/waiters"
     done
-    poll 20 proving || bad "s10: no slot reached PROVING"
+    poll 60 proving || bad "s10: no slot reached PROVING"
     running=$(sj .jobs.running)
     kill -TERM "$DPID"
-    poll 10 draining || bad "s10: status never showed draining"
+    poll 60 draining || bad "s10: status never showed draining"
     submit --key nopub --witness "$FIX/nopub.wtns" >/dev/null 2>"$D/err"
     rc=$?
     check "s10: a submit while draining is refused (exit $rc): $(cat "$D/err")" \
         eval '[ $rc = 1 ] && grep -q "shutting down" "$D/err"'
-    poll 60 dead "$DPID"
+    rm -f "$TMP/s10.hold"
+    poll 120 dead "$DPID"
     wait "$DPID"
     drc=$?
     forget "$DPID"
