@@ -8,7 +8,8 @@
 # verified with snarkjs (its JS API, in one node process per batch).
 # Synchronisation is by polling `status --json` (or the daemon log) with a
 # deadline, never by fixed sleeps (the only plain sleeps: the killer's random
-# pauses, and s4's 1 s window in which nothing may happen). Every process
+# pauses); a state a check samples is made to last (SLOTPROVE_FAULT_HOLD*
+# files) or read from the daemon's own counters and log. Every process
 # started here is killed on exit (trap), and each section checks that its
 # daemon left no synthd/gpud. FAULTS_ONLY="s2 s7" runs some sections only.
 #
@@ -484,6 +485,34 @@ synthds_stopped() { [ "$(sj '[.processes[] | select(.role == "synthd" and .state
 synthds_looping() { [ "$(sj '[.processes[] | select(.role == "synthd" and .state == "backoff" and (.backoff_reason // "" | startswith("crash loop: ")))] | length')" = 2 ]; }
 synthds_idle() { [ "$(sj '[.processes[] | select(.role == "synthd" and .state == "idle")] | length')" = 2 ]; }
 synthd_restarts() { sj '[.processes[] | select(.role == "synthd") | .restarts] | add'; }
+# a snapshot of status in $D/st.json in which synthd 0 is in a crash-loop
+# backoff with more than 1 s left: the backoffs double (4, 8, 16 ... s), so
+# one comes that a status round trip on a busy box does not outlast
+backoff_snapshot() {
+    st >"$D/st.json" && [ "$(jq '[.processes[] | select(.role == "synthd")][0] |
+        .state == "backoff" and (.backoff_reason // "" | startswith("crash loop: ")) and .respawn_in_s > 1' "$D/st.json")" = true ]
+}
+# backoffs_kept: "N M": of the synthds' crash-loop backoffs in $LOG that a
+# start of the same synthd followed, N were checked and M ended early: the
+# start came less than backoff_s - 1 s after the crash_loop line (the log's
+# times are whole seconds)
+backoffs_kept() {
+    awk 'function ix() { match($0, / index=[0-9]+/); return substr($0, RSTART + 7, RLENGTH - 7) }
+        match($0, /\] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]: /) {
+            split(substr($0, RSTART + 2, 8), h, ":")
+            t = h[1] * 3600 + h[2] * 60 + h[3]
+        }
+        / event=crash_loop role=synthd / {
+            i = ix(); match($0, / backoff_s=[0-9]+/); b[i] = substr($0, RSTART + 11, RLENGTH - 11); at[i] = t
+            next
+        }
+        / event=started role=synthd / {
+            i = ix()
+            if (i in b) { n++; if ((t - at[i] + 86400) % 86400 < b[i] - 1) short++; delete b[i] }
+        }
+        END { print n + 0, short + 0 }' "$LOG"
+}
+backoff_ended() { [ "$(backoffs_kept | cut -d" " -f1)" -ge 1 ]; }
 
 s4() {
     # (a) synthds that crash (SIGSEGV) at every start, holding nothing: the
@@ -493,19 +522,22 @@ s4() {
         --key nopub="$FIX/nopub.zkey" || return
     id=$(submit --key nopub --witness "$FIX/nopub.wtns" 2>"$D/err")
     check "s4: a submit during the crash loop is accepted: $(cat "$D/err")" [ -n "$id" ]
-    poll 30 synthds_looping
-    st >"$D/st.json"
-    check "s4: both synthds back off with a crash-loop reason" synthds_looping
-    reason=$(jq -r '[.processes[] | select(.role == "synthd") | .backoff_reason][0]' "$D/st.json")
-    wait_s=$(jq -r '[.processes[] | select(.role == "synthd") | .respawn_in_s][0]' "$D/st.json")
+    check "s4: both synthds back off with a crash-loop reason" poll 60 synthds_looping
+    # status's figures from one snapshot, of synthd 0 in a backoff
+    poll 120 backoff_snapshot
+    reason=$(jq -r '[.processes[] | select(.role == "synthd")][0].backoff_reason' "$D/st.json")
+    wait_s=$(jq -r '[.processes[] | select(.role == "synthd")][0].respawn_in_s' "$D/st.json")
+    next_s=$(echo "$reason" | sed -n 's/.*next start in \([0-9]*\) s.*/\1/p')
     note "s4: backoff_reason: $reason (respawn in $wait_s s)"
-    check "s4: status shows when the next start is (respawn_in_s $wait_s > 1)" \
-        eval 'awk -v w="$wait_s" "BEGIN { exit !(w > 1) }"'
+    check "s4: status shows when the next start is (1 < respawn_in_s $wait_s <= ${next_s:-?}, the reason's)" \
+        eval 'awk -v w="$wait_s" -v n="${next_s:-0}" "BEGIN { exit !(w > 1 && w <= n) }"'
+    # no respawn before a backoff is over: the daemon's own log lines, a
+    # crash_loop with its backoff_s, then the next start of that synthd
     lim=$(sed -n 's/^#define CRASH_LIMIT *\([0-9]*\).*/\1/p' run/sup/kids.h)
-    r1=$(synthd_restarts)
-    sleep 1
-    r2=$(synthd_restarts)
-    check "s4: no respawn during the backoff (restarts $r1 -> $r2; CRASH_LIMIT ${lim:-?})" [ "$r1" = "$r2" ]
+    poll 120 backoff_ended
+    set -- $(backoffs_kept)
+    check "s4: no respawn during the backoff ($1 backoffs followed by a start in the log, $2 of them early; CRASH_LIMIT ${lim:-?})" \
+        [ "$1" -ge 1 -a "$2" = 0 ]
     check "s4: the queued job is still running, not failed ($(sj .jobs.running) running, $(sj .jobs.failed) failed)" \
         [ "$(sj .jobs.running)" = 1 -a "$(sj .jobs.failed)" = 0 ]
     check "s4: the daemon ($DPID) and gpud are still up" \
@@ -516,11 +548,11 @@ s4() {
     start_daemon s4b -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
     n=0
     while [ $n -lt 12 ]; do
-        poll 10 synthds_idle || break
+        poll 60 synthds_idle || break
         p=$(sj '[.processes[] | select(.role == "synthd") | .pid][0]')
         kill -KILL "$p" 2>/dev/null && n=$((n + 1))
     done
-    poll 20 synthds_idle
+    poll 60 synthds_idle
     st >"$D/st.json"
     looped=$(jq '[.processes[] | select(.backoff_reason != null)] | length' "$D/st.json")
     check "s4: $n external SIGKILLs of idle synthds: no crash-loop backoff ($looped), both idle again" \
@@ -536,7 +568,7 @@ s4() {
     # the reason instead of hanging, new submits are refused at once
     start_daemon s4c SLOTPROVE_FAULT=synthd-start SLOTPROVE_FAULT_EXIT=2 -- --synth 2 \
         --key nopub="$FIX/nopub.zkey" || return
-    poll 30 synthds_stopped
+    poll 60 synthds_stopped
     check "s4: exit code 2 stops every synthd" synthds_stopped
     reason=$(sj '[.processes[] | select(.role == "synthd") | .stop_reason][0]')
     check "s4: stop_reason says why: $reason" eval 'echo "$reason" | grep -q "exit code 2: fatal"'
