@@ -118,7 +118,7 @@ start_daemon() {
     DPID=$!
     DAEMONS="$DAEMONS $DPID"
     ALL_DAEMONS="$ALL_DAEMONS $DPID"
-    _end=$(($(date +%s) + 15))
+    _end=$(($(date +%s) + 60))
     while [ "$(date +%s)" -lt "$_end" ] && alive "$DPID"; do
         if [ -n "$(sj '.processes[] | select(.role == "gpud") | .state | select(. == "idle")')" ]; then
             return 0
@@ -1133,9 +1133,14 @@ wait_all() {
     verify_batch "$D/verify" "$3: every proof verifies"
 }
 stall_logged() { grep -q "killing $1 pid $2: stalled: stopped" "$LOG"; }
+# the stalled synthd's last exit, once reaped, in status (in $sw)
+stall_shown() {
+    sw=$(sj '[.processes[] | select(.role == "synthd" and .stalls > 0) | .last_exit][0]')
+    echo "$sw" | grep -q "stalled: stopped"
+}
 
 s15() {
-    start_daemon s15 SLOTPROVE_FAULT_DELAY_MS=300 -- --synth 2 --slots 4 \
+    start_daemon s15 SLOTPROVE_FAULT_DELAY_MS=300 SLOTPROVE_FAULT_HOLD="$TMP/s15.hold" -- --synth 2 --slots 4 \
         --key nopub="$FIX/nopub.zkey" --key allpub="$FIX/allpub.zkey" || return
     # (a) an idle synthd SIGSTOPped: it gets no work it would sit on; it is
     # seen stopped, killed, respawned; the jobs complete
@@ -1145,20 +1150,23 @@ s15() {
     for i in 1 2 3 4 5 6; do
         id=$(submit --key nopub --witness "$FIX/nopub.wtns" 2>"$D/err") && echo "$i $id nopub 1" >>"$D/jobs"
     done
-    check "s15: SIGSTOPped synthd $sp detected as stalled and killed" poll 20 stall_logged synthd "$sp"
-    sw=$(sj '[.processes[] | select(.role == "synthd" and .stalls > 0) | .last_exit][0]')
-    check "s15: status counts the stall and its last exit says why: $sw" \
-        eval 'echo "$sw" | grep -q "stalled: stopped"'
+    check "s15: SIGSTOPped synthd $sp detected as stalled and killed" poll 60 stall_logged synthd "$sp"
+    sw=""
+    poll 30 stall_shown
+    check "s15: status counts the stall and its last exit says why: $sw" stall_shown
     wait_all "$D/jobs" 6 "s15 (stopped synthd)"
-    # (b) gpud SIGSTOPped while it holds work: killed, restarted, work redone
+    # (b) gpud SIGSTOPped while it holds work (held at its take while
+    # $TMP/s15.hold exists): killed, restarted, work redone
     gp=$(gpud_pid)
+    touch "$TMP/s15.hold"
     : >"$D/jobs"
     for i in 1 2 3 4 5 6; do
         id=$(submit --key allpub --witness "$FIX/allpub.wtns" 2>"$D/err") && echo "$i $id allpub 1" >>"$D/jobs"
     done
-    poll 20 proving
+    check "s15: gpud $gp holds a PROVING slot" poll 60 proving
     kill -STOP "$gp"
-    check "s15: SIGSTOPped gpud $gp detected as stalled and killed" poll 20 stall_logged gpud "$gp"
+    check "s15: SIGSTOPped gpud $gp detected as stalled and killed" poll 60 stall_logged gpud "$gp"
+    rm -f "$TMP/s15.hold"
     wait_all "$D/jobs" 6 "s15 (stopped gpud)"
     check "s15: counters.stall_kills $(counter stall_kills) == 2" [ "$(counter stall_kills)" = 2 ]
     stop_daemon
@@ -1252,7 +1260,7 @@ s18() {
     timeout 90 "$BIN" wait --socket "$SOCK" "$first" >/dev/null 2>"$D/err"
     check "s18: a stalled job fails after --file-timeout (30 s), naming its witness" \
         grep -q 'stall1.wtns: reading the job.s files did not finish within 30 s' "$D/err"
-    poll 20 eval '[ "$(sj .intake.abandoned_stuck)" = 32 ]'
+    poll 90 eval '[ "$(sj .intake.abandoned_stuck)" = 32 ]'
     check "s18: status counts the 32 abandoned readers ($(sj .intake.abandoned_stuck) stuck, $(sj .intake.running) running)" \
         eval '[ "$(sj .intake.abandoned_stuck)" = 32 ] && [ "$(sj .intake.running)" = 0 ]'
     cp "$FIX/allpub.zkey" "$D/stallkey.zkey"
@@ -1269,7 +1277,7 @@ s18() {
     timeout 90 "$BIN" wait --socket "$SOCK" "${kid:-0}" >/dev/null 2>"$D/err"
     check "s18: the hanging --zkey's job fails naming the key, not the witness: $(cat "$D/err")" \
         grep -q 'stallkey.zkey: reading the job.s files did not finish within 30 s' "$D/err"
-    check "s18: status: 33 abandoned in all" eval '[ "$(sj .intake.abandoned_total)" = 33 ]'
+    check "s18: status: 33 abandoned in all" poll 60 eval '[ "$(sj .intake.abandoned_total)" = 33 ]'
     stop_daemon
 }
 
