@@ -465,7 +465,7 @@ s3() {
     start_daemon s3 SLOTPROVE_FAULT=synthd-bloat SLOTPROVE_FAULT_ONCE="$TMP/s3.once" \
         SLOTPROVE_FAULT_BYTES=300000000 -- --synth 2 --synth-rss-max 100M \
         --key nopub="$FIX/nopub.zkey" || return
-    if timeout 60 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
+    if timeout 150 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
         --proof "$D/p.json" --public "$D/q.json" >/dev/null 2>"$D/err"; then
         ok "s3: the job completed despite the bloated synthd"
     else
@@ -479,7 +479,7 @@ s3() {
     check "s3: the log names the figure (RssAnon ... exceeded --synth-rss-max 100.0 MiB)" \
         eval 'echo "$line" | grep -q "killing synthd pid [0-9]*: RssAnon [0-9.]* MiB exceeded --synth-rss-max 100.0 MiB"'
     check "s3: counters.rss_kills $(counter rss_kills) >= 1" [ "$(counter rss_kills)" -ge 1 ]
-    poll 10 synthd_restarted
+    poll 60 synthd_restarted
     check "s3: the synthd was restarted ($(sj '[.processes[] | select(.role == "synthd") | .restarts] | add') restarts, last_exit: $(sj '[.processes[] | select(.role == "synthd") | .last_exit | select(. != "")][0]'))" \
         synthd_restarted
     stop_daemon
