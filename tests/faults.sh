@@ -139,14 +139,14 @@ bg_done() { BG=$(echo " $BG " | sed "s/ $1 / /; s/^ *//; s/ *$//"); }
 # exited 0 and left no synthd/gpud behind
 stop_daemon() {
     kill -TERM "$DPID" 2>/dev/null
-    if ! poll 30 dead "$DPID"; then
-        bad "$TAG: daemon did not exit within 30 s of SIGTERM"
+    if ! poll 60 dead "$DPID"; then
+        bad "$TAG: daemon did not exit within 60 s of SIGTERM"
         kill -KILL "$DPID" 2>/dev/null
     fi
     wait "$DPID"
     _rc=$?
     forget "$DPID"
-    if poll 5 no_kids "$DPID"; then
+    if poll 30 no_kids "$DPID"; then
         check "$TAG: SIGTERM: the daemon exited 0 ($_rc) and no synthd/gpud of it is left" [ "$_rc" = 0 ]
     else
         bad "$TAG: synthd/gpud left after the daemon exited: $(kids_of "$DPID" | tr '\n' ' ')"
@@ -593,7 +593,7 @@ stop_daemon_now() {
     kill -KILL "$DPID" 2>/dev/null
     wait "$DPID" 2>/dev/null
     forget "$DPID"
-    poll 5 no_kids "$DPID" || bad "$TAG: children left after SIGKILL: $(kids_of "$DPID" | tr '\n' ' ')"
+    poll 30 no_kids "$DPID" || bad "$TAG: children left after SIGKILL: $(kids_of "$DPID" | tr '\n' ' ')"
 }
 
 # ---- 5. poison partition --------------------------------------------------------
@@ -632,9 +632,12 @@ s5() {
 # ---- 6. supervisor killed -------------------------------------------------------
 
 s6() {
-    start_daemon s6 SLOTPROVE_FAULT_DELAY_MS=300 -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
+    # gpud held at its take while $TMP/s6.hold exists: the jobs are still
+    # running when serve is killed
+    touch "$TMP/s6.hold"
+    start_daemon s6 SLOTPROVE_FAULT_HOLD="$TMP/s6.hold" -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
     for i in 1 2 3 4; do submit --key nopub --witness "$FIX/nopub.wtns" >/dev/null; done
-    poll 20 proving || bad "s6: no slot reached PROVING"
+    poll 60 proving || bad "s6: no slot reached PROVING"
     kids=$(kids_of "$DPID" | tr '\n' ' ')
     spids=$(sj '[.processes[] | select(.role != "supervisor") | .pid] | map(tostring) | join(" ")')
     note "s6: killing serve $DPID with $(sj .jobs.running) jobs running; children $kids (status: $spids)"
@@ -643,7 +646,7 @@ s6() {
     kill -KILL "$DPID"
     t0=$(now)
     # shellcheck disable=SC2086
-    if poll 10 all_dead $kids $spids; then
+    if poll 30 all_dead $kids $spids; then
         ok "s6: no synthd or gpud survived the supervisor ($(since "$t0") s)"
     else
         # shellcheck disable=SC2086
@@ -651,6 +654,7 @@ s6() {
     fi
     wait "$DPID" 2>/dev/null
     forget "$DPID"
+    rm -f "$TMP/s6.hold"
 }
 
 # ---- 7. client disconnect -------------------------------------------------------
@@ -742,7 +746,7 @@ s8() {
     verify_batch "$D/verify" "s8: the valid job after each bad one proves and verifies"
     check "s8: the daemon pid is unchanged ($DPID) and no child died (synthd $(counter synthd_deaths), gpud $(counter gpud_deaths))" \
         eval 'alive $DPID && [ "$(sj ".processes[0].pid")" = "$DPID" ] && [ "$(counter synthd_deaths)" = 0 ] && [ "$(counter gpud_deaths)" = 0 ]'
-    poll 10 all_free 4
+    poll 60 all_free 4
     check "s8: every slot is FREE again ($(sj .slots.FREE.count) of 4)" all_free 4
     stop_daemon
 }
@@ -767,13 +771,13 @@ s9() {
     # holds the proof it copied off, so the synthds fill every slot: the
     # state the bound is about is made to happen, not hoped for
     start_daemon s9 SLOTPROVE_FAULT_HOLD="$TMP/s9.hold" -- --synth $NSYN --slots $SLOTS --slot-bytes $SLOT_BYTES --key nopub="$FIX/nopub.zkey" || return
-    poll 10 all_idle
+    poll 60 all_idle
     # one warm-up job first, so the baseline holds what every process touches
     # once (libraries, allocator arenas, gpud's NTT domain) and not only the
     # prefaulted pool
     timeout 60 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" \
         --proof "$D/w.json" --public "$D/wq.json" --wait >/dev/null 2>"$D/err" || bad "s9: warm-up job: $(cat "$D/err")"
-    poll 10 all_idle
+    poll 60 all_idle
     base=0
     for i in 1 2 3; do # the largest of three idle samples
         set -- $(sj '"\(.group_pss_kib) \(.processes | map(select(.role == "supervisor") | .pss_kib) | add) \(.processes | map(select(.role == "synthd") | .pss_kib) | add) \(.processes | map(select(.role == "gpud") | .pss_kib) | add)"')
@@ -915,7 +919,7 @@ s11() {
     DPID=$!
     DAEMONS="$DAEMONS $DPID"
     ALL_DAEMONS="$ALL_DAEMONS $DPID"
-    poll 15 eval '[ "$(gpud_pid)" -gt 0 ] 2>/dev/null' || { bad "s11: daemon did not come up"; show "$LOG"; return; }
+    poll 60 eval '[ "$(gpud_pid)" -gt 0 ] 2>/dev/null' || { bad "s11: daemon did not come up"; show "$LOG"; return; }
     check "s11: the socket is mode 0660, group $OTHER_GID ($(stat -c '%a %g' "$SOCK"))" \
         [ "$(stat -c '%a %g' "$SOCK")" = "660 $OTHER_GID" ]
     as_member() { setpriv --reuid 65534 --regid "$OTHER_GID" --clear-groups "$@"; }
@@ -953,7 +957,7 @@ s11() {
         --key nopub="$FIX/nopub.zkey" 2>"$G/u.log" &
     upid=$!
     ALL_DAEMONS="$ALL_DAEMONS $upid"
-    poll 15 test -S "$G/u.sock"
+    poll 60 test -S "$G/u.sock"
     "$BIN" status --socket "$G/u.sock" >/dev/null 2>"$D/err"
     rc=$?
     check "s11: with --allow-uid 65534 the daemon's own uid is still served (exit $rc)$(cat "$D/err")" [ $rc = 0 ]
@@ -1038,13 +1042,22 @@ done
 # ---- 14. two gpuds, each killed --------------------------------------------------
 
 gpud_of() { sj ".processes[] | select(.role == \"gpud\" and .index == $1) | .$2"; }
-gpud_up_again() { _p=$(gpud_of "$1" pid); [ -n "$_p" ] && [ "$_p" != 0 ] && [ "$_p" != "$2" ] && [ "$(gpud_of "$1" state)" = idle ]; }
+# gpud INDEX runs again with a pid other than OLD and has said HELLO (idle,
+# or busy already: it takes a READY slot at once)
+gpud_up_again() {
+    _p=$(gpud_of "$1" pid)
+    [ -n "$_p" ] && [ "$_p" != 0 ] && [ "$_p" != "$2" ] &&
+        case $(gpud_of "$1" state) in idle | busy) true ;; *) false ;; esac
+}
 took() { grep -q "^gpud\[$1\]: BUFFERS\[take\]" "$LOG"; }
 
 s14() {
-    start_daemon s14 SLOTPROVE_FAULT_DELAY_MS=400 -- --synth 2 --gpuds 2 --slots 4 --trace-buffers \
+    # while $TMP/s14.hold exists each gpud holds the slot it took: both take
+    # one, and each is killed holding it
+    touch "$TMP/s14.hold"
+    start_daemon s14 SLOTPROVE_FAULT_HOLD="$TMP/s14.hold" -- --synth 2 --gpuds 2 --slots 4 --trace-buffers \
         --key nopub="$FIX/nopub.zkey" --key allpub="$FIX/allpub.zkey" || return
-    poll 15 eval '[ "$(gpud_of 1 state)" = idle ]'
+    poll 60 eval '[ "$(gpud_of 1 state)" = idle ]'
     a0=$(gpud_of 0 pid); a1=$(gpud_of 1 pid)
     i0=$(gpud_of 0 incarnation); i1=$(gpud_of 1 incarnation)
     check "s14: two gpuds run (pids $a0 $a1)" [ -n "$a0" -a -n "$a1" -a "$a0" != "$a1" ]
@@ -1055,12 +1068,13 @@ s14() {
             || bad "s14: submit $i: $(cat "$D/err")"
     done
     # each gpud is killed once it has taken a slot, the other keeps going
-    poll 30 took "$i0" || bad "s14: gpud 0 took no slot"
+    poll 60 took "$i0" || bad "s14: gpud 0 took no slot"
+    poll 60 took "$i1" || bad "s14: gpud 1 took no slot"
     kill -KILL "$a0"
-    check "s14: gpud 0 ($a0) killed; gpud 1 ($a1) untouched" eval 'poll 20 gpud_up_again 0 "$a0" && [ "$(gpud_of 1 pid)" = "$a1" ]'
-    poll 30 took "$i1" || bad "s14: gpud 1 took no slot"
+    check "s14: gpud 0 ($a0) killed; gpud 1 ($a1) untouched" eval 'poll 60 gpud_up_again 0 "$a0" && [ "$(gpud_of 1 pid)" = "$a1" ]'
     kill -KILL "$a1"
-    check "s14: gpud 1 ($a1) killed and restarted" poll 20 gpud_up_again 1 "$a1"
+    check "s14: gpud 1 ($a1) killed and restarted" poll 60 gpud_up_again 1 "$a1"
+    rm -f "$TMP/s14.hold"
     : >"$D/verify"
     n=0
     nok=0
@@ -1075,7 +1089,7 @@ s14() {
     note "s14: counters $(st | jq -c .counters)"
     check "s14: each partition proved once (proofs $(counter proofs) == 16), gpud_deaths $(counter gpud_deaths) == 2" \
         [ "$(counter proofs)" = 16 -a "$(counter gpud_deaths)" = 2 ]
-    poll 20 all_free 4
+    poll 60 all_free 4
     check "s14: slots conserved (all 4 FREE: $(sj .slots.FREE.count))" all_free 4
     stop_daemon
 }
@@ -1110,7 +1124,7 @@ s17() {
     check "s17: both released partitions synthesized again (resynthesized $r0 -> $r1; proofs before the kill $p0)" \
         [ "$p0" = 0 -a "$r1" -ge $((r0 + 2)) ]
     check "s17: each partition proved once (proofs $(counter proofs) == 4)" [ "$(counter proofs)" = 4 ]
-    poll 20 all_free 4
+    poll 60 all_free 4
     check "s17: slots conserved (all 4 FREE: $(sj .slots.FREE.count))" all_free 4
     stop_daemon
 }
