@@ -286,9 +286,10 @@ $BIN submit --socket k/s.sock --zkey "$K" --witness "$W" >/dev/null 2>>err; r2=$
 [ $r1 = 0 ] && [ $r2 = 0 ] && ok "two client keys filling --key-cache-max exactly ($lim bytes) are held" \
     || bad "keys at the limit (exit $r1 $r2): $(cat err)"
 # (client keys are read off the event loop, in parallel: the third goes in
-# once the second is held, and its refusal is the job's failure)
-poll 60 grep -q "chain.zkey: .*points on their curves" kserve.log
-sleep 0.2
+# once the second is held, and its refusal is the job's failure; a key is
+# held when its reader is collected, so once status shows no reader running)
+kintake_idle() { [ "$($BIN status --socket k/s.sock --json 2>/dev/null | jq -r .intake.running)" = 0 ]; }
+poll 60 kintake_idle || bad "the two keys' readers still running after 60 s"
 timeout 30 $BIN submit --socket k/s.sock --zkey "$AK" --witness "$FIX/bn128/allpub.wtns" --wait \
     --proof kp.json --public kq.json >/dev/null 2>err; rc=$?
 [ $rc = 1 ] && grep -q 'key cache full' err && grep -q 'key-cache-max' err \
