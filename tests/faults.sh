@@ -1231,10 +1231,12 @@ s16() {
         --file-timeout 3 --key nopub="$FIX/nopub.zkey" || return
     cp "$FIX/nopub.wtns" "$D/stall.wtns"
     t0=$(now)
-    sid=$(timeout 5 "$BIN" submit --socket "$SOCK" --key nopub --witness "$D/stall.wtns" 2>"$D/err")
+    # (answered: an id; a daemon that waited on the file would answer the
+    # job's failure after --file-timeout, or never)
+    sid=$(timeout 30 "$BIN" submit --socket "$SOCK" --key nopub --witness "$D/stall.wtns" 2>"$D/err")
     check "s16: the submit with the stalling file is answered at once ($(since "$t0") s): ${sid:-$(cat "$D/err")}" [ -n "$sid" ]
-    check "s16: status answers while the file is stalled" eval 'timeout 2 "$BIN" status --socket "$SOCK" --json >/dev/null'
-    if timeout 30 "$BIN" submit --socket "$SOCK" --zkey "$FIX/allpub.zkey" --witness "$FIX/allpub.wtns" --wait \
+    check "s16: status answers while the file is stalled" eval 'timeout 30 "$BIN" status --socket "$SOCK" --json >/dev/null'
+    if timeout 90 "$BIN" submit --socket "$SOCK" --zkey "$FIX/allpub.zkey" --witness "$FIX/allpub.wtns" --wait \
         --proof "$D/p.json" --public "$D/q.json" >/dev/null 2>"$D/err"; then
         ok "s16: another job (with an attached key) completes meanwhile"
     else
@@ -1242,7 +1244,7 @@ s16() {
     fi
     vline allpub "$D/p.json" "$D/q.json" 1 >"$D/verify"
     verify_batch "$D/verify" "s16: its proof verifies"
-    timeout 30 "$BIN" wait --socket "$SOCK" "${sid:-0}" >/dev/null 2>"$D/err"
+    timeout 90 "$BIN" wait --socket "$SOCK" "${sid:-0}" >/dev/null 2>"$D/err"
     rc=$?
     note "s16: stalled job: $(cat "$D/err")"
     check "s16: the stalled job failed on its own after the deadline (exit $rc), naming the file" \
