@@ -1,4 +1,4 @@
-/* fault_delay.c — the fault tests' delays and hold (see fault_delay.h). */
+/* fault_delay.c — the fault tests' delays and holds (see fault_delay.h). */
 #include "fault_delay.h"
 
 #include <stdlib.h>
@@ -13,7 +13,8 @@ static void delay_ms(const char *var)
         usleep((useconds_t)strtoul(s, NULL, 10) * 1000);
 }
 
-/* While the file $VAR names exists, wait (10 ms polls, at most HOLD_MAX_MS). */
+/* While the file the environment variable VAR names exists, wait (10 ms
+ * polls, at most HOLD_MAX_MS). */
 static void hold(const char *var)
 {
     const char *path = getenv(var);

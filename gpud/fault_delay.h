@@ -13,11 +13,11 @@
  *   fault_delay_released()  sleeps $SLOTPROVE_FAULT_RELEASED_MS ms: only
  *                           after the early release, so with two workers
  *                           gpud holds two released partitions at once;
- *                           then waits while the file
+ *                           then, while the file
  *                           $SLOTPROVE_FAULT_HOLD_RELEASED names exists (at
- *                           most 2 minutes): the slot is free, the result
- *                           not sent, so a test can end the partition's job
- *                           before its proof comes (a late result).
+ *                           most 2 minutes), waits: the partition is off
+ *                           its slot and only gpud has it, so a test can
+ *                           kill gpud in that window for certain.
  */
 #ifndef SLOTPROVE_GPUD_FAULT_DELAY_H
 #define SLOTPROVE_GPUD_FAULT_DELAY_H

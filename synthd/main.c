@@ -205,8 +205,12 @@ static int claim_slot(uint32_t *slot, uint32_t *gen)
 
 
 /* Fault test "synthd-bloat": grow RssAnon by $SLOTPROVE_FAULT_BYTES (default
- * 512 MiB) for 3 s, as a runaway synthesis would, so the supervisor's RSS
- * limit has something to catch. */
+ * 512 MiB), as a runaway synthesis would, and keep it until the supervisor's
+ * RSS limit kills this process: a test then does not depend on the limit's
+ * 200 ms sampling catching a short peak on a busy box. At most
+ * BLOAT_HOLD_S, under the supervisor's 2-minute stall deadline, then the
+ * partition goes on. */
+#define BLOAT_HOLD_S 60
 static void bloat_if_asked(const char *wname)
 {
     if (!fault_point("synthd-bloat", wname))
@@ -219,7 +223,7 @@ static void bloat_if_asked(const char *wname)
         /* the stores are dead before free(): without this barrier the
          * compiler drops the memset and RssAnon never grows */
         __asm__ volatile("" : : "r"(p) : "memory");
-        sleep(3);
+        sleep(BLOAT_HOLD_S);
     }
     free(p);
 }

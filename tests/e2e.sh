@@ -87,24 +87,36 @@ if [ $rc -eq 1 ] && grep -q 'partition 0 (.*nopub.wtns) failed after 3 attempts;
 else bad "synthd crashing on the witness (exit $rc)"; fi
 
 # Killing the supervisor takes synthd and gpud down with it (PDEATHSIG).
-$BIN prove "$FIX/bn128/chain.zkey" "$FIX/bn128/chain.wtns" "$TMP/k.proof.json" "$TMP/k.public.json" 2>"$TMP/err" &
+# While $TMP/k.hold exists gpud holds the partition it took
+# (SLOTPROVE_FAULT_HOLD): the proof cannot be done before the kill.
+touch "$TMP/k.hold"
+SLOTPROVE_FAULT_HOLD="$TMP/k.hold" $BIN prove "$FIX/bn128/chain.zkey" "$FIX/bn128/chain.wtns" \
+    "$TMP/k.proof.json" "$TMP/k.public.json" 2>"$TMP/err" &
 sup=$!
-kids=""
-for i in $(seq 50); do
+kids_line() {
     kids=$(sed -n 's/^slotprove: synthd pid \([0-9]*\), gpud pid \([0-9]*\).*/\1 \2/p' "$TMP/err")
-    [ -n "$kids" ] && break
-    sleep 0.05
-done
+    [ -n "$kids" ]
+}
+# live KIDS...: the pids still running; a zombie waiting for its new parent
+# to reap it has exited
+live() {
+    for _lp in "$@"; do
+        _ls=$(awk '{print $3}' "/proc/$_lp/stat" 2>/dev/null || true)
+        [ -n "$_ls" ] && [ "$_ls" != Z ] && [ "$_ls" != X ] && echo "$_lp"
+    done
+    return 0
+}
+none_live() { [ -z "$(live "$@")" ]; }
+kids=""
+poll 30 kids_line
 kill -9 $sup 2>/dev/null; wait $sup 2>/dev/null
-sleep 0.5
-alive=""
-# a zombie waiting for its new parent to reap it has exited: only count live ones
-for p in $kids; do
-    st=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null || true)
-    [ -n "$st" ] && [ "$st" != Z ] && alive="$alive $p"
-done
-if [ -n "$kids" ] && [ -z "$alive" ]; then ok "supervisor SIGKILLed: no orphaned synthd/gpud"
-else bad "supervisor SIGKILLed: children '$kids' still alive: '$alive'"; fi
+# shellcheck disable=SC2086
+poll 30 none_live $kids
+# shellcheck disable=SC2086
+alive=$(live $kids | tr '\n' ' ')
+rm -f "$TMP/k.hold"
+if [ -n "$kids" ] && [ -z "$alive" ] && [ ! -e "$TMP/k.proof.json" ]; then ok "supervisor SIGKILLed: no orphaned synthd/gpud"
+else bad "supervisor SIGKILLed: children '$kids' still alive: '$alive'$([ -e "$TMP/k.proof.json" ] && echo '; and it wrote a proof')"; fi
 
 $BIN prove --help | grep -q 'usage: slotprove prove' && ok "prove --help" || bad "prove --help"
 $BIN prove a b 2>/dev/null; [ $? -eq 2 ] && ok "usage error exits 2" || bad "usage error exit code"

@@ -82,7 +82,7 @@ $SNARKJS groth16 prove dup10.zkey "$W" sp.json sq.json >/dev/null 2>&1 && verifi
 mkdir -m 700 b
 $BIN serve --socket b/s.sock --synth 1 --slots 1 --key chain="$K" 2>bserve.log &
 bsrv=$!
-for i in $(seq 100); do [ -S b/s.sock ] && break; sleep 0.05; done
+poll 60 test -S b/s.sock || bad "the bounded-clients daemon did not listen within 60 s" bserve.log
 rss_kib() { awk '/^VmRSS/ {print $2}' /proc/$1/status; }
 rss0=$(rss_kib $bsrv)
 python3 - b/s.sock > hog.out 2>&1 <<'PY' &
@@ -123,13 +123,13 @@ hog=$!
 
 # ---- the daemon: outputs and logs ----------------------------------------------
 mkdir -m 700 d
-# each proof held 2 × 300 ms in gpud (SLOTPROVE_FAULT_DELAY_MS), so the 4
-# jobs queued before the rewritten witness below keep the slots busy for
-# seconds, not the few milliseconds that proving them takes now: its
-# synthesis comes after the rewrite however fast the prover is
-SLOTPROVE_FAULT_DELAY_MS=300 $BIN serve --socket d/s.sock --synth 1 --slots 2 --slot-bytes 4M --key chain="$K" 2>serve.log &
+# while $TMP/d.hold exists gpud holds the partition it took
+# (SLOTPROVE_FAULT_HOLD): the rewritten witness below waits behind 4 jobs
+# that cannot move, so its synthesis comes after the rewrite however fast
+# the prover is and however busy the box
+SLOTPROVE_FAULT_HOLD="$TMP/d.hold" $BIN serve --socket d/s.sock --synth 1 --slots 2 --slot-bytes 4M --key chain="$K" 2>serve.log &
 srv=$!
-for i in $(seq 100); do [ -S d/s.sock ] && break; sleep 0.05; done
+poll 60 test -S d/s.sock || bad "the daemon did not listen within 60 s" serve.log
 C="--socket d/s.sock"
 $BIN submit $C --key chain --witness "$W" --proof o.json --public ./o.json --wait >/dev/null 2>err; rc=$?
 [ $rc -eq 2 ] && grep -q 'same file' err && [ ! -e o.json ] && ok "submit --wait: --proof o.json --public ./o.json: usage error" \
@@ -149,10 +149,15 @@ $BIN wait $C --proof p.json --public /dev/stdout "$job" 2>err > wso.json; rc=$?
 $ROOT/tests/node_modules/.bin/circom2 "$FIX/circuits/chain.circom" --wasm -p bn128 -o . >/dev/null 2>&1
 echo '{"x0": "4", "k": "7"}' > x4.json
 $SNARKJS wtns calculate chain_js/chain.wasm x4.json w4.wtns >/dev/null 2>&1
+intake_idle() { [ "$($BIN status $C --json 2>/dev/null | jq -r .intake.running)" = 0 ]; }
+touch "$TMP/d.hold"
 for i in 1 2 3 4; do $BIN submit $C --key chain --witness "$W" >/dev/null; done
 cp "$W" w.wtns
 pj=$($BIN submit $C --key chain --witness w.wtns 2>err)
+# pinned (the intake read it), and not synthesized: gpud holds the first job
+poll 60 intake_idle || bad "the intake still running 60 s after submit"
 cat w4.wtns > w.wtns   # in place: same inode
+rm -f "$TMP/d.hold"
 $BIN wait $C --proof pinp.json --public pinq.json "$pj" >/dev/null 2>err; rc=$?
 if [ $rc -eq 1 ] && grep -q 'w.wtns: the witness changed after submit' err && [ ! -e pinp.json ]; then
     ok "a witness rewritten after submit fails its job: \"the witness changed after submit\""
@@ -257,7 +262,7 @@ else bad "log forging: $(grep -c . serve.log) log lines"; sed 's/^/       /' ser
 mkdir -m 700 q
 SLOTPROVE_FAULT_DELAY_MS=60000 $BIN serve --socket q/s.sock --synth 1 --slots 1 --key nopub="$NK" 2>qserve.log &
 qsrv=$!
-for i in $(seq 100); do grep -q 'listening on' qserve.log && break; sleep 0.05; done
+poll 60 grep -q 'listening on' qserve.log || bad "the queue-limit daemon did not listen within 60 s" qserve.log
 set --
 for i in $(seq 64); do set -- "$@" --witness "$NW"; done
 accepted=0
@@ -275,15 +280,16 @@ mkdir -m 700 k
 # gpud holds its slot for 60 s: the jobs stay running, so their keys cannot be dropped
 SLOTPROVE_FAULT_DELAY_MS=60000 $BIN serve --socket k/s.sock --synth 1 --slots 1 --slot-bytes 8M --key-cache-max $lim 2>kserve.log &
 ksrv=$!
-for i in $(seq 100); do grep -q 'listening on' kserve.log && break; sleep 0.05; done
+poll 60 grep -q 'listening on' kserve.log || bad "the key-cache daemon did not listen within 60 s" kserve.log
 $BIN submit --socket k/s.sock --zkey "$NK" --witness "$NW" >/dev/null 2>err; r1=$?
 $BIN submit --socket k/s.sock --zkey "$K" --witness "$W" >/dev/null 2>>err; r2=$?
 [ $r1 = 0 ] && [ $r2 = 0 ] && ok "two client keys filling --key-cache-max exactly ($lim bytes) are held" \
     || bad "keys at the limit (exit $r1 $r2): $(cat err)"
 # (client keys are read off the event loop, in parallel: the third goes in
-# once the second is held, and its refusal is the job's failure)
-for i in $(seq 100); do grep -q "chain.zkey: .*points on their curves" kserve.log && break; sleep 0.05; done
-sleep 0.2
+# once the second is held, and its refusal is the job's failure; a key is
+# held when its reader is collected, so once status shows no reader running)
+kintake_idle() { [ "$($BIN status --socket k/s.sock --json 2>/dev/null | jq -r .intake.running)" = 0 ]; }
+poll 60 kintake_idle || bad "the two keys' readers still running after 60 s"
 timeout 30 $BIN submit --socket k/s.sock --zkey "$AK" --witness "$FIX/bn128/allpub.wtns" --wait \
     --proof kp.json --public kq.json >/dev/null 2>err; rc=$?
 [ $rc = 1 ] && grep -q 'key cache full' err && grep -q 'key-cache-max' err \
@@ -292,7 +298,7 @@ timeout 30 $BIN submit --socket k/s.sock --zkey "$AK" --witness "$FIX/bn128/allp
 kill -KILL $ksrv; wait $ksrv 2>/dev/null
 
 # ---- bounded clients: results ------------------------------------------------------
-for i in $(seq 100); do grep -q holding hog.out && break; sleep 0.1; done
+poll 60 grep -q holding hog.out
 rss1=$(rss_kib $bsrv)
 grep -q '^33rd: too many idle connections for uid' hog.out && ok "the 33rd idle connection of one uid is refused (--max-client-conns 32)" \
     || bad "33rd connection: $(cat hog.out)"

@@ -8,7 +8,8 @@
 # verified with snarkjs (its JS API, in one node process per batch).
 # Synchronisation is by polling `status --json` (or the daemon log) with a
 # deadline, never by fixed sleeps (the only plain sleeps: the killer's random
-# pauses, and s4's 1 s window in which nothing may happen). Every process
+# pauses); a state a check samples is made to last (SLOTPROVE_FAULT_HOLD*
+# files) or read from the daemon's own counters and log. Every process
 # started here is killed on exit (trap), and each section checks that its
 # daemon left no synthd/gpud. FAULTS_ONLY="s2 s7" runs some sections only.
 #
@@ -117,7 +118,7 @@ start_daemon() {
     DPID=$!
     DAEMONS="$DAEMONS $DPID"
     ALL_DAEMONS="$ALL_DAEMONS $DPID"
-    _end=$(($(date +%s) + 15))
+    _end=$(($(date +%s) + 60))
     while [ "$(date +%s)" -lt "$_end" ] && alive "$DPID"; do
         if [ -n "$(sj '.processes[] | select(.role == "gpud") | .state | select(. == "idle")')" ]; then
             return 0
@@ -138,14 +139,14 @@ bg_done() { BG=$(echo " $BG " | sed "s/ $1 / /; s/^ *//; s/ *$//"); }
 # exited 0 and left no synthd/gpud behind
 stop_daemon() {
     kill -TERM "$DPID" 2>/dev/null
-    if ! poll 30 dead "$DPID"; then
-        bad "$TAG: daemon did not exit within 30 s of SIGTERM"
+    if ! poll 60 dead "$DPID"; then
+        bad "$TAG: daemon did not exit within 60 s of SIGTERM"
         kill -KILL "$DPID" 2>/dev/null
     fi
     wait "$DPID"
     _rc=$?
     forget "$DPID"
-    if poll 5 no_kids "$DPID"; then
+    if poll 30 no_kids "$DPID"; then
         check "$TAG: SIGTERM: the daemon exited 0 ($_rc) and no synthd/gpud of it is left" [ "$_rc" = 0 ]
     else
         bad "$TAG: synthd/gpud left after the daemon exited: $(kids_of "$DPID" | tr '\n' ' ')"
@@ -270,7 +271,10 @@ killer() {
         sleep "$_delay"
     done
 }
-kills() { wc -l <"$D/kills" | tr -d ' '; }
+# the synthds killed: a pid signalled twice (a snapshot older than its
+# death, or a zombie not reaped yet) died once
+kills() { sort -u "$D/kills" | wc -l | tr -d ' '; }
+deaths_cover_kills() { [ "$(counter synthd_deaths)" -ge "$(kills)" ] 2>/dev/null; }
 none_running() { [ "$(sj .jobs.running)" = 0 ]; }
 all_free() { [ "$(sj .slots.FREE.count)" = "$1" ]; }
 
@@ -325,7 +329,7 @@ s1() {
     touch "$D/stop"
     wait "$KPID"
     bg_done "$KPID"
-    note "s1: $(kills) synthd SIGKILLs sent while the jobs ran"
+    note "s1: $(wc -l <"$D/kills" | tr -d ' ') synthd SIGKILLs sent while the jobs ran, to $(kills) synthds"
     check "s1: at least $KILLS_MIN synthd SIGKILLs landed while jobs were running ($(kills))" \
         [ "$(kills)" -ge "$KILLS_MIN" ]
     # wait for every job; each must come back done, once
@@ -347,6 +351,8 @@ s1() {
     done <"$D/jobs"
     check "s1: all $njobs jobs completed ok:true ($nok done, $nfail not)" [ "$nok" -eq "$njobs" -a "$njobs" -ge "$NJOBS" ]
     verify_batch "$D/verify" "s1: every proof verifies and each job has one proof per witness"
+    # each synthd killed is reaped and counted (the daemon's count)
+    poll 60 deaths_cover_kills
     st >"$D/final.json"
     f() { jq -r "$1" "$D/final.json"; }
     note "s1: counters $(jq -c .counters "$D/final.json")"
@@ -356,12 +362,13 @@ s1() {
         [ "$(f .counters.proofs)" = "$nparts" ]
     check "s1: gpud pid unchanged ($gpud0 -> $(f '.processes[] | select(.role == "gpud") | .pid')), gpud_deaths 0" \
         [ "$(f '.processes[] | select(.role == "gpud") | .pid')" = "$gpud0" -a "$(f .counters.gpud_deaths)" = 0 ]
-    check "s1: synthd_deaths $(f .counters.synthd_deaths) >= $KILLS_MIN" [ "$(f .counters.synthd_deaths)" -ge "$KILLS_MIN" ]
+    check "s1: synthd_deaths $(f .counters.synthd_deaths) >= $KILLS_MIN and >= the synthds killed ($(kills))" \
+        [ "$(f .counters.synthd_deaths)" -ge "$KILLS_MIN" -a "$(f .counters.synthd_deaths)" -ge "$(kills)" ]
     r=$(f '[.processes[] | select(.role == "synthd") | .restarts] | add')
     check "s1: synthds were restarted ($r restarts)" [ "$r" -gt 0 ]
     s=$(f '[.processes[] | select(.role == "synthd" and .state == "stopped")] | length')
     check "s1: no synthd was stopped by the crash-loop breaker ($s stopped)" [ "$s" = 0 ]
-    poll 20 all_free 4
+    poll 60 all_free 4
     check "s1: slots conserved: total $(sj .slots.total) == 4 and all FREE ($(sj .slots.FREE.count))" \
         [ "$(sj .slots.total)" = 4 -a "$(sj .slots.FREE.count)" = 4 ]
     stop_daemon
@@ -378,31 +385,38 @@ released() { grep -q "^gpud\[$1\]: BUFFERS\[release\]" "$LOG"; }
 gpud_deaths_is() { [ "$(counter gpud_deaths)" = "$1" ]; }
 
 s2() {
-    start_daemon s2 SLOTPROVE_FAULT_DELAY_MS=700 -- --synth 2 --slots 4 --trace-buffers \
-        --key nopub="$FIX/nopub.zkey" || return
+    # two hold files (gpud/fault_delay.h) put each kill in its window, however
+    # busy the box: while $TMP/s2.take exists gpud holds the slot it took
+    # (PROVING); while $TMP/s2.released exists it holds the partition it
+    # copied off after the slot's early release
+    touch "$TMP/s2.take" "$TMP/s2.released"
+    start_daemon s2 SLOTPROVE_FAULT_HOLD="$TMP/s2.take" SLOTPROVE_FAULT_HOLD_RELEASED="$TMP/s2.released" \
+        -- --synth 2 --slots 4 --trace-buffers --key nopub="$FIX/nopub.zkey" || return
     g0=$(gpud_pid)
     : >"$D/jobs"
     for i in 1 2 3 4 5 6; do
         submit --key nopub --witness "$FIX/nopub.wtns" >>"$D/jobs" 2>"$D/err" || bad "s2: submit $i: $(cat "$D/err")"
     done
-    # kill 1: while a slot is PROVING (gpud holds it 700 ms before copying off)
-    if poll 30 proving; then
+    # kill 1: while a slot is PROVING (gpud is held at its take)
+    if poll 60 proving; then
         kill -KILL "$g0"
         ok "s2: gpud $g0 SIGKILLed while a slot was PROVING"
     else
         bad "s2: no slot reached PROVING"
     fi
-    poll 20 gpud_deaths_is 1
+    poll 60 gpud_deaths_is 1
     rep1=$(counter reproved_from_shm)
     res1=$(counter resynthesized)
     note "s2: after kill 1: reproved_from_shm $rep1, resynthesized $res1"
+    rm -f "$TMP/s2.take"
     # kill 2: after the new gpud released a slot early (trace line) and before
-    # it sent the result (it sleeps 700 ms in between)
-    if poll 20 new_gpud "$g0"; then
+    # it sent the result (held there while $TMP/s2.released exists; with its
+    # one worker held it takes no other slot)
+    if poll 60 new_gpud "$g0"; then
         set -- $(sj '.processes[] | select(.role == "gpud") | "\(.pid) \(.incarnation)"')
         g1=$1
         inc1=$2
-        if poll 30 released "$inc1"; then
+        if poll 60 released "$inc1"; then
             snap=$(sj '"\(.slots.PROVING.count) \(.jobs.running)"')
             kill -KILL "$g1"
             set -- $snap
@@ -415,7 +429,8 @@ s2() {
     else
         bad "s2: no new gpud after kill 1"
     fi
-    poll 20 gpud_deaths_is 2
+    rm -f "$TMP/s2.released"
+    poll 60 gpud_deaths_is 2
     : >"$D/verify"
     n=0
     nok=0
@@ -435,8 +450,8 @@ s2() {
         [ -n "$g2" -a "$g2" != "$g0" -a "$g2" != "${g1:-}" -a "$(counter gpud_deaths)" = 2 ]
     check "s2: counters.reproved_from_shm $(counter reproved_from_shm) >= 1 (kill 1 alone: $rep1)" \
         [ "$rep1" -ge 1 ]
-    check "s2: counters.resynthesized $(counter resynthesized) >= 1 (after kill 1: $res1)" \
-        [ "$(counter resynthesized)" -ge 1 ]
+    check "s2: counters.resynthesized $(counter resynthesized) >= 1 + $res1 (after kill 1: $res1)" \
+        [ "$(counter resynthesized)" -ge $((res1 + 1)) ]
     check "s2: counters.duplicate_results $(counter duplicate_results) and proofs $(counter proofs) == 6" \
         [ "$(counter proofs)" = 6 ]
     stop_daemon
@@ -450,7 +465,7 @@ s3() {
     start_daemon s3 SLOTPROVE_FAULT=synthd-bloat SLOTPROVE_FAULT_ONCE="$TMP/s3.once" \
         SLOTPROVE_FAULT_BYTES=300000000 -- --synth 2 --synth-rss-max 100M \
         --key nopub="$FIX/nopub.zkey" || return
-    if timeout 60 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
+    if timeout 150 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
         --proof "$D/p.json" --public "$D/q.json" >/dev/null 2>"$D/err"; then
         ok "s3: the job completed despite the bloated synthd"
     else
@@ -464,7 +479,7 @@ s3() {
     check "s3: the log names the figure (RssAnon ... exceeded --synth-rss-max 100.0 MiB)" \
         eval 'echo "$line" | grep -q "killing synthd pid [0-9]*: RssAnon [0-9.]* MiB exceeded --synth-rss-max 100.0 MiB"'
     check "s3: counters.rss_kills $(counter rss_kills) >= 1" [ "$(counter rss_kills)" -ge 1 ]
-    poll 10 synthd_restarted
+    poll 60 synthd_restarted
     check "s3: the synthd was restarted ($(sj '[.processes[] | select(.role == "synthd") | .restarts] | add') restarts, last_exit: $(sj '[.processes[] | select(.role == "synthd") | .last_exit | select(. != "")][0]'))" \
         synthd_restarted
     stop_daemon
@@ -476,6 +491,34 @@ synthds_stopped() { [ "$(sj '[.processes[] | select(.role == "synthd" and .state
 synthds_looping() { [ "$(sj '[.processes[] | select(.role == "synthd" and .state == "backoff" and (.backoff_reason // "" | startswith("crash loop: ")))] | length')" = 2 ]; }
 synthds_idle() { [ "$(sj '[.processes[] | select(.role == "synthd" and .state == "idle")] | length')" = 2 ]; }
 synthd_restarts() { sj '[.processes[] | select(.role == "synthd") | .restarts] | add'; }
+# a snapshot of status in $D/st.json in which synthd 0 is in a crash-loop
+# backoff with more than 1 s left: the backoffs double (4, 8, 16 ... s), so
+# one comes that a status round trip on a busy box does not outlast
+backoff_snapshot() {
+    st >"$D/st.json" && [ "$(jq '[.processes[] | select(.role == "synthd")][0] |
+        .state == "backoff" and (.backoff_reason // "" | startswith("crash loop: ")) and .respawn_in_s > 1' "$D/st.json")" = true ]
+}
+# backoffs_kept: "N M": of the synthds' crash-loop backoffs in $LOG that a
+# start of the same synthd followed, N were checked and M ended early: the
+# start came less than backoff_s - 1 s after the crash_loop line (the log's
+# times are whole seconds)
+backoffs_kept() {
+    awk 'function ix() { match($0, / index=[0-9]+/); return substr($0, RSTART + 7, RLENGTH - 7) }
+        match($0, /\] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]: /) {
+            split(substr($0, RSTART + 2, 8), h, ":")
+            t = h[1] * 3600 + h[2] * 60 + h[3]
+        }
+        / event=crash_loop role=synthd / {
+            i = ix(); match($0, / backoff_s=[0-9]+/); b[i] = substr($0, RSTART + 11, RLENGTH - 11); at[i] = t
+            next
+        }
+        / event=started role=synthd / {
+            i = ix()
+            if (i in b) { n++; if ((t - at[i] + 86400) % 86400 < b[i] - 1) short++; delete b[i] }
+        }
+        END { print n + 0, short + 0 }' "$LOG"
+}
+backoff_ended() { [ "$(backoffs_kept | cut -d" " -f1)" -ge 1 ]; }
 
 s4() {
     # (a) synthds that crash (SIGSEGV) at every start, holding nothing: the
@@ -485,19 +528,22 @@ s4() {
         --key nopub="$FIX/nopub.zkey" || return
     id=$(submit --key nopub --witness "$FIX/nopub.wtns" 2>"$D/err")
     check "s4: a submit during the crash loop is accepted: $(cat "$D/err")" [ -n "$id" ]
-    poll 30 synthds_looping
-    st >"$D/st.json"
-    check "s4: both synthds back off with a crash-loop reason" synthds_looping
-    reason=$(jq -r '[.processes[] | select(.role == "synthd") | .backoff_reason][0]' "$D/st.json")
-    wait_s=$(jq -r '[.processes[] | select(.role == "synthd") | .respawn_in_s][0]' "$D/st.json")
+    check "s4: both synthds back off with a crash-loop reason" poll 60 synthds_looping
+    # status's figures from one snapshot, of synthd 0 in a backoff
+    poll 120 backoff_snapshot
+    reason=$(jq -r '[.processes[] | select(.role == "synthd")][0].backoff_reason' "$D/st.json")
+    wait_s=$(jq -r '[.processes[] | select(.role == "synthd")][0].respawn_in_s' "$D/st.json")
+    next_s=$(echo "$reason" | sed -n 's/.*next start in \([0-9]*\) s.*/\1/p')
     note "s4: backoff_reason: $reason (respawn in $wait_s s)"
-    check "s4: status shows when the next start is (respawn_in_s $wait_s > 1)" \
-        eval 'awk -v w="$wait_s" "BEGIN { exit !(w > 1) }"'
+    check "s4: status shows when the next start is (1 < respawn_in_s $wait_s <= ${next_s:-?}, the reason's)" \
+        eval 'awk -v w="$wait_s" -v n="${next_s:-0}" "BEGIN { exit !(w > 1 && w <= n) }"'
+    # no respawn before a backoff is over: the daemon's own log lines, a
+    # crash_loop with its backoff_s, then the next start of that synthd
     lim=$(sed -n 's/^#define CRASH_LIMIT *\([0-9]*\).*/\1/p' run/sup/kids.h)
-    r1=$(synthd_restarts)
-    sleep 1
-    r2=$(synthd_restarts)
-    check "s4: no respawn during the backoff (restarts $r1 -> $r2; CRASH_LIMIT ${lim:-?})" [ "$r1" = "$r2" ]
+    poll 120 backoff_ended
+    set -- $(backoffs_kept)
+    check "s4: no respawn during the backoff ($1 backoffs followed by a start in the log, $2 of them early; CRASH_LIMIT ${lim:-?})" \
+        [ "$1" -ge 1 -a "$2" = 0 ]
     check "s4: the queued job is still running, not failed ($(sj .jobs.running) running, $(sj .jobs.failed) failed)" \
         [ "$(sj .jobs.running)" = 1 -a "$(sj .jobs.failed)" = 0 ]
     check "s4: the daemon ($DPID) and gpud are still up" \
@@ -508,11 +554,11 @@ s4() {
     start_daemon s4b -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
     n=0
     while [ $n -lt 12 ]; do
-        poll 10 synthds_idle || break
+        poll 60 synthds_idle || break
         p=$(sj '[.processes[] | select(.role == "synthd") | .pid][0]')
         kill -KILL "$p" 2>/dev/null && n=$((n + 1))
     done
-    poll 20 synthds_idle
+    poll 60 synthds_idle
     st >"$D/st.json"
     looped=$(jq '[.processes[] | select(.backoff_reason != null)] | length' "$D/st.json")
     check "s4: $n external SIGKILLs of idle synthds: no crash-loop backoff ($looped), both idle again" \
@@ -528,7 +574,7 @@ s4() {
     # the reason instead of hanging, new submits are refused at once
     start_daemon s4c SLOTPROVE_FAULT=synthd-start SLOTPROVE_FAULT_EXIT=2 -- --synth 2 \
         --key nopub="$FIX/nopub.zkey" || return
-    poll 30 synthds_stopped
+    poll 60 synthds_stopped
     check "s4: exit code 2 stops every synthd" synthds_stopped
     reason=$(sj '[.processes[] | select(.role == "synthd") | .stop_reason][0]')
     check "s4: stop_reason says why: $reason" eval 'echo "$reason" | grep -q "exit code 2: fatal"'
@@ -547,7 +593,7 @@ stop_daemon_now() {
     kill -KILL "$DPID" 2>/dev/null
     wait "$DPID" 2>/dev/null
     forget "$DPID"
-    poll 5 no_kids "$DPID" || bad "$TAG: children left after SIGKILL: $(kids_of "$DPID" | tr '\n' ' ')"
+    poll 30 no_kids "$DPID" || bad "$TAG: children left after SIGKILL: $(kids_of "$DPID" | tr '\n' ' ')"
 }
 
 # ---- 5. poison partition --------------------------------------------------------
@@ -586,9 +632,12 @@ s5() {
 # ---- 6. supervisor killed -------------------------------------------------------
 
 s6() {
-    start_daemon s6 SLOTPROVE_FAULT_DELAY_MS=300 -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
+    # gpud held at its take while $TMP/s6.hold exists: the jobs are still
+    # running when serve is killed
+    touch "$TMP/s6.hold"
+    start_daemon s6 SLOTPROVE_FAULT_HOLD="$TMP/s6.hold" -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
     for i in 1 2 3 4; do submit --key nopub --witness "$FIX/nopub.wtns" >/dev/null; done
-    poll 20 proving || bad "s6: no slot reached PROVING"
+    poll 60 proving || bad "s6: no slot reached PROVING"
     kids=$(kids_of "$DPID" | tr '\n' ' ')
     spids=$(sj '[.processes[] | select(.role != "supervisor") | .pid] | map(tostring) | join(" ")')
     note "s6: killing serve $DPID with $(sj .jobs.running) jobs running; children $kids (status: $spids)"
@@ -597,7 +646,7 @@ s6() {
     kill -KILL "$DPID"
     t0=$(now)
     # shellcheck disable=SC2086
-    if poll 10 all_dead $kids $spids; then
+    if poll 30 all_dead $kids $spids; then
         ok "s6: no synthd or gpud survived the supervisor ($(since "$t0") s)"
     else
         # shellcheck disable=SC2086
@@ -605,19 +654,23 @@ s6() {
     fi
     wait "$DPID" 2>/dev/null
     forget "$DPID"
+    rm -f "$TMP/s6.hold"
 }
 
 # ---- 7. client disconnect -------------------------------------------------------
 
 client_in_job() { [ -s "$D/c.id" ] && [ "$(sj .jobs.running)" = 1 ]; }
 
+# While $TMP/s7.hold exists gpud holds the job's partition
+# (SLOTPROVE_FAULT_HOLD): the client is killed while its job cannot end yet.
 s7() {
-    start_daemon s7 SLOTPROVE_FAULT_DELAY_MS=500 -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
+    touch "$TMP/s7.hold"
+    start_daemon s7 SLOTPROVE_FAULT_HOLD="$TMP/s7.hold" -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
     "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
         --proof "$D/c.proof.json" --public "$D/c.public.json" >"$D/c.id" 2>"$D/c.err" &
     CPID=$!
     bg_add "$CPID"
-    if poll 20 client_in_job; then
+    if poll 60 client_in_job; then
         kill -KILL "$CPID"
         wait "$CPID" 2>/dev/null
         bg_done "$CPID"
@@ -627,7 +680,8 @@ s7() {
     fi
     id=$(cat "$D/c.id")
     check "s7: the killed client wrote no output" [ ! -e "$D/c.proof.json" ]
-    if timeout 30 "$BIN" wait --socket "$SOCK" --proof "$D/p.json" --public "$D/q.json" "$id" 2>"$D/err"; then
+    rm -f "$TMP/s7.hold"
+    if timeout 90 "$BIN" wait --socket "$SOCK" --proof "$D/p.json" --public "$D/q.json" "$id" 2>"$D/err"; then
         ok "s7: slotprove wait $id returned the finished job"
     else
         bad "s7: wait $id: $(cat "$D/err")"
@@ -692,7 +746,7 @@ s8() {
     verify_batch "$D/verify" "s8: the valid job after each bad one proves and verifies"
     check "s8: the daemon pid is unchanged ($DPID) and no child died (synthd $(counter synthd_deaths), gpud $(counter gpud_deaths))" \
         eval 'alive $DPID && [ "$(sj ".processes[0].pid")" = "$DPID" ] && [ "$(counter synthd_deaths)" = 0 ] && [ "$(counter gpud_deaths)" = 0 ]'
-    poll 10 all_free 4
+    poll 60 all_free 4
     check "s8: every slot is FREE again ($(sj .slots.FREE.count) of 4)" all_free 4
     stop_daemon
 }
@@ -717,13 +771,13 @@ s9() {
     # holds the proof it copied off, so the synthds fill every slot: the
     # state the bound is about is made to happen, not hoped for
     start_daemon s9 SLOTPROVE_FAULT_HOLD="$TMP/s9.hold" -- --synth $NSYN --slots $SLOTS --slot-bytes $SLOT_BYTES --key nopub="$FIX/nopub.zkey" || return
-    poll 10 all_idle
+    poll 60 all_idle
     # one warm-up job first, so the baseline holds what every process touches
     # once (libraries, allocator arenas, gpud's NTT domain) and not only the
     # prefaulted pool
     timeout 60 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" \
         --proof "$D/w.json" --public "$D/wq.json" --wait >/dev/null 2>"$D/err" || bad "s9: warm-up job: $(cat "$D/err")"
-    poll 10 all_idle
+    poll 60 all_idle
     base=0
     for i in 1 2 3; do # the largest of three idle samples
         set -- $(sj '"\(.group_pss_kib) \(.processes | map(select(.role == "supervisor") | .pss_kib) | add) \(.processes | map(select(.role == "synthd") | .pss_kib) | add) \(.processes | map(select(.role == "gpud") | .pss_kib) | add)"')
@@ -794,26 +848,31 @@ s9() {
 
 draining() { [ "$(sj .draining)" = true ]; }
 
+# While $TMP/s10.hold exists gpud holds the partition it took
+# (SLOTPROVE_FAULT_HOLD): the jobs cannot end before the drain is seen and a
+# submit is refused; then the hold is lifted and the drain must finish them.
 s10() {
-    start_daemon s10 SLOTPROVE_FAULT_DELAY_MS=300 -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
+    touch "$TMP/s10.hold"
+    start_daemon s10 SLOTPROVE_FAULT_HOLD="$TMP/s10.hold" -- --synth 2 --key nopub="$FIX/nopub.zkey" || return
     sock=$SOCK
     : >"$D/waiters"
     for i in 1 2 3 4; do
         id=$(submit --key nopub --witness "$FIX/nopub.wtns") || continue
-        ( timeout 60 "$BIN" wait --socket "$sock" --proof "$D/p.$i.json" --public "$D/q.$i.json" "$id" \
+        ( timeout 180 "$BIN" wait --socket "$sock" --proof "$D/p.$i.json" --public "$D/q.$i.json" "$id" \
             2>"$D/w.$i.err"; echo $? >"$D/w.$i.rc" ) &
         bg_add $!
         echo "$i $!" >>"$D/waiters"
     done
-    poll 20 proving || bad "s10: no slot reached PROVING"
+    poll 60 proving || bad "s10: no slot reached PROVING"
     running=$(sj .jobs.running)
     kill -TERM "$DPID"
-    poll 10 draining || bad "s10: status never showed draining"
+    poll 60 draining || bad "s10: status never showed draining"
     submit --key nopub --witness "$FIX/nopub.wtns" >/dev/null 2>"$D/err"
     rc=$?
     check "s10: a submit while draining is refused (exit $rc): $(cat "$D/err")" \
         eval '[ $rc = 1 ] && grep -q "shutting down" "$D/err"'
-    poll 60 dead "$DPID"
+    rm -f "$TMP/s10.hold"
+    poll 120 dead "$DPID"
     wait "$DPID"
     drc=$?
     forget "$DPID"
@@ -860,7 +919,7 @@ s11() {
     DPID=$!
     DAEMONS="$DAEMONS $DPID"
     ALL_DAEMONS="$ALL_DAEMONS $DPID"
-    poll 15 eval '[ "$(gpud_pid)" -gt 0 ] 2>/dev/null' || { bad "s11: daemon did not come up"; show "$LOG"; return; }
+    poll 60 eval '[ "$(gpud_pid)" -gt 0 ] 2>/dev/null' || { bad "s11: daemon did not come up"; show "$LOG"; return; }
     check "s11: the socket is mode 0660, group $OTHER_GID ($(stat -c '%a %g' "$SOCK"))" \
         [ "$(stat -c '%a %g' "$SOCK")" = "660 $OTHER_GID" ]
     as_member() { setpriv --reuid 65534 --regid "$OTHER_GID" --clear-groups "$@"; }
@@ -898,7 +957,7 @@ s11() {
         --key nopub="$FIX/nopub.zkey" 2>"$G/u.log" &
     upid=$!
     ALL_DAEMONS="$ALL_DAEMONS $upid"
-    poll 15 test -S "$G/u.sock"
+    poll 60 test -S "$G/u.sock"
     "$BIN" status --socket "$G/u.sock" >/dev/null 2>"$D/err"
     rc=$?
     check "s11: with --allow-uid 65534 the daemon's own uid is still served (exit $rc)$(cat "$D/err")" [ $rc = 0 ]
@@ -983,13 +1042,22 @@ done
 # ---- 14. two gpuds, each killed --------------------------------------------------
 
 gpud_of() { sj ".processes[] | select(.role == \"gpud\" and .index == $1) | .$2"; }
-gpud_up_again() { _p=$(gpud_of "$1" pid); [ -n "$_p" ] && [ "$_p" != 0 ] && [ "$_p" != "$2" ] && [ "$(gpud_of "$1" state)" = idle ]; }
+# gpud INDEX runs again with a pid other than OLD and has said HELLO (idle,
+# or busy already: it takes a READY slot at once)
+gpud_up_again() {
+    _p=$(gpud_of "$1" pid)
+    [ -n "$_p" ] && [ "$_p" != 0 ] && [ "$_p" != "$2" ] &&
+        case $(gpud_of "$1" state) in idle | busy) true ;; *) false ;; esac
+}
 took() { grep -q "^gpud\[$1\]: BUFFERS\[take\]" "$LOG"; }
 
 s14() {
-    start_daemon s14 SLOTPROVE_FAULT_DELAY_MS=400 -- --synth 2 --gpuds 2 --slots 4 --trace-buffers \
+    # while $TMP/s14.hold exists each gpud holds the slot it took: both take
+    # one, and each is killed holding it
+    touch "$TMP/s14.hold"
+    start_daemon s14 SLOTPROVE_FAULT_HOLD="$TMP/s14.hold" -- --synth 2 --gpuds 2 --slots 4 --trace-buffers \
         --key nopub="$FIX/nopub.zkey" --key allpub="$FIX/allpub.zkey" || return
-    poll 15 eval '[ "$(gpud_of 1 state)" = idle ]'
+    poll 60 eval '[ "$(gpud_of 1 state)" = idle ]'
     a0=$(gpud_of 0 pid); a1=$(gpud_of 1 pid)
     i0=$(gpud_of 0 incarnation); i1=$(gpud_of 1 incarnation)
     check "s14: two gpuds run (pids $a0 $a1)" [ -n "$a0" -a -n "$a1" -a "$a0" != "$a1" ]
@@ -1000,12 +1068,13 @@ s14() {
             || bad "s14: submit $i: $(cat "$D/err")"
     done
     # each gpud is killed once it has taken a slot, the other keeps going
-    poll 30 took "$i0" || bad "s14: gpud 0 took no slot"
+    poll 60 took "$i0" || bad "s14: gpud 0 took no slot"
+    poll 60 took "$i1" || bad "s14: gpud 1 took no slot"
     kill -KILL "$a0"
-    check "s14: gpud 0 ($a0) killed; gpud 1 ($a1) untouched" eval 'poll 20 gpud_up_again 0 "$a0" && [ "$(gpud_of 1 pid)" = "$a1" ]'
-    poll 30 took "$i1" || bad "s14: gpud 1 took no slot"
+    check "s14: gpud 0 ($a0) killed; gpud 1 ($a1) untouched" eval 'poll 60 gpud_up_again 0 "$a0" && [ "$(gpud_of 1 pid)" = "$a1" ]'
     kill -KILL "$a1"
-    check "s14: gpud 1 ($a1) killed and restarted" poll 20 gpud_up_again 1 "$a1"
+    check "s14: gpud 1 ($a1) killed and restarted" poll 60 gpud_up_again 1 "$a1"
+    rm -f "$TMP/s14.hold"
     : >"$D/verify"
     n=0
     nok=0
@@ -1020,19 +1089,21 @@ s14() {
     note "s14: counters $(st | jq -c .counters)"
     check "s14: each partition proved once (proofs $(counter proofs) == 16), gpud_deaths $(counter gpud_deaths) == 2" \
         [ "$(counter proofs)" = 16 -a "$(counter gpud_deaths)" = 2 ]
-    poll 20 all_free 4
+    poll 60 all_free 4
     check "s14: slots conserved (all 4 FREE: $(sj .slots.FREE.count))" all_free 4
     stop_daemon
 }
 
 # ---- 17. a gpud with two workers killed holding two released partitions ------
 # gpud proves on worker threads (two per GPU); SLOTPROVE_GPUD_WORKERS=2 gives
-# the CPU backend two as well, and SLOTPROVE_FAULT_RELEASED_MS keeps each
-# partition in gpud's hands after its slot's early release. Killed then,
+# the CPU backend two as well, and SLOTPROVE_FAULT_HOLD_RELEASED keeps each
+# partition in gpud's hands after its slot's early release for as long as
+# $TMP/s17.released exists (not a time: the kill cannot miss it). Killed then,
 # both partitions live only in the supervisor's table: both must be
 # synthesized again, each proved once, and no slot lost.
 s17() {
-    start_daemon s17 SLOTPROVE_GPUD_WORKERS=2 SLOTPROVE_FAULT_RELEASED_MS=4000 -- --synth 2 --slots 4 \
+    touch "$TMP/s17.released"
+    start_daemon s17 SLOTPROVE_GPUD_WORKERS=2 SLOTPROVE_FAULT_HOLD_RELEASED="$TMP/s17.released" -- --synth 2 --slots 4 \
         --trace-buffers --key nopub="$FIX/nopub.zkey" || return
     inc=$(gpud_of 0 incarnation)
     gp=$(gpud_of 0 pid)
@@ -1042,17 +1113,18 @@ s17() {
             || bad "s17: submit $i: $(cat "$D/err")"
     done
     check "s17: gpud ($gp) holds two partitions after their slots' early release" \
-        poll 20 eval '[ "$(grep -c "^gpud\[$inc\]: BUFFERS\[release\]" "$LOG")" -ge 2 ]'
+        poll 60 eval '[ "$(grep -c "^gpud\[$inc\]: BUFFERS\[release\]" "$LOG")" -ge 2 ]'
     r0=$(counter resynthesized)
     p0=$(counter proofs)
     kill -KILL "$gp"
-    check "s17: gpud killed and restarted" poll 20 gpud_up_again 0 "$gp"
+    rm -f "$TMP/s17.released"
+    check "s17: gpud killed and restarted" poll 60 gpud_up_again 0 "$gp"
     wait_all "$D/jobs" 4 "s17"
     r1=$(counter resynthesized)
     check "s17: both released partitions synthesized again (resynthesized $r0 -> $r1; proofs before the kill $p0)" \
         [ "$p0" = 0 -a "$r1" -ge $((r0 + 2)) ]
     check "s17: each partition proved once (proofs $(counter proofs) == 4)" [ "$(counter proofs)" = 4 ]
-    poll 20 all_free 4
+    poll 60 all_free 4
     check "s17: slots conserved (all 4 FREE: $(sj .slots.FREE.count))" all_free 4
     stop_daemon
 }
@@ -1075,9 +1147,14 @@ wait_all() {
     verify_batch "$D/verify" "$3: every proof verifies"
 }
 stall_logged() { grep -q "killing $1 pid $2: stalled: stopped" "$LOG"; }
+# the stalled synthd's last exit, once reaped, in status (in $sw)
+stall_shown() {
+    sw=$(sj '[.processes[] | select(.role == "synthd" and .stalls > 0) | .last_exit][0]')
+    echo "$sw" | grep -q "stalled: stopped"
+}
 
 s15() {
-    start_daemon s15 SLOTPROVE_FAULT_DELAY_MS=300 -- --synth 2 --slots 4 \
+    start_daemon s15 SLOTPROVE_FAULT_DELAY_MS=300 SLOTPROVE_FAULT_HOLD="$TMP/s15.hold" -- --synth 2 --slots 4 \
         --key nopub="$FIX/nopub.zkey" --key allpub="$FIX/allpub.zkey" || return
     # (a) an idle synthd SIGSTOPped: it gets no work it would sit on; it is
     # seen stopped, killed, respawned; the jobs complete
@@ -1087,20 +1164,23 @@ s15() {
     for i in 1 2 3 4 5 6; do
         id=$(submit --key nopub --witness "$FIX/nopub.wtns" 2>"$D/err") && echo "$i $id nopub 1" >>"$D/jobs"
     done
-    check "s15: SIGSTOPped synthd $sp detected as stalled and killed" poll 20 stall_logged synthd "$sp"
-    sw=$(sj '[.processes[] | select(.role == "synthd" and .stalls > 0) | .last_exit][0]')
-    check "s15: status counts the stall and its last exit says why: $sw" \
-        eval 'echo "$sw" | grep -q "stalled: stopped"'
+    check "s15: SIGSTOPped synthd $sp detected as stalled and killed" poll 60 stall_logged synthd "$sp"
+    sw=""
+    poll 30 stall_shown
+    check "s15: status counts the stall and its last exit says why: $sw" stall_shown
     wait_all "$D/jobs" 6 "s15 (stopped synthd)"
-    # (b) gpud SIGSTOPped while it holds work: killed, restarted, work redone
+    # (b) gpud SIGSTOPped while it holds work (held at its take while
+    # $TMP/s15.hold exists): killed, restarted, work redone
     gp=$(gpud_pid)
+    touch "$TMP/s15.hold"
     : >"$D/jobs"
     for i in 1 2 3 4 5 6; do
         id=$(submit --key allpub --witness "$FIX/allpub.wtns" 2>"$D/err") && echo "$i $id allpub 1" >>"$D/jobs"
     done
-    poll 20 proving
+    check "s15: gpud $gp holds a PROVING slot" poll 60 proving
     kill -STOP "$gp"
-    check "s15: SIGSTOPped gpud $gp detected as stalled and killed" poll 20 stall_logged gpud "$gp"
+    check "s15: SIGSTOPped gpud $gp detected as stalled and killed" poll 60 stall_logged gpud "$gp"
+    rm -f "$TMP/s15.hold"
     wait_all "$D/jobs" 6 "s15 (stopped gpud)"
     check "s15: counters.stall_kills $(counter stall_kills) == 2" [ "$(counter stall_kills)" = 2 ]
     stop_daemon
@@ -1151,10 +1231,12 @@ s16() {
         --file-timeout 3 --key nopub="$FIX/nopub.zkey" || return
     cp "$FIX/nopub.wtns" "$D/stall.wtns"
     t0=$(now)
-    sid=$(timeout 5 "$BIN" submit --socket "$SOCK" --key nopub --witness "$D/stall.wtns" 2>"$D/err")
+    # (answered: an id; a daemon that waited on the file would answer the
+    # job's failure after --file-timeout, or never)
+    sid=$(timeout 30 "$BIN" submit --socket "$SOCK" --key nopub --witness "$D/stall.wtns" 2>"$D/err")
     check "s16: the submit with the stalling file is answered at once ($(since "$t0") s): ${sid:-$(cat "$D/err")}" [ -n "$sid" ]
-    check "s16: status answers while the file is stalled" eval 'timeout 2 "$BIN" status --socket "$SOCK" --json >/dev/null'
-    if timeout 30 "$BIN" submit --socket "$SOCK" --zkey "$FIX/allpub.zkey" --witness "$FIX/allpub.wtns" --wait \
+    check "s16: status answers while the file is stalled" eval 'timeout 30 "$BIN" status --socket "$SOCK" --json >/dev/null'
+    if timeout 90 "$BIN" submit --socket "$SOCK" --zkey "$FIX/allpub.zkey" --witness "$FIX/allpub.wtns" --wait \
         --proof "$D/p.json" --public "$D/q.json" >/dev/null 2>"$D/err"; then
         ok "s16: another job (with an attached key) completes meanwhile"
     else
@@ -1162,7 +1244,7 @@ s16() {
     fi
     vline allpub "$D/p.json" "$D/q.json" 1 >"$D/verify"
     verify_batch "$D/verify" "s16: its proof verifies"
-    timeout 30 "$BIN" wait --socket "$SOCK" "${sid:-0}" >/dev/null 2>"$D/err"
+    timeout 90 "$BIN" wait --socket "$SOCK" "${sid:-0}" >/dev/null 2>"$D/err"
     rc=$?
     note "s16: stalled job: $(cat "$D/err")"
     check "s16: the stalled job failed on its own after the deadline (exit $rc), naming the file" \
@@ -1194,7 +1276,7 @@ s18() {
     timeout 90 "$BIN" wait --socket "$SOCK" "$first" >/dev/null 2>"$D/err"
     check "s18: a stalled job fails after --file-timeout (30 s), naming its witness" \
         grep -q 'stall1.wtns: reading the job.s files did not finish within 30 s' "$D/err"
-    poll 20 eval '[ "$(sj .intake.abandoned_stuck)" = 32 ]'
+    poll 90 eval '[ "$(sj .intake.abandoned_stuck)" = 32 ]'
     check "s18: status counts the 32 abandoned readers ($(sj .intake.abandoned_stuck) stuck, $(sj .intake.running) running)" \
         eval '[ "$(sj .intake.abandoned_stuck)" = 32 ] && [ "$(sj .intake.running)" = 0 ]'
     cp "$FIX/allpub.zkey" "$D/stallkey.zkey"
@@ -1211,7 +1293,7 @@ s18() {
     timeout 90 "$BIN" wait --socket "$SOCK" "${kid:-0}" >/dev/null 2>"$D/err"
     check "s18: the hanging --zkey's job fails naming the key, not the witness: $(cat "$D/err")" \
         grep -q 'stallkey.zkey: reading the job.s files did not finish within 30 s' "$D/err"
-    check "s18: status: 33 abandoned in all" eval '[ "$(sj .intake.abandoned_total)" = 33 ]'
+    check "s18: status: 33 abandoned in all" poll 60 eval '[ "$(sj .intake.abandoned_total)" = 33 ]'
     stop_daemon
 }
 

@@ -56,7 +56,7 @@ NOWAIT=1 start_serve C nopub chain allpub
 for h in A B C; do wait_serve $h; done
 for h in A B C; do start_fleetd $h; done
 hosts_up() { [ "$(q "SELECT count(*) FROM fleet_host_keys")" = 7 ]; }
-for _ in $(seq 100); do hosts_up && break; sleep 0.1; done
+for _ in $(seq 600); do hosts_up && break; sleep 0.1; done
 check "three hosts registered their keys by SHA-256" hosts_up
 want=$(sha256sum "$FIX/chain.zkey" | cut -d' ' -f1)
 check "the key's SHA-256 is the file's" \

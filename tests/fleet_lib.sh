@@ -62,10 +62,10 @@ start_serve() {
     PIDS="$PIDS $!"
     [ "${NOWAIT:-}" = 1 ] || wait_serve "$h"
 }
-# wait_serve X: until serve X answers status (10 s)
+# wait_serve X: until serve X answers status (60 s: a loaded box)
 wait_serve() {
     h=$1
-    for _ in $(seq 100); do
+    for _ in $(seq 600); do
         "$BIN" status --socket "$TMP/$h/s.sock" >/dev/null 2>&1 && return 0
         sleep 0.1
     done

@@ -12,6 +12,9 @@
 #   skipped MSG   counts a skip:    "skip - MSG"
 #   check MSG CMD [ARG...]  ok MSG when CMD succeeds, else bad MSG
 #   note MSG      a "# MSG" line (figures, remarks)
+#   poll SECONDS CMD [ARG...]  runs CMD every 50 ms until it succeeds (0) or
+#                 SECONDS have passed (1): a wait on a positive condition,
+#                 with a deadline generous enough for a loaded box
 #   suite_cleanup a function the suite may define; run on exit (also after
 #                 INT/TERM/HUP) before TMP is removed: kill daemons there
 #   finish        repeats each failed check's line (a long run's log may be
@@ -37,6 +40,15 @@ bad() {
 skipped() { skip=$((skip + 1)); echo "skip - $1"; }
 check() { _lib_d=$1; shift; if "$@"; then ok "$_lib_d"; else bad "$_lib_d" /dev/null; fi; }
 note() { echo "# $*"; }
+poll() {
+    _lib_end=$(($(date +%s) + $1))
+    shift
+    while :; do
+        "$@" && return 0
+        [ "$(date +%s)" -ge "$_lib_end" ] && return 1
+        sleep 0.05
+    done
+}
 
 lib_cleanup() {
     trap - EXIT INT TERM HUP

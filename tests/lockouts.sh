@@ -39,17 +39,26 @@ pass=0
 fail=0
 ok() { pass=$((pass + 1)); echo "ok   - $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -f "$TMP/err" ] && sed 's/^/       /' "$TMP/err"; }
+# poll SECONDS CMD...: runs CMD every 100 ms until it succeeds or SECONDS pass
+poll() {
+    local end=$(($(date +%s) + $1))
+    shift
+    until "$@"; do
+        [ "$(date +%s)" -ge "$end" ] && return 1
+        sleep 0.1
+    done
+}
 K=$FIX/bn128/chain.zkey
 W=$FIX/bn128/chain.wtns
 VK=$FIX/bn128/chain.vk.json
 cd "$TMP"
 
+answers() { $BIN status --socket "$1" >/dev/null 2>&1; }
 start() { # start DIR: a daemon at the defaults on DIR/s.sock; pid in $srv
     mkdir -m 700 "$1"
     $BIN serve --socket "$1/s.sock" --key chain="$K" 2>"$1/log" &
     srv=$!
-    for i in $(seq 300); do $BIN status --socket "$1/s.sock" >/dev/null 2>&1 && return 0; sleep 0.1; done
-    return 1
+    poll 60 answers "$1/s.sock"
 }
 
 # ---- many concurrent waits of one uid ---------------------------------------------
@@ -122,7 +131,7 @@ except OSError as e:
     print('after the stall: closed (%s)' % e, flush=True)
 PY
 stall=$!
-for i in $(seq 100); do grep -q first stall.out && break; sleep 0.1; done
+poll 60 grep -q first stall.out
 sleep 20
 kill -STOP $bsrv
 sleep 25
@@ -164,19 +173,28 @@ PY
 )
     ./stuck_fuse "$PWD/mnt" "$W" "$SERVE" "$PWD/release" 2>>fuse.log &
     fusepid=$!
-    for i in $(seq 50); do [ -e mnt/chain.wtns ] && break; sleep 0.1; done
+    poll 60 test -e mnt/chain.wtns
     [ -e mnt/chain.wtns ] && cmp -n "$SERVE" mnt/chain.wtns "$W" && FUSE_OK=1
 fi
 sj() { $BIN status --socket "$1" --json | jq -r "$2"; }
 pstate() { awk '/^State:/ {print $2}' /proc/$1/status 2>/dev/null; }
 alive() { local s; s=$(pstate $1); [ -n "$s" ] && [ "$s" != Z ]; } # a zombie has exited
+dead() { ! alive "$1"; }
+# the left-behind synthd PID reaped: logged, its slot no longer quarantined,
+# every slot FREE (status in st.json)
+reaped_freed() {
+    grep -q "synthd pid $1 (left behind stuck" c/log && $BIN status --socket c/s.sock --json > st.json &&
+        [ "$(jq -r .quarantined_slots.count st.json)" = 0 ] &&
+        [ "$(jq -r .slots.FREE.count st.json)" = "$(jq -r .slots.total st.json)" ]
+}
+more_held() { [ "$(grep -c holding fuse.log)" -gt "$1" ]; }
 if [ $FUSE_OK = 0 ]; then
     echo "skip - a stuck synthd: cannot mount a FUSE filesystem here: $(cat err fuse.log 2>/dev/null | head -3)"
 else
     start c || bad "daemon c did not start"
     csrv=$srv
     sid=$($BIN submit --socket c/s.sock --key chain --witness mnt/chain.wtns 2>err)
-    for i in $(seq 100); do grep -q holding fuse.log && break; sleep 0.1; done
+    poll 60 grep -q holding fuse.log
     spid=$(sj c/s.sock "[.processes[] | select(.role == \"synthd\" and .job == \"$sid\")][0].pid")
     [ -n "$sid" ] && grep -q holding fuse.log && [ -n "$spid" ] && [ "$spid" != null ] \
         && ok "a job whose witness hangs past its first $SERVE bytes is taken; synthd pid $spid reads it" \
@@ -211,8 +229,8 @@ else
         && ok "two synthds again (a new one took its place); a job is proved and verifies" \
         || bad "after the stuck synthd was left behind: $(cat err); $(jq -c '[.processes[] | [.role, .state]]' st.json)"
     touch release
-    for i in $(seq 100); do alive $spid || break; sleep 0.1; done
-    for i in $(seq 50); do grep -q "synthd pid $spid (left behind stuck" c/log && break; sleep 0.1; done
+    poll 60 dead $spid
+    poll 60 reaped_freed $spid
     $BIN status --socket c/s.sock --json > st.json
     ! alive $spid && grep -q "synthd pid $spid (left behind stuck.*killed by signal 9" c/log \
         && [ "$(jq -r .quarantined_slots.count st.json)" = 0 ] \
@@ -224,7 +242,7 @@ else
     rm -f release
     held=$(grep -c holding fuse.log)
     sid=$($BIN submit --socket c/s.sock --key chain --witness mnt/chain.wtns 2>err)
-    for i in $(seq 100); do [ "$(grep -c holding fuse.log)" -gt $held ] && break; sleep 0.1; done
+    poll 60 more_held $held
     spid=$(sj c/s.sock "[.processes[] | select(.role == \"synthd\" and .job == \"$sid\")][0].pid")
     timeout 10 $BIN cancel --socket c/s.sock "$sid" >/dev/null 2>err \
         && [ "$(sj c/s.sock .jobs.cancelled)" = 1 ] \
@@ -240,7 +258,7 @@ else
         || bad "SIGTERM with a stuck synthd: $((t1 - t0)) s; $(tail -3 c/log)"
     wait $csrv 2>/dev/null
     touch release
-    for i in $(seq 100); do alive $spid || break; sleep 0.1; done
+    poll 60 dead $spid
     ! alive $spid && ok "released, the orphaned synthd exits" || bad "synthd $spid still there"
     kill $fusepid 2>/dev/null
     wait $fusepid 2>/dev/null

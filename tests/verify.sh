@@ -137,7 +137,7 @@ D=$TMP/d
 mkdir -m 700 "$D"
 $BIN serve --socket "$D/s.sock" --synth 1 --slots 2 --key chain="$FIX/bn128/chain.zkey" 2>"$D/log" &
 dpid=$!
-for i in $(seq 100); do
+for i in $(seq 600); do # 60 s: a loaded box
     $BIN status --socket "$D/s.sock" >/dev/null 2>&1 && break
     sleep 0.1
 done

@@ -33,6 +33,16 @@ pass=0
 fail=0
 ok() { pass=$((pass + 1)); echo "ok   - $1"; }
 bad() { fail=$((fail + 1)); echo "FAIL - $1"; [ -f "$TMP/err" ] && sed 's/^/       /' "$TMP/err" | tail -5; }
+# poll SECONDS CMD...: runs CMD every 50 ms until it succeeds or SECONDS pass
+poll() {
+    _end=$(($(date +%s) + $1))
+    shift
+    while :; do
+        "$@" && return 0
+        [ "$(date +%s)" -ge "$_end" ] && return 1
+        sleep 0.05
+    done
+}
 
 # compile CIRCOM_FILE CURVE NAME KINDS ("c wasm" or "wasm"): programs into
 # $PROGS/CURVE/, the native one at $PROGS/CURVE/NAME_cpp/NAME
@@ -233,9 +243,11 @@ $BIN serve --socket "$SOCK" --threads 2 --synth 2 --slots 2 --witness-time 30 \
     --key slow=$FIX/bls12381/chain.zkey --witness-program slow=$F-slow \
     --key plain=$FIX/bls12381/nopub.zkey 2>"$D/log" &
 SERVE_PID=$!
-i=0
-while [ ! -S "$SOCK" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-[ -S "$SOCK" ] || bad "serve did not come up: $(tail -3 "$D/log")"
+sj() { $BIN status --socket "$SOCK" --json 2>/dev/null | jq -r "$1" 2>/dev/null; }
+# every synthd and gpud started and idle: the children to compare with later
+group_idle() { [ "$(sj '[.processes[] | select(.role != "supervisor")] | length > 0 and all(.pid > 0 and .state == "idle")')" = true ]; }
+intake_idle() { [ "$(sj .intake.running)" = 0 ]; }
+poll 60 group_idle || bad "serve did not come up with its children idle within 60 s: $(tail -3 "$D/log")"
 kids_before=$(pgrep -P "$SERVE_PID" | sort | tr '\n' ' ')
 sub() { $BIN submit --socket "$SOCK" "$@" 2>"$TMP/err"; }
 good=$(sub --key chain --input "$CIN" --input "$CIN")
@@ -289,7 +301,7 @@ done
 cp "$F" "$D/carried-slow"
 cp "$FIX/bn128/chain.wtns" "$D/carried-slow.dat"
 zp=$(sub --zkey "$KEY" --program "$D/carried-slow" --input "$CIN" --input "$CIN" --input "$CIN" --input "$CIN")
-sleep 0.5
+poll 30 intake_idle || bad "daemon: the intake of the carried program still running after 30 s"
 cat "$TMP/notaprogram" >"$D/carried-slow" # same inode, other bytes
 if $BIN wait --socket "$SOCK" --proof "$D/zp.proof.json" --public "$D/zp.public.json" "$zp" 2>"$TMP/err" &&
     jq '.[3]' "$D/zp.proof.json" >"$D/zp3.proof.json" && jq '.[3]' "$D/zp.public.json" >"$D/zp3.public.json" &&
@@ -307,7 +319,7 @@ cp -r "$PROGS/bn128/nopub_js" "$D/swap/"
 hold=$(sub --key slow --input "$CIN" --input "$CIN" --input "$CIN" --input "$CIN")
 sn=$(sub --zkey "$KEY" --program "$D/swap/chain" --input "$CIN")
 sw=$(sub --zkey "$FIX/bn128/nopub.zkey" --program "$D/swap/nopub_js/nopub.wasm" --input "$FIX/circuits/nopub.input.json")
-sleep 0.5
+poll 30 intake_idle || bad "daemon: the intake of the swapped programs still running after 30 s"
 printf 'not circom data\n' >"$D/swap/chain.dat"
 printf 'process.exit(9);\n' >"$D/swap/nopub_js/generate_witness.js"
 printf 'garbage(\n' >"$D/swap/nopub_js/witness_calculator.js"
@@ -347,8 +359,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
     mkdir "$G/nobody" && chown 65534:65534 "$G/nobody" # nobody's outputs
     $BIN serve --socket "$G/s.sock" --synth 1 --allow-uid 65534 --allow-gid 65534 --key chain="$G/chain.zkey" 2>"$G/log" &
     upid=$!
-    i=0
-    while [ ! -S "$G/s.sock" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+    poll 60 test -S "$G/s.sock" || bad "daemon: the other-uid daemon did not listen within 60 s" "$G/log"
     setpriv --reuid 65534 --regid 65534 --clear-groups $BIN submit --socket "$G/s.sock" \
         --zkey "$G/chain.zkey" --program "$G/chain" --input "$G/chain.input.json" >/dev/null 2>"$TMP/err"
     rc=$?
@@ -367,8 +378,9 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 else echo "note - SKIP the other-uid --program check: not root (or no setpriv)"; fi
 
 kids_after=$(pgrep -P "$SERVE_PID" | sort | tr '\n' ' ')
-if [ "$kids_before" = "$kids_after" ]; then ok "daemon: no synthd or gpud restarted by failing witness programs"
-else bad "daemon: children changed ($kids_before -> $kids_after)"; fi
+deaths="$(sj .counters.synthd_deaths) $(sj .counters.gpud_deaths)"
+if [ "$kids_before" = "$kids_after" ] && [ "$deaths" = "0 0" ]; then ok "daemon: no synthd or gpud restarted by failing witness programs (deaths synthd, gpud: $deaths)"
+else bad "daemon: children changed ($kids_before -> $kids_after; deaths synthd, gpud: $deaths)"; fi
 
 # synthd SIGKILLed while its witness program runs, 20 times (at most 40
 # tries: a try whose program ends before it is seen kills nothing), a second
