@@ -38,6 +38,11 @@
  * allocate in one poll interval, and never more than WITNESS_NPROC × the
  * per-process limit.
  *
+ * PR_SET_DUMPABLE 0 is not set in the supervisor, synthd or gpud: it would
+ * make their /proc files root's, and a supervisor run as its own user then
+ * could not read its children's RSS and Pss (kids.h, status); the box's
+ * own PID namespace already hides those processes from the program.
+ *
  * Needs: Linux 5.3 (clone3, CLONE_PIDFD), user namespaces that an
  * unprivileged process may create (user.max_user_namespaces > 0; on
  * kernels with the Debian/Ubuntu switch, kernel.unprivileged_userns_clone
