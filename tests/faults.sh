@@ -1270,8 +1270,8 @@ s18() {
     done
     check "s18: 32 submits on stalling files are taken" [ "$(echo $ids | wc -w)" = 32 ]
     timeout 10 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" >/dev/null 2>"$D/err"
-    check "s18: meanwhile a 33rd is refused, all 32 readers busy: $(cat "$D/err")" \
-        grep -q 'still reading their files' "$D/err"
+    check "s18: meanwhile a 33rd is refused as busy, all 32 readers taken (the client retries): $(cat "$D/err")" \
+        grep -q 'busy: the files of earlier submits are still being read.*retrying' "$D/err"
     first=$(echo $ids | cut -d' ' -f1)
     timeout 90 "$BIN" wait --socket "$SOCK" "$first" >/dev/null 2>"$D/err"
     check "s18: a stalled job fails after --file-timeout (30 s), naming its witness" \
@@ -1427,6 +1427,150 @@ os.pwrite(f, b'\xff' * os.fstat(f).st_size, 0)" 2>"$D/err" || bad "s20: overwrit
     stop_daemon
 }
 
+# ---- 21. one uid's hung files cannot refuse the others' submits ---------------------
+
+# s21 (issue 36.4): uid 65534 resubmits jobs whose files hang (the
+# intake-stall fault point, as s18) round after round; its readers count
+# against its own share (8 running, 64 stuck: run/sup/intake.h), its 9th is
+# refused as busy (the client says so and retries), and every submit of the
+# daemon's own uid is accepted and proved meanwhile; the supervisor's
+# threads stay bounded.
+s21() {
+    TAG=s21
+    if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+        note "s21: SKIP: needs root and setpriv for a second uid"
+        return
+    fi
+    G=$(mktemp -d /tmp/slotprove-faults.XXXXXX)
+    EXTRA="$EXTRA $G"
+    chgrp "$OTHER_GID" "$G" && chmod 0750 "$G"
+    mkdir -m 0755 "$G/w"
+    for i in $(seq 20); do cp "$FIX/nopub.wtns" "$G/w/stall$i.wtns"; done
+    chmod 0644 "$G"/w/*
+    D=$G SOCK=$G/s.sock LOG=$G/daemon.log
+    SLOTPROVE_FAULT=intake-stall SLOTPROVE_FAULT_MATCH=stall "$BIN" serve --socket "$SOCK" \
+        --allow-gid "$OTHER_GID" --key nopub="$FIX/nopub.zkey" 2>"$LOG" &
+    DPID=$!
+    DAEMONS="$DAEMONS $DPID"
+    ALL_DAEMONS="$ALL_DAEMONS $DPID"
+    poll 60 eval '[ "$(gpud_pid)" -gt 0 ] 2>/dev/null' || { bad "s21: daemon did not come up"; show "$LOG"; return; }
+    as_member() { setpriv --reuid 65534 --regid "$OTHER_GID" --clear-groups "$@"; }
+    : >"$G/verify"
+    owner_ok=0 owner_n=0 n=0
+    for round in 1 2; do
+        taken=0
+        for i in $(seq 8); do
+            n=$((n + 1))
+            as_member timeout 20 "$BIN" submit --socket "$SOCK" --key nopub --witness "$G/w/stall$n.wtns" \
+                >/dev/null 2>"$G/err" && taken=$((taken + 1))
+        done
+        check "s21 round $round: uid 65534's 8 hanging submits are taken ($taken)" [ "$taken" = 8 ]
+        as_member timeout 5 "$BIN" submit --socket "$SOCK" --key nopub --witness "$G/w/stall20.wtns" \
+            >/dev/null 2>"$G/err9"
+        rc=$?
+        check "s21 round $round: its 9th is refused as busy and the client retries (exit $rc): $(head -1 "$G/err9")" \
+            eval '[ $rc = 124 ] && grep -q "busy: the files of earlier submits are still being read.*8 of one uid.*retrying" "$G/err9"'
+        for i in $(seq 6); do
+            owner_n=$((owner_n + 1))
+            if timeout 60 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
+                --proof "$G/p.$owner_n.json" --public "$G/q.$owner_n.json" >/dev/null 2>"$G/err"; then
+                owner_ok=$((owner_ok + 1))
+            else note "s21: the owner's submit $owner_n: $(cat "$G/err")"; fi
+            vline nopub "$G/p.$owner_n.json" "$G/q.$owner_n.json" 1 >>"$G/verify"
+        done
+        # the hanging readers are abandoned after --file-timeout (30 s)
+        poll 120 eval '[ "$(sj .intake.abandoned_stuck)" -ge $((8 * round)) ]' ||
+            bad "s21 round $round: the hanging readers were not abandoned ($(sj .intake.abandoned_stuck))"
+    done
+    check "s21: every submit of the daemon's own uid was taken and proved ($owner_ok of $owner_n)" [ "$owner_ok" = "$owner_n" ]
+    verify_batch "$G/verify" "s21: their proofs verify"
+    thr=$(awk '/^Threads:/ { print $2 }' /proc/"$DPID"/status)
+    check "s21: the supervisor's threads stay bounded ($thr: 16 stuck readers of uid 65534 and its own)" [ "$thr" -le 64 ]
+    stop_daemon
+}
+
+# ---- 22. hung witnesses cannot take every synthd and slot --------------------------
+
+# s22 (issue 36.4, N2): uid 65534 submits as many jobs as there are slots,
+# each on a witness whose reads hang after its header (tests/stuck_fuse.c, a
+# real FUSE file), so a synthd reading it sleeps until the mount answers.
+# Another uid's partitions get at most min(slots, synthds) - 1 synthds at
+# once (dispatch.h), so the daemon's own job is proved meanwhile, long
+# before the stall deadline (minutes) would free a synthd.
+s22() {
+    TAG=s22
+    if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+        note "s22: SKIP: needs root and setpriv for a second uid"
+        return
+    fi
+    G=$(mktemp -d /tmp/slotprove-faults.XXXXXX)
+    EXTRA="$EXTRA $G"
+    chgrp "$OTHER_GID" "$G" && chmod 0750 "$G"
+    mkdir -m 0755 "$G/mnt"
+    if ! cc -O1 -Wall -Werror -o "$G/stuck_fuse" "$ROOT/tests/stuck_fuse.c" $(pkg-config --cflags --libs fuse3) 2>"$G/err"; then
+        note "s22: SKIP: cannot build tests/stuck_fuse.c: $(head -2 "$G/err")"
+        return
+    fi
+    # the intake reads the header and section 2's first value (nopub: no public signals)
+    serve_bytes=$(python3 - "$FIX/nopub.wtns" <<'PY'
+import struct, sys
+b = open(sys.argv[1], 'rb').read()
+off = 12
+for _ in range(struct.unpack_from('<I', b, 8)[0]):
+    t, size = struct.unpack_from('<IQ', b, off)
+    off += 12
+    if t == 2:
+        break
+    off += size
+print(off + 32)
+PY
+)
+    "$G/stuck_fuse" "$G/mnt" "$FIX/nopub.wtns" "$serve_bytes" "$G/release" allow_other 2>"$G/fuse.log" &
+    fpid=$!
+    bg_add "$fpid"
+    if ! poll 30 test -e "$G/mnt/nopub.wtns"; then
+        note "s22: SKIP: cannot mount a FUSE filesystem here: $(head -2 "$G/fuse.log")"
+        kill "$fpid" 2>/dev/null
+        return
+    fi
+    D=$G SOCK=$G/s.sock LOG=$G/daemon.log
+    "$BIN" serve --socket "$SOCK" --allow-gid "$OTHER_GID" --key nopub="$FIX/nopub.zkey" 2>"$LOG" &
+    DPID=$!
+    DAEMONS="$DAEMONS $DPID"
+    ALL_DAEMONS="$ALL_DAEMONS $DPID"
+    poll 60 eval '[ "$(gpud_pid)" -gt 0 ] 2>/dev/null' || { bad "s22: daemon did not come up"; show "$LOG"; return; }
+    slots=$(sj .slots.total) synthds=$(sj '[.processes[] | select(.role == "synthd")] | length')
+    as_member() { setpriv --reuid 65534 --regid "$OTHER_GID" --clear-groups "$@"; }
+    ids=""
+    for i in $(seq "$slots"); do
+        ids="$ids $(as_member timeout 30 "$BIN" submit --socket "$SOCK" --key nopub --witness "$G/mnt/nopub.wtns" 2>"$G/err")"
+    done
+    check "s22: uid 65534's $slots jobs on hung witnesses are taken" [ "$(echo $ids | wc -w)" = "$slots" ]
+    busy_synthd() { [ "$(sj '[.processes[] | select(.role == "synthd" and .state == "busy")] | length')" -ge 1 ] 2>/dev/null; }
+    poll 60 busy_synthd || bad "s22: no synthd took a hung witness"
+    t0=$(date +%s)
+    timeout 90 "$BIN" submit --socket "$SOCK" --key nopub --witness "$FIX/nopub.wtns" --wait \
+        --proof "$G/p.json" --public "$G/q.json" >/dev/null 2>"$G/err"
+    rc=$?
+    check "s22: the daemon's own job is proved while $slots hung witnesses wait ($synthds synthds, $slots slots; exit $rc in $(($(date +%s) - t0)) s, before any stall deadline)" \
+        [ $rc = 0 ]
+    vline nopub "$G/p.json" "$G/q.json" 1 >"$G/verify"
+    verify_batch "$G/verify" "s22: its proof verifies"
+    check "s22: uid 65534 holds at most $((synthds - 1)) synthd(s) at once ($(sj '[.processes[] | select(.role == "synthd" and .state == "busy")] | length') busy)" \
+        [ "$(sj '[.processes[] | select(.role == "synthd" and .state == "busy")] | length')" -le $((synthds > 1 ? synthds - 1 : 1)) ]
+    touch "$G/release" # the mount answers: the hung jobs go on
+    nok=0
+    for id in $ids; do
+        as_member timeout 180 "$BIN" wait --socket "$SOCK" "$id" >/dev/null 2>"$G/err" && nok=$((nok + 1))
+    done
+    check "s22: once the mount answers, uid 65534's jobs are proved too ($nok of $slots)" [ "$nok" = "$slots" ]
+    stop_daemon
+    kill "$fpid" 2>/dev/null
+    wait "$fpid" 2>/dev/null
+    bg_done "$fpid"
+    fusermount3 -u "$G/mnt" 2>/dev/null || umount -l "$G/mnt" 2>/dev/null
+}
+
 T0=$(now)
 section() {
     _t=$(now)
@@ -1436,7 +1580,7 @@ section() {
     [ -n "${DPID:-}" ] && case " $DAEMONS " in *" $DPID "*) kill -KILL "$DPID"; wait "$DPID" 2>/dev/null; forget "$DPID" ;; esac
     echo "# $1 took $(since "$_t") s"
 }
-ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s19 s20 s11 s13 s14 s17 s15 s16 s18 s12"}
+ONLY=${FAULTS_ONLY:-"s1 s2 s3 s4 s5 s6 s7 s8 s9 s10 s19 s20 s21 s22 s11 s13 s14 s17 s15 s16 s18 s12"}
 for s in $ONLY; do
     case $s in
     s1) section s1 "random synthd kills under load" ;;
@@ -1449,6 +1593,8 @@ for s in $ONLY; do
     s8) section s8 "bad inputs as jobs" ;;
     s9) section s9 "memory bound" ;;
     s10) section s10 "SIGTERM drains" ;;
+    s22) section s22 "hung witnesses and the last synthd" ;;
+    s21) section s21 "one uid's hung files and the others' submits" ;;
     s20) section s20 "a torn control page (0xff over the pool's control memfd)" ;;
     s19) section s19 "SIGTERM/SIGINT drain with helper threads (a 2^17 key)" ;;
     s11) section s11 "socket security" ;;

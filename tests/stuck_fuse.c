@@ -3,7 +3,9 @@
  * bytes read and whose later reads hang: a hung FUSE or NFS file whose
  * first small reads succeed (issue 22). Test tool, built by tests/lockouts.sh.
  *
- *   stuck_fuse MOUNTPOINT SOURCE SERVE_BYTES RELEASE_FILE
+ *   stuck_fuse MOUNTPOINT SOURCE SERVE_BYTES RELEASE_FILE [allow_other]
+ *
+ * allow_other (root only): other uids may open the file too (faults s22).
  *
  * MOUNTPOINT/NAME (NAME: SOURCE's base name) has SOURCE's size and bytes.
  * A read that ends within [0, SERVE_BYTES) is answered at once; a read
@@ -105,8 +107,8 @@ static const struct fuse_operations ops = {
 
 int main(int argc, char **argv)
 {
-    if (argc != 5) {
-        fprintf(stderr, "usage: stuck_fuse MOUNTPOINT SOURCE SERVE_BYTES RELEASE_FILE\n");
+    if (argc != 5 && argc != 6) {
+        fprintf(stderr, "usage: stuck_fuse MOUNTPOINT SOURCE SERVE_BYTES RELEASE_FILE [allow_other]\n");
         return 2;
     }
     static char abs_source[4096];
@@ -120,6 +122,9 @@ int main(int argc, char **argv)
     const char *base = strrchr(source, '/');
     snprintf(name, sizeof(name), "%.200s", base ? base + 1 : source);
     /* foreground, multi-threaded: a held read does not block the others */
-    char *fargv[] = { argv[0], "-f", "-o", "ro,fsname=stuck_fuse", argv[1], NULL };
+    char *fargv[] = { argv[0], "-f", "-o",
+                      argc > 5 && strcmp(argv[5], "allow_other") == 0
+                          ? "ro,fsname=stuck_fuse,allow_other" : "ro,fsname=stuck_fuse",
+                      argv[1], NULL };
     return fuse_main(5, fargv, &ops, NULL);
 }

@@ -219,13 +219,20 @@ int client_call(struct client_conn *c, json_t *req, const int *fds, unsigned nfd
 {
     uint64_t give_up = now_ns() + CLIENT_BUSY_RETRY_S * 1000000000ull;
     long delay_ms = 5;
+    int said_busy = 0;
     for (;;) {
         int rc = call_once(c, req, fds, nfds, resp, e);
         if (rc == 0 || !*resp || !json_is_true(json_object_get(*resp, "busy")) ||
             now_ns() > give_up)
             return rc;
-        /* refused at accept, before any request was read: nothing happened
-         * on the daemon's side, so asking again on a new connection is safe */
+        /* refused at accept, before any request was read, or a submit refused
+         * as busy (its files' readers: intake.h): nothing happened on the
+         * daemon's side, so asking again on a new connection is safe */
+        if (!said_busy++) {
+            const char *why = json_string_value(json_object_get(*resp, "error"));
+            fprintf(stderr, "slotprove: %s; retrying for up to %d s\n", why ? why : "busy",
+                    CLIENT_BUSY_RETRY_S);
+        }
         json_decref(*resp);
         *resp = NULL;
         const char *path = c->path;

@@ -327,6 +327,16 @@ static void handle_line(struct server *d, struct conn *c, const char *line, size
             s.witnesses[i] = r.witnesses[i];
         int rc = core_submit(&d->core, c->uid, &s, c->fds, c->nfds, &j, &e);
         close_fds(c); /* those the job took are -1 now */
+        if (rc == -EAGAIN || rc == -EMFILE) {
+            /* nothing was taken: the client may ask again (client_call does) */
+            json_t *o = json_pack("{sbsbsssi}", "ok", 0, "busy", 1, "error", e.msg,
+                                  "retry_after_s", (int)d->core.o.file_timeout_s);
+            char *txt = o ? json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER) : NULL;
+            conn_send(d, c, txt ? txt : "{\"ok\":false,\"busy\":true,\"error\":\"busy\"}");
+            free(txt);
+            json_decref(o);
+            return;
+        }
         if (rc < 0) {
             send_error(d, c, e.msg);
             return;

@@ -56,6 +56,11 @@ int core_start(struct core *c, struct sp_err *e)
     if ((rc = intake_init(&c->intake, e)) < 0)
         return rc;
     dispatch_init(&c->dsp, c->o.gpuds, c->o.max_attempts);
+    {   /* one synthd and one slot always left to other uids (dispatch.h) */
+        unsigned s = c->o.synthds < c->o.slots ? c->o.synthds : c->o.slots;
+        c->dsp.own_uid = (uint32_t)geteuid();
+        c->dsp.foreign_share = s > 1 ? s - 1 : 1;
+    }
     struct kid_table *t = &c->kids;
     t->nsynthds = c->o.synthds;
     t->ngpuds = c->o.gpuds;

@@ -161,12 +161,26 @@ static int key_on_some_gpud(const struct dispatcher *d, uint32_t key_id)
     return 0;
 }
 
+/* Partitions of uid's running jobs being synthesized now. */
+static unsigned synthesizing(const struct dispatcher *d, uint32_t uid)
+{
+    unsigned n = 0;
+    for (const struct dsp_job *j = d->head; j; j = j->next)
+        if (!j->ended && j->uid == uid)
+            for (uint32_t i = 0; i < j->nparts; i++)
+                n += j->parts[i].state == DSP_SYNTH;
+    return n;
+}
+
 int dispatch_next(const struct dispatcher *d, uint64_t now_ns, struct dsp_job **jo,
                   uint32_t *po)
 {
     for (struct dsp_job *j = d->head; j; j = j->next) {
         if (j->ended || !key_on_some_gpud(d, j->key_id))
             continue;
+        if (d->foreign_share && j->uid != d->own_uid &&
+            synthesizing(d, j->uid) >= d->foreign_share)
+            continue; /* its share is taken: another uid's work goes first */
         for (uint32_t i = 0; i < j->nparts; i++)
             if (j->parts[i].state == DSP_QUEUED && j->parts[i].not_before_ns <= now_ns) {
                 *jo = j;

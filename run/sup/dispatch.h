@@ -102,6 +102,7 @@ struct dsp_part {
 /* One job as the dispatcher sees it; the job table embeds it. */
 struct dsp_job {
     uint64_t num;           /* the slot header's job_id */
+    uint32_t uid;           /* who submitted it: the fair share below */
     uint32_t key_id;        /* < DSP_MAX_KEYS */
     uint32_t nparts, ndone;
     int ended;              /* done, failed or cancelled: nothing more is dispatched */
@@ -117,6 +118,14 @@ struct dsp_gpud {
 
 struct dispatcher {
     unsigned max_attempts;  /* counted deaths before a partition is poison (K) */
+    /* Fairness under hung files (issue 36.4): a partition of a uid other
+     * than own_uid is handed out only while that uid has fewer than
+     * foreign_share partitions synthesizing (0: no cap). A synthd stuck in
+     * a read of a client's hung file holds its synthd and its slot until
+     * the stall deadline (minutes); with foreign_share = min(slots,
+     * synthds) - 1 one such client can never take the last of either. */
+    uint32_t own_uid;
+    unsigned foreign_share;
     unsigned ngpuds;
     unsigned next_gpud;     /* rotating tie-break for dispatch_pick_gpud */
     struct dsp_gpud gpuds[DSP_MAX_GPUDS];
@@ -142,8 +151,9 @@ void dispatch_end(struct dispatcher *d, struct dsp_job *j);
 enum dsp_outcome dispatch_apply(struct dispatcher *d, struct dsp_job *j, uint32_t part,
                                 const struct dsp_event *ev);
 
-/* The oldest QUEUED partition whose backoff is over and whose key some gpud
- * that is up has loaded: 1 with *j and *part set, or 0 if none. */
+/* The oldest QUEUED partition whose backoff is over, whose key some gpud
+ * that is up has loaded, and whose uid is within its share (above): 1
+ * with *j and *part set, or 0 if none. */
 int dispatch_next(const struct dispatcher *d, uint64_t now_ns, struct dsp_job **j,
                   uint32_t *part);
 

@@ -19,6 +19,7 @@ int intake_init(struct intake *in, struct sp_err *e)
 {
     int p[2];
     memset(in, 0, sizeof(*in));
+    in->own_uid = (uint32_t)geteuid();
     in->done_fd = in->post_fd = -1;
     if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
         return sp_fail(e, -errno, "pipe: %s", strerror(errno));
@@ -114,14 +115,46 @@ static void *run(void *arg)
     return NULL;
 }
 
+/* uid's row (a free one, or the last row, shared, when all are taken). */
+static struct intake_uid *uid_row(struct intake *in, uint32_t uid)
+{
+    struct intake_uid *free_row = NULL;
+    for (unsigned i = 0; i < INTAKE_UIDS; i++) {
+        struct intake_uid *u = &in->uids[i];
+        if ((u->running || u->abandoned) && u->uid == uid)
+            return u;
+        if (!free_row && !u->running && !u->abandoned)
+            free_row = u;
+    }
+    if (!free_row)
+        return &in->uids[INTAKE_UIDS - 1];
+    free_row->uid = uid;
+    return free_row;
+}
+
 int intake_start(struct intake *in, struct intake_task *t)
 {
     pthread_attr_t a;
     pthread_t th;
-    if (in->running >= INTAKE_MAX_RUNNING)
-        return -EAGAIN;
-    if (in->abandoned >= INTAKE_MAX_ABANDONED)
-        return -EMFILE;
+    struct intake_uid *u = uid_row(in, t->uid);
+    if (t->uid == in->own_uid) { /* the daemon's uid: its own budget, the totals */
+        if (u->abandoned >= INTAKE_MAX_ABANDONED)
+            return -EMFILE;
+        if (u->running >= INTAKE_MAX_RUNNING)
+            return -EAGAIN;
+    } else { /* every other uid: its share, within the others' totals */
+        unsigned own_running = 0, own_abandoned = 0;
+        for (unsigned i = 0; i < INTAKE_UIDS; i++) /* the owner's row, if it has one */
+            if (&in->uids[i] != u && in->uids[i].uid == in->own_uid) {
+                own_running += in->uids[i].running;
+                own_abandoned += in->uids[i].abandoned;
+            }
+        if (u->abandoned >= INTAKE_MAX_ABANDONED_PER_UID ||
+            in->abandoned - own_abandoned >= INTAKE_MAX_ABANDONED)
+            return -EMFILE;
+        if (u->running >= INTAKE_MAX_RUNNING_PER_UID || in->running - own_running >= INTAKE_MAX_RUNNING)
+            return -EAGAIN;
+    }
     t->post_fd = in->post_fd;
     t->reading = t->key_fd >= 0 ? INTAKE_READING_KEY : 0;
     t->rc = -EIO;
@@ -133,6 +166,7 @@ int intake_start(struct intake *in, struct intake_task *t)
     if (rc != 0)
         return -rc;
     in->running++;
+    u->running++;
     t->next = in->tasks;
     in->tasks = t;
     return 0;
@@ -149,10 +183,14 @@ struct intake_task *intake_collect(struct intake *in)
             break;
         }
     t->next = NULL;
-    if (t->abandoned)
+    struct intake_uid *u = uid_row(in, t->uid);
+    if (t->abandoned) {
         in->abandoned--;
-    else
+        u->abandoned -= u->abandoned > 0;
+    } else {
         in->running--;
+        u->running -= u->running > 0;
+    }
     return t;
 }
 
@@ -163,6 +201,9 @@ void intake_abandon(struct intake *in, struct intake_task *t)
     t->abandoned = 1;
     in->running--;
     in->abandoned++;
+    struct intake_uid *u = uid_row(in, t->uid);
+    u->running -= u->running > 0;
+    u->abandoned++;
     in->abandoned_total++;
 }
 

@@ -28,11 +28,21 @@
  * give up their place among the running, but no more than this many may
  * pile up (a mount that never comes back), then submits are refused. */
 #define INTAKE_MAX_ABANDONED 1024
+/* Per uid (issue 36.4: one client resubmitting hung-file jobs refused every
+ * other submit): a uid's readers running at once, and its readers abandoned
+ * and still stuck. A uid at either limit is refused as busy, with a time to
+ * retry; others are not. The daemon's own uid has the totals above as its
+ * own budget, and the other uids together have them again: no other uid
+ * can refuse its submits. */
+#define INTAKE_MAX_RUNNING_PER_UID 8
+#define INTAKE_MAX_ABANDONED_PER_UID 64
+#define INTAKE_UIDS 64             /* uids tracked at once (more share the last row) */
 #define INTAKE_READING_KEY (-1) /* intake_task.reading: the client's key */
 
 struct intake_task {
     /* set by the loop before intake_start */
     uint64_t job_num;
+    uint32_t uid;              /* the submitter: the per-uid limits above */
     int key_fd;                /* a client's key to prepare (consumed), or -1 */
     char key_name[JOB_NAME_MAX + 1];
     uint64_t max_key_bytes;
@@ -65,11 +75,18 @@ struct intake_task {
     struct intake_task *next;
 };
 
+struct intake_uid {
+    uint32_t uid;
+    unsigned running, abandoned;
+};
+
 struct intake {
     int done_fd;               /* readable when a task has finished */
     int post_fd;
+    uint32_t own_uid;          /* the daemon's: exempt from the totals */
     unsigned running;          /* started, not finished, not abandoned */
     unsigned abandoned;        /* abandoned and still stuck (intake_abandon) */
+    struct intake_uid uids[INTAKE_UIDS]; /* the same per uid (rows with counts) */
     uint64_t abandoned_total;  /* ever abandoned */
     struct intake_task *tasks; /* started, not yet collected */
 };
@@ -78,8 +95,10 @@ struct intake {
 int intake_init(struct intake *in, struct sp_err *e);
 
 /* Runs t on a new detached thread. 0, or -EAGAIN when INTAKE_MAX_RUNNING
- * are running (the submit is refused), -EMFILE when INTAKE_MAX_ABANDONED
- * abandoned threads are still stuck, or -errno. */
+ * are running or t->uid has INTAKE_MAX_RUNNING_PER_UID (the submit is
+ * refused as busy), -EMFILE when INTAKE_MAX_ABANDONED (or the uid's
+ * INTAKE_MAX_ABANDONED_PER_UID) abandoned threads are still stuck, or
+ * -errno. */
 int intake_start(struct intake *in, struct intake_task *t);
 
 /* Gives up on a task past its deadline: it no longer counts as running (a

@@ -30,6 +30,7 @@ struct job *jobs_new(struct job_table *t, uid_t uid, uint32_t key_id, uint32_t n
         parts[i].wfd = -1;
     j->prog_fd = j->prog_aux[0] = j->prog_aux[1] = -1;
     j->d.num = ++t->next_num;
+    j->d.uid = (uint32_t)uid;
     j->d.key_id = key_id;
     j->d.nparts = n;
     j->d.parts = dparts;

@@ -152,6 +152,7 @@ int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds,
         return sp_fail(e, -ENOMEM, "out of memory or randomness");
     }
     t->job_num = j->d.num;
+    t->uid = (uint32_t)uid;
     t->key_fd = t->prog_fd = t->prog_pinned = t->prog_aux[0] = t->prog_aux[1] = -1;
     if (r->inputs && r->key[0] && c->keys.keys[key_id].has_program &&
         witness_job_attach(j, c->keys.keys[key_id].program_fd, c->keys.keys[key_id].program_aux,
@@ -193,12 +194,14 @@ int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds,
     int rc = intake_start(&c->intake, t);
     if (rc < 0) {
         if (rc == -EAGAIN)
-            sp_fail(e, rc, "%d submits are still reading their files; try again later",
-                    INTAKE_MAX_RUNNING);
+            sp_fail(e, rc, "busy: the files of earlier submits are still being read (at most %d "
+                    "at once, %d of one uid); retry in %u s", INTAKE_MAX_RUNNING,
+                    INTAKE_MAX_RUNNING_PER_UID, c->o.file_timeout_s);
         else if (rc == -EMFILE)
-            sp_fail(e, rc, "%d file readers are stuck in reads past --file-timeout (a hung "
-                    "filesystem?); no more are started until some come back",
-                    INTAKE_MAX_ABANDONED);
+            sp_fail(e, rc, "busy: file readers of this uid (at most %d) or of all (%d) are stuck in "
+                    "reads past --file-timeout (a hung filesystem?); retry in %u s, once some "
+                    "have come back", INTAKE_MAX_ABANDONED_PER_UID, INTAKE_MAX_ABANDONED,
+                    c->o.file_timeout_s);
         else
             sp_fail(e, rc, "cannot start a file reader: %s", strerror(-rc));
         c->jobs.head = j->next; /* jobs_new put it first */
