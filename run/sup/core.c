@@ -40,6 +40,23 @@ void core_init(struct core *c)
     for (unsigned g = 0; g < MAX_GPUDS; g++)
         c->doorbells[g] = -1;
 }
+/* Another uid's share of synthesizing partitions (dispatch.h): one synthd
+ * and one usable slot always left to the rest, the slots quarantined
+ * under stuck processes not counted as usable (stuck.h), so hung files
+ * cannot take the last slot either. With one synthd or one slot in all,
+ * nothing can be kept back: the share is 1. */
+static void foreign_share(struct core *c)
+{
+    unsigned q = 0;
+    for (unsigned i = 0; i < c->kids.stuck.n; i++)
+        q += stuck_slots(&c->pool, c->kids.stuck.c[i].p.incarnation, NULL, 0);
+    unsigned all = c->o.synthds < c->o.slots ? c->o.synthds : c->o.slots;
+    unsigned usable = c->o.slots > q ? c->o.slots - q : 0;
+    unsigned s = c->o.synthds < usable ? c->o.synthds : usable;
+    c->dsp.foreign_share = all <= 1 ? 1 : s > 1 ? s - 1 : 0;
+    c->dsp.share_capped = 1;
+}
+
 
 int core_start(struct core *c, struct sp_err *e)
 {
@@ -56,11 +73,8 @@ int core_start(struct core *c, struct sp_err *e)
     if ((rc = intake_init(&c->intake, e)) < 0)
         return rc;
     dispatch_init(&c->dsp, c->o.gpuds, c->o.max_attempts);
-    {   /* one synthd and one slot always left to other uids (dispatch.h) */
-        unsigned s = c->o.synthds < c->o.slots ? c->o.synthds : c->o.slots;
-        c->dsp.own_uid = (uint32_t)geteuid();
-        c->dsp.foreign_share = s > 1 ? s - 1 : 1;
-    }
+    c->dsp.own_uid = (uint32_t)geteuid();
+    foreign_share(c);
     struct kid_table *t = &c->kids;
     t->nsynthds = c->o.synthds;
     t->ngpuds = c->o.gpuds;
@@ -528,6 +542,7 @@ static void dispatch_idle(struct core *c, uint64_t now)
     static struct ctl_msg m;
     if (c->draining > 1)
         return;
+    foreign_share(c);
     for (unsigned i = 0; i < c->kids.nsynthds; i++) {
         struct kid *k = &c->kids.kids[i];
         struct dsp_job *dj;

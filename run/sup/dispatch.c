@@ -178,7 +178,7 @@ int dispatch_next(const struct dispatcher *d, uint64_t now_ns, struct dsp_job **
     for (struct dsp_job *j = d->head; j; j = j->next) {
         if (j->ended || !key_on_some_gpud(d, j->key_id))
             continue;
-        if (d->foreign_share && j->uid != d->own_uid &&
+        if (d->share_capped && j->uid != d->own_uid &&
             synthesizing(d, j->uid) >= d->foreign_share)
             continue; /* its share is taken: another uid's work goes first */
         for (uint32_t i = 0; i < j->nparts; i++)

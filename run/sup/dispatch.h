@@ -118,14 +118,17 @@ struct dsp_gpud {
 
 struct dispatcher {
     unsigned max_attempts;  /* counted deaths before a partition is poison (K) */
-    /* Fairness under hung files (issue 36.4): a partition of a uid other
-     * than own_uid is handed out only while that uid has fewer than
-     * foreign_share partitions synthesizing (0: no cap). A synthd stuck in
-     * a read of a client's hung file holds its synthd and its slot until
-     * the stall deadline (minutes); with foreign_share = min(slots,
-     * synthds) - 1 one such client can never take the last of either. */
+    /* Fairness under hung files (issue 36.4): with share_capped, a
+     * partition of a uid other than own_uid is handed out only while that
+     * uid has fewer than foreign_share partitions synthesizing. A synthd
+     * stuck in a read of a client's hung file holds its synthd and its slot
+     * until the stall deadline (minutes), then the slot is quarantined
+     * until the read returns (stuck.h); with foreign_share = min(synthds,
+     * usable slots) - 1 (core.c: foreign_share) other uids never take the
+     * last of either, and get none while only one is usable. */
     uint32_t own_uid;
     unsigned foreign_share;
+    int share_capped;       /* 0: no cap at all (the tests' bare dispatcher) */
     unsigned ngpuds;
     unsigned next_gpud;     /* rotating tie-break for dispatch_pick_gpud */
     struct dsp_gpud gpuds[DSP_MAX_GPUDS];
