@@ -141,7 +141,7 @@ Test(keys, bad_arguments_and_limits_name_the_file)
 
     /* slots too small for the key */
     kc.slot_bytes = 4096;
-    cr_assert_eq(client_key(&kc, FIX "nopub.zkey", 0, &id, &ev, &e), -SP_ERANGE);
+    cr_assert_eq(client_key(&kc, FIX "nopub.zkey", 0, &id, &ev, &e), -SP_ESLOTSIZE);
     cr_assert_not_null(strstr(e.msg, "--slot-bytes"), "%s", e.msg);
     cr_assert_eq(count_used(&kc), 0);
     drop_all(&kc);
