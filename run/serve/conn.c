@@ -327,7 +327,7 @@ static void handle_line(struct server *d, struct conn *c, const char *line, size
             s.witnesses[i] = r.witnesses[i];
         int rc = core_submit(&d->core, c->uid, &s, c->fds, c->nfds, &j, &e);
         close_fds(c); /* those the job took are -1 now */
-        if (rc == -EAGAIN || rc == -EMFILE) {
+        if (rc == -EBUSY || rc == -EMFILE) { /* the file readers' limits (intake.h) */
             /* nothing was taken: the client may ask again (client_call does) */
             json_t *o = json_pack("{sbsbsssi}", "ok", 0, "busy", 1, "error", e.msg,
                                   "retry_after_s", (int)d->core.o.file_timeout_s);

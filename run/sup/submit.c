@@ -207,7 +207,7 @@ int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds,
         c->jobs.head = j->next; /* jobs_new put it first */
         jobs_free(j);
         intake_free(t);
-        return rc;
+        return rc == -EAGAIN ? -EBUSY : rc; /* -EBUSY, -EMFILE: the answer says busy (conn.c) */
     }
     /* in the submission order now, so reading its files costs it no place;
      * an out-of-range key id keeps it from being dispatched until then */

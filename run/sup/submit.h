@@ -17,7 +17,7 @@
  * key, reading its public signals) happens on an intake thread (intake.h):
  * the job is dispatched when that is done, or fails with the reason, or
  * fails after o.file_timeout_s. 0 with *out; -EINVAL (descriptor count),
- * -EAGAIN (queue full, too many intakes), -ENOENT (no such preloaded key),
+ * -EAGAIN (queue full), -EBUSY or -EMFILE (the file readers' limits, intake.h: answered as busy), -ENOENT (no such preloaded key),
  * -SP_EFORMAT (that key failed its check), -ENOMEM, with the reason in e. */
 int core_submit(struct core *c, uid_t uid, const struct submission *s, int *fds, int nfds,
                 struct job **out, struct sp_err *e);
