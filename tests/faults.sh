@@ -84,16 +84,7 @@ kids_of() {
 }
 no_kids() { [ -z "$(kids_of "$1")" ]; }
 
-# poll SECONDS COMMAND...: runs COMMAND until it succeeds or the deadline passes
-poll() {
-    _end=$(($(date +%s) + $1))
-    shift
-    while :; do
-        "$@" && return 0
-        [ "$(date +%s)" -ge "$_end" ] && return 1
-        sleep 0.05
-    done
-}
+# poll SECONDS COMMAND...: tests/lib.sh
 
 # ---- the daemon ---------------------------------------------------------------
 
@@ -922,7 +913,6 @@ s11() {
     poll 60 eval '[ "$(gpud_pid)" -gt 0 ] 2>/dev/null' || { bad "s11: daemon did not come up"; show "$LOG"; return; }
     check "s11: the socket is mode 0660, group $OTHER_GID ($(stat -c '%a %g' "$SOCK"))" \
         [ "$(stat -c '%a %g' "$SOCK")" = "660 $OTHER_GID" ]
-    as_member() { setpriv --reuid 65534 --regid "$OTHER_GID" --clear-groups "$@"; }
     as_supp() { setpriv --reuid 65534 --regid 65534 --groups "$OTHER_GID" "$@"; }
     as_other() { setpriv --reuid 65534 --regid 65534 --clear-groups "$@"; }
     as_member "$BIN" status --socket "$SOCK" >/dev/null 2>"$D/err"
@@ -1427,6 +1417,19 @@ os.pwrite(f, b'\xff' * os.fstat(f).st_size, 0)" 2>"$D/err" || bad "s20: overwrit
     stop_daemon
 }
 
+# gid_daemon [VAR=VALUE ...]: serve in $G (0750, group OTHER_GID) for uid
+# 65534 in that group as well as root, the nopub key preloaded; sets D,
+# SOCK, LOG, DPID and as_member (runs a command as that uid)
+as_member() { setpriv --reuid 65534 --regid "$OTHER_GID" --clear-groups "$@"; }
+gid_daemon() {
+    D=$G SOCK=$G/s.sock LOG=$G/daemon.log
+    env "$@" "$BIN" serve --socket "$SOCK" --allow-gid "$OTHER_GID" --key nopub="$FIX/nopub.zkey" 2>"$LOG" &
+    DPID=$!
+    DAEMONS="$DAEMONS $DPID"
+    ALL_DAEMONS="$ALL_DAEMONS $DPID"
+    poll 60 eval '[ "$(gpud_pid)" -gt 0 ] 2>/dev/null' || { bad "$TAG: daemon did not come up"; show "$LOG"; return 1; }
+}
+
 # ---- 21. one uid's hung files cannot refuse the others' submits ---------------------
 
 # s21 (issue 36.4): uid 65534 resubmits jobs whose files hang (the
@@ -1447,14 +1450,7 @@ s21() {
     mkdir -m 0755 "$G/w"
     for i in $(seq 20); do cp "$FIX/nopub.wtns" "$G/w/stall$i.wtns"; done
     chmod 0644 "$G"/w/*
-    D=$G SOCK=$G/s.sock LOG=$G/daemon.log
-    SLOTPROVE_FAULT=intake-stall SLOTPROVE_FAULT_MATCH=stall "$BIN" serve --socket "$SOCK" \
-        --allow-gid "$OTHER_GID" --key nopub="$FIX/nopub.zkey" 2>"$LOG" &
-    DPID=$!
-    DAEMONS="$DAEMONS $DPID"
-    ALL_DAEMONS="$ALL_DAEMONS $DPID"
-    poll 60 eval '[ "$(gpud_pid)" -gt 0 ] 2>/dev/null' || { bad "s21: daemon did not come up"; show "$LOG"; return; }
-    as_member() { setpriv --reuid 65534 --regid "$OTHER_GID" --clear-groups "$@"; }
+    gid_daemon SLOTPROVE_FAULT=intake-stall SLOTPROVE_FAULT_MATCH=stall || return
     : >"$G/verify"
     owner_ok=0 owner_n=0 n=0
     for round in 1 2; do
@@ -1533,14 +1529,8 @@ PY
         kill "$fpid" 2>/dev/null
         return
     fi
-    D=$G SOCK=$G/s.sock LOG=$G/daemon.log
-    "$BIN" serve --socket "$SOCK" --allow-gid "$OTHER_GID" --key nopub="$FIX/nopub.zkey" 2>"$LOG" &
-    DPID=$!
-    DAEMONS="$DAEMONS $DPID"
-    ALL_DAEMONS="$ALL_DAEMONS $DPID"
-    poll 60 eval '[ "$(gpud_pid)" -gt 0 ] 2>/dev/null' || { bad "s22: daemon did not come up"; show "$LOG"; return; }
+    gid_daemon || return
     slots=$(sj .slots.total) synthds=$(sj '[.processes[] | select(.role == "synthd")] | length')
-    as_member() { setpriv --reuid 65534 --regid "$OTHER_GID" --clear-groups "$@"; }
     ids=""
     for i in $(seq "$slots"); do
         ids="$ids $(as_member timeout 30 "$BIN" submit --socket "$SOCK" --key nopub --witness "$G/mnt/nopub.wtns" 2>"$G/err")"
