@@ -318,6 +318,10 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
     /* the ticket goes to the ring of the gpud the supervisor named (any
      * gpud may still take the slot: they also scan the table) */
     uint32_t g = req->gpud < args.ndoorbells ? req->gpud : 0;
+    /* synthesis ends before the publish: once published, gpud may take the
+     * slot and start its own clock at once, and the two spans must not
+     * overlap (a partition's latency covers slot wait + synth + prove) */
+    uint64_t t_done = now_ns(), cpu1 = cpu_ns();
     if ((rc = slot_publish(&pool, g, slot, gen, args.incarnation)) < 0) {
         reply(req, CTL_SYNTH_ERR, rc, "synthd: slot was taken from us (stale generation)");
         return;
@@ -334,9 +338,9 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
     m.partition = req->partition;
     m.slot = slot;
     m.gen = gen;
-    m.times.ns[STAGE_SYNTH] = now_ns() - t_claimed;
+    m.times.ns[STAGE_SYNTH] = t_done - t_claimed;
     m.slot_wait_ns = t_claimed - t_wait;
-    m.cpu_ns = cpu_ns() - cpu0;
+    m.cpu_ns = cpu1 - cpu0;
     child_send(&args, &m);
 }
 
