@@ -1,0 +1,536 @@
+/* http_api.c — `serve --http`'s HTTP thread (see http_api.h). */
+#include "http_api.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "http_access.h"
+#include "http_jobs.h"
+#include "stages.h" /* now_ns: CLOCK_MONOTONIC */
+
+/* A connection moves RECEIVING → ANSWERED when its answer is queued, and
+ * to CLOSING (from either) when it is shut down here (as metrics_http.c). */
+enum conn_stage { CONN_RECEIVING, CONN_ANSWERED, CONN_CLOSING };
+
+struct http_conn {
+    struct http_conn *prev, *next; /* accept order: the head is the oldest */
+    int fd;                        /* libmicrohttpd's socket; only shut down here */
+    uint64_t deadline_ns;          /* CLOCK_MONOTONIC */
+    enum conn_stage stage;
+};
+
+/* One request: its body, as it comes. */
+struct request {
+    char *body;
+    size_t len, reserved;          /* bytes held; bytes of the budget taken */
+    int too_big;                   /* a body without Content-Length passed the limit */
+};
+
+struct http_api {
+    struct MHD_Daemon *mhd;
+    int epoll_fd, stop_fd;
+    pthread_t thread;
+    struct http_jobs *jobs;
+    char token[HTTP_API_TOKEN_MAX];   /* "": none (loopback only) */
+    const char *const *circuits;
+    unsigned ncircuits;
+    /* the HTTP thread only */
+    struct http_conn *head, *tail;
+    unsigned receiving, answered;
+    size_t body_bytes;                /* reserved by requests, ≤ HTTP_API_BODY_BUDGET */
+    char current[HTTP_JOB_ID_HEX + 1]; /* proverServer's one proof: "" before any */
+};
+
+static void conn_shut(struct http_api *h, struct http_conn *k)
+{
+    if (k->stage == CONN_RECEIVING)
+        h->receiving--;
+    else if (k->stage == CONN_ANSWERED)
+        h->answered--;
+    else
+        return;
+    k->stage = CONN_CLOSING;
+    shutdown(k->fd, SHUT_RDWR);
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
+                          enum MHD_ConnectionNotificationCode what)
+{
+    struct http_api *h = cls;
+    struct http_conn *k = *socket_context;
+    if (what == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci =
+            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        k = calloc(1, sizeof(*k));
+        if (!k || !ci) { /* untracked means without a deadline: refuse it */
+            free(k);
+            *socket_context = NULL;
+            if (ci)
+                shutdown(ci->connect_fd, SHUT_RDWR);
+            return;
+        }
+        k->fd = ci->connect_fd;
+        k->deadline_ns = now_ns() + HTTP_API_DEADLINE_MS * 1000000ull;
+        k->stage = CONN_RECEIVING;
+        k->prev = h->tail;
+        if (h->tail)
+            h->tail->next = k;
+        else
+            h->head = k;
+        h->tail = k;
+        h->receiving++;
+        *socket_context = k;
+        return;
+    }
+    if (what != MHD_CONNECTION_NOTIFY_CLOSED || !k)
+        return;
+    if (k->stage == CONN_RECEIVING)
+        h->receiving--;
+    else if (k->stage == CONN_ANSWERED)
+        h->answered--;
+    if (k->prev)
+        k->prev->next = k->next;
+    else
+        h->head = k->next;
+    if (k->next)
+        k->next->prev = k->prev;
+    else
+        h->tail = k->prev;
+    free(k);
+    *socket_context = NULL;
+}
+
+/* Connections past their deadline are shut, then the oldest receiving ones
+ * (else the oldest answered) until at most HTTP_API_MAX_CONNS remain. A
+ * declared body moves a deadline later, so unlike metrics_http.c the list
+ * is walked whole. */
+static void enforce(struct http_api *h, uint64_t now)
+{
+    for (struct http_conn *k = h->head; k; k = k->next)
+        if (k->deadline_ns <= now)
+            conn_shut(h, k);
+    for (struct http_conn *k = h->head; k && h->receiving + h->answered > HTTP_API_MAX_CONNS;
+         k = k->next)
+        if (k->stage == CONN_RECEIVING)
+            conn_shut(h, k);
+    for (struct http_conn *k = h->head; k && h->answered > HTTP_API_MAX_CONNS; k = k->next)
+        conn_shut(h, k);
+}
+
+static int wait_ms(struct http_api *h, uint64_t now)
+{
+    MHD_UNSIGNED_LONG_LONG mhd_ms;
+    uint64_t ms = UINT64_MAX;
+    if (MHD_get_timeout(h->mhd, &mhd_ms) == MHD_YES)
+        ms = mhd_ms;
+    for (struct http_conn *k = h->head; k; k = k->next)
+        if (k->stage != CONN_CLOSING) {
+            uint64_t left = k->deadline_ns > now ? (k->deadline_ns - now + 999999) / 1000000 : 0;
+            if (left < ms)
+                ms = left;
+        }
+    return ms > INT_MAX ? (ms == UINT64_MAX ? -1 : INT_MAX) : (int)ms;
+}
+
+static void *http_thread(void *arg)
+{
+    struct http_api *h = arg;
+    struct pollfd p[2] = { { .fd = h->epoll_fd, .events = POLLIN },
+                           { .fd = h->stop_fd, .events = POLLIN } };
+    for (;;) {
+        (void)poll(p, 2, wait_ms(h, now_ns())); /* EINTR, ENOMEM: run and look again */
+        if (p[1].revents)
+            return NULL;
+        MHD_run(h->mhd);
+        enforce(h, now_ns());
+    }
+}
+
+static struct http_conn *conn_of(struct MHD_Connection *conn)
+{
+    const union MHD_ConnectionInfo *ci =
+        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    return ci ? ci->socket_context : NULL;
+}
+
+/* Queues code with body (JSON text, or NULL: empty), freeing a malloc'd
+ * body (owned) or not. */
+static enum MHD_Result reply(struct http_api *h, struct MHD_Connection *conn, unsigned code,
+                             char *body, int owned, const char *location)
+{
+    struct MHD_Response *r = MHD_create_response_from_buffer(
+        body ? strlen(body) : 0, body ? body : "",
+        owned ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_MUST_COPY);
+    if (!r) {
+        if (owned)
+            free(body);
+        return MHD_NO;
+    }
+    if (body)
+        MHD_add_response_header(r, "Content-Type", "application/json");
+    if (code == MHD_HTTP_UNAUTHORIZED)
+        MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
+    if (location)
+        MHD_add_response_header(r, "Location", location);
+    MHD_add_response_header(r, "Connection", "close"); /* one request a connection */
+    enum MHD_Result rc = MHD_queue_response(conn, code, r);
+    MHD_destroy_response(r);
+    struct http_conn *k = conn_of(conn);
+    if (rc == MHD_YES && k && k->stage == CONN_RECEIVING) {
+        k->stage = CONN_ANSWERED;
+        h->receiving--;
+        h->answered++;
+    }
+    return rc;
+}
+
+__attribute__((format(printf, 4, 5)))
+static enum MHD_Result fail(struct http_api *h, struct MHD_Connection *conn, unsigned code,
+                            const char *fmt, ...)
+{
+    char msg[512], *text;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    json_t *o = json_pack("{s:s}", "error", msg);
+    text = o ? json_dumps(o, JSON_COMPACT) : NULL;
+    json_decref(o);
+    return reply(h, conn, code, text, 1, NULL);
+}
+
+/* The body as a memfd for the daemon (it copies it at submit), or -1. */
+static int body_fd(const struct request *r)
+{
+    int fd = memfd_create("slotprove http input", MFD_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    for (size_t off = 0; off < r->len;) {
+        ssize_t n = write(fd, r->body + off, r->len - off);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            close(fd);
+            return -1;
+        }
+        off += (size_t)n;
+    }
+    return fd;
+}
+
+static int circuit_known(const struct http_api *h, const char *name)
+{
+    for (unsigned i = 0; i < h->ncircuits; i++)
+        if (strcmp(h->circuits[i], name) == 0)
+            return 1;
+    return 0;
+}
+
+/* POST /input/CIRCUIT and POST /jobs?circuit=CIRCUIT: a new job, id in id. */
+static enum MHD_Result start_job(struct http_api *h, struct MHD_Connection *conn,
+                                 const struct request *r, const char *circuit,
+                                 char id[HTTP_JOB_ID_HEX + 1], int *started)
+{
+    *started = 0;
+    if (!circuit || !*circuit)
+        return fail(h, conn, MHD_HTTP_BAD_REQUEST, "no circuit: POST /input/CIRCUIT or "
+                    "/jobs?circuit=CIRCUIT");
+    if (!circuit_known(h, circuit))
+        return fail(h, conn, MHD_HTTP_NOT_FOUND, "no circuit \"%.200s\": serve has no --key of "
+                    "that name with a --witness-program", circuit);
+    if (r->len == 0)
+        return fail(h, conn, MHD_HTTP_BAD_REQUEST, "the body is empty: expected the input "
+                    "JSON");
+    int fd = body_fd(r);
+    if (fd < 0)
+        return fail(h, conn, MHD_HTTP_SERVICE_UNAVAILABLE, "cannot hold the input: %s",
+                    strerror(errno));
+    int rc = http_jobs_add(h->jobs, circuit, fd, id);
+    if (rc == -EAGAIN)
+        return fail(h, conn, MHD_HTTP_SERVICE_UNAVAILABLE, "the job table is full (%d jobs "
+                    "queued, running or ended in the last %d s): retry later", HTTP_JOBS_MAX,
+                    HTTP_JOBS_TTL_S);
+    if (rc < 0)
+        return fail(h, conn, MHD_HTTP_SERVICE_UNAVAILABLE, "cannot take the job: %s",
+                    strerror(-rc));
+    *started = 1;
+    return MHD_YES;
+}
+
+static enum MHD_Result route(struct http_api *h, struct MHD_Connection *conn, const char *url,
+                             const char *method, const struct request *r)
+{
+    int post = strcmp(method, "POST") == 0, get = strcmp(method, "GET") == 0;
+    char id[HTTP_JOB_ID_HEX + 1];
+    int started, found;
+    if (strncmp(url, "/input/", 7) == 0) {
+        if (!post)
+            return fail(h, conn, MHD_HTTP_METHOD_NOT_ALLOWED, "%s /input/CIRCUIT: use POST",
+                        method);
+        enum MHD_Result rc = start_job(h, conn, r, url + 7, id, &started);
+        if (!started)
+            return rc;
+        if (h->current[0]) /* proverServer keeps one proof: a new input aborts the last */
+            http_jobs_cancel(h->jobs, h->current);
+        memcpy(h->current, id, sizeof(id));
+        return reply(h, conn, MHD_HTTP_OK, NULL, 0, NULL);
+    }
+    if (strcmp(url, "/status") == 0) {
+        if (!get)
+            return fail(h, conn, MHD_HTTP_METHOD_NOT_ALLOWED, "%s /status: use GET", method);
+        char *text = h->current[0] ? http_jobs_render(h->jobs, h->current, HTTP_FORM_PROVER,
+                                                      &found) : NULL;
+        if (!text && h->current[0] && found)
+            return MHD_NO;
+        return text ? reply(h, conn, MHD_HTTP_OK, text, 1, NULL)
+                    : reply(h, conn, MHD_HTTP_OK, "{\"status\":\"ready\"}", 0, NULL);
+    }
+    if (strcmp(url, "/cancel") == 0) {
+        if (!post)
+            return fail(h, conn, MHD_HTTP_METHOD_NOT_ALLOWED, "%s /cancel: use POST", method);
+        if (h->current[0])
+            http_jobs_cancel(h->jobs, h->current);
+        return reply(h, conn, MHD_HTTP_OK, NULL, 0, NULL);
+    }
+    if (strcmp(url, "/jobs") == 0) {
+        if (!post)
+            return fail(h, conn, MHD_HTTP_METHOD_NOT_ALLOWED, "%s /jobs: use POST", method);
+        const char *circuit = MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, "circuit");
+        enum MHD_Result rc = start_job(h, conn, r, circuit, id, &started);
+        if (!started)
+            return rc;
+        char body[96], where[64];
+        snprintf(body, sizeof(body), "{\"id\":\"%s\",\"status\":\"busy\"}", id);
+        snprintf(where, sizeof(where), "/jobs/%s", id);
+        return reply(h, conn, MHD_HTTP_ACCEPTED, body, 0, where);
+    }
+    if (strncmp(url, "/jobs/", 6) == 0) {
+        const char *rest = url + 6;
+        size_t idl = strcspn(rest, "/");
+        int cancel = strcmp(rest + idl, "/cancel") == 0;
+        if (idl != HTTP_JOB_ID_HEX || (rest[idl] && !cancel))
+            return fail(h, conn, MHD_HTTP_NOT_FOUND, "not found: %.200s", url);
+        memcpy(id, rest, HTTP_JOB_ID_HEX);
+        id[HTTP_JOB_ID_HEX] = 0;
+        if (cancel ? !post : !get)
+            return fail(h, conn, MHD_HTTP_METHOD_NOT_ALLOWED, "%s: use POST /jobs/ID/cancel or "
+                        "GET /jobs/ID", method);
+        if (cancel)
+            http_jobs_cancel(h->jobs, id);
+        char *text = http_jobs_render(h->jobs, id, HTTP_FORM_JOB, &found);
+        if (!text && found)
+            return MHD_NO;
+        return text ? reply(h, conn, MHD_HTTP_OK, text, 1, NULL)
+                    : fail(h, conn, MHD_HTTP_NOT_FOUND, "no job %s (ended jobs are kept %d s)",
+                           id, HTTP_JOBS_TTL_S);
+    }
+    return fail(h, conn, MHD_HTTP_NOT_FOUND, "not found: %.200s (routes: POST /input/CIRCUIT, "
+                "GET /status, POST /cancel, POST /jobs?circuit=CIRCUIT, GET /jobs/ID)", url);
+}
+
+/* The headers are in: the token, then the declared body against the limit
+ * and the budget. MHD_YES to read on, or the refusal queued. */
+static enum MHD_Result headers_in(struct http_api *h, struct MHD_Connection *conn,
+                                  struct request *r)
+{
+    if (h->token[0] &&
+        !http_token_ok(h->token, MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                              MHD_HTTP_HEADER_AUTHORIZATION)))
+        return fail(h, conn, MHD_HTTP_UNAUTHORIZED, "a bearer token is needed: Authorization: "
+                    "Bearer TOKEN (the one in serve's --http-token-file)");
+    const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
+                                                 MHD_HTTP_HEADER_CONTENT_LENGTH);
+    if (!cl)
+        return MHD_YES;
+    char *end;
+    errno = 0;
+    unsigned long long len = strtoull(cl, &end, 10);
+    if (errno || *end || end == cl || len > HTTP_API_BODY_MAX) {
+        return fail(h, conn, MHD_HTTP_CONTENT_TOO_LARGE, "the body is larger than %u bytes, "
+                    "the limit of an input", (unsigned)HTTP_API_BODY_MAX);
+    }
+    if (h->body_bytes + len > HTTP_API_BODY_BUDGET)
+        return fail(h, conn, MHD_HTTP_SERVICE_UNAVAILABLE, "too many bodies held at once: "
+                    "retry later");
+    r->body = len ? malloc(len) : NULL;
+    if (len && !r->body)
+        return fail(h, conn, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory");
+    r->reserved = len;
+    h->body_bytes += len;
+    struct http_conn *k = conn_of(conn);
+    if (k) /* a declared body gets the time it needs at HTTP_API_MIN_RATE */
+        k->deadline_ns += len * 1000000000ull / HTTP_API_MIN_RATE;
+    return MHD_YES;
+}
+
+/* A chunk of the body: into the buffer; past the declared length, or past
+ * the limit without one, it is counted and dropped (413 at the end). */
+static void body_in(struct http_api *h, struct request *r, const char *data, size_t n)
+{
+    if (r->too_big)
+        return;
+    size_t want = r->len + n;
+    if (want > HTTP_API_BODY_MAX) {
+        r->too_big = 1;
+        return;
+    }
+    if (want > r->reserved) { /* chunked: grow within the budget */
+        size_t more = want - r->reserved;
+        char *nb = h->body_bytes + more <= HTTP_API_BODY_BUDGET ? realloc(r->body, want) : NULL;
+        if (!nb) {
+            r->too_big = 2;
+            return;
+        }
+        r->body = nb;
+        r->reserved = want;
+        h->body_bytes += more;
+    }
+    memcpy(r->body + r->len, data, n);
+    r->len = want;
+}
+
+static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char *url,
+                              const char *method, const char *version, const char *upload,
+                              size_t *upload_len, void **state)
+{
+    struct http_api *h = cls;
+    (void)version;
+    struct request *r = *state;
+    if (!r) {
+        if (!(r = calloc(1, sizeof(*r))))
+            return MHD_NO;
+        *state = r;
+        return headers_in(h, conn, r);
+    }
+    if (*upload_len) {
+        body_in(h, r, upload, *upload_len);
+        *upload_len = 0;
+        return MHD_YES;
+    }
+    if (r->too_big == 1)
+        return fail(h, conn, MHD_HTTP_CONTENT_TOO_LARGE, "the body is larger than %u bytes, "
+                    "the limit of an input", (unsigned)HTTP_API_BODY_MAX);
+    if (r->too_big)
+        return fail(h, conn, MHD_HTTP_SERVICE_UNAVAILABLE, "too many bodies held at once: "
+                    "retry later");
+    return route(h, conn, url, method, r);
+}
+
+/* MHD_OPTION_NOTIFY_COMPLETED: the request's body and budget go back. */
+static void completed(void *cls, struct MHD_Connection *conn, void **state,
+                      enum MHD_RequestTerminationCode why)
+{
+    struct http_api *h = cls;
+    struct request *r = *state;
+    (void)conn;
+    (void)why;
+    if (!r)
+        return;
+    h->body_bytes -= r->reserved;
+    free(r->body);
+    free(r);
+    *state = NULL;
+}
+
+int http_api_start(const struct http_api_opts *o, struct http_api **out, struct sp_err *e)
+{
+    struct addrinfo *ai;
+    int rc = http_resolve("--http", o->addr, &ai, e);
+    if (rc < 0)
+        return rc;
+    struct http_api *h = calloc(1, sizeof(*h));
+    if (!h) {
+        freeaddrinfo(ai);
+        return sp_fail(e, -ENOMEM, "--http %s: out of memory", o->addr);
+    }
+    h->stop_fd = -1;
+    h->circuits = o->circuits;
+    h->ncircuits = o->ncircuits;
+    if (o->token_file && (rc = http_token_read(o->token_file, h->token, sizeof(h->token), e)) < 0)
+        goto fail_ai;
+    if (!o->token_file && !http_is_loopback(ai)) {
+        rc = sp_fail(e, -EINVAL, "--http %s: not a loopback address, so every request must "
+                     "carry a token: give --http-token-file FILE", o->addr);
+        goto fail_ai;
+    }
+    if ((rc = http_jobs_start(o->socket_path, &h->jobs, e)) < 0)
+        goto fail_ai;
+    unsigned flags = MHD_USE_EPOLL;
+    if (ai->ai_family == AF_INET6)
+        flags |= MHD_USE_IPv6;
+    uint16_t port = ai->ai_family == AF_INET6
+                    ? ntohs(((struct sockaddr_in6 *)ai->ai_addr)->sin6_port)
+                    : ntohs(((struct sockaddr_in *)ai->ai_addr)->sin_port);
+    h->mhd = MHD_start_daemon(flags, port, NULL, NULL, answer, h,
+                              MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+                              MHD_OPTION_CONNECTION_LIMIT,
+                              (unsigned)(HTTP_API_MAX_CONNS + HTTP_API_SPARE_CONNS),
+                              /* a backstop only: the deadline closes a connection first */
+                              MHD_OPTION_CONNECTION_TIMEOUT,
+                              (unsigned)(HTTP_API_DEADLINE_MS / 1000 +
+                                         HTTP_API_BODY_MAX / HTTP_API_MIN_RATE + 1),
+                              MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
+                              MHD_OPTION_NOTIFY_COMPLETED, completed, h,
+                              MHD_OPTION_END);
+    freeaddrinfo(ai);
+    ai = NULL;
+    if (!h->mhd) {
+        rc = sp_fail(e, -EADDRNOTAVAIL, "--http %s: cannot listen there (in use, or not an "
+                     "address of this host)", o->addr);
+        goto fail;
+    }
+    const union MHD_DaemonInfo *di = MHD_get_daemon_info(h->mhd, MHD_DAEMON_INFO_EPOLL_FD);
+    h->epoll_fd = di ? di->epoll_fd : -1;
+    h->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (h->epoll_fd < 0 || h->stop_fd < 0) {
+        rc = h->stop_fd < 0 ? -errno : -EINVAL;
+        sp_fail(e, rc, "--http %s: %s", o->addr,
+                h->stop_fd < 0 ? strerror(errno) : "libmicrohttpd gave no epoll descriptor");
+        goto fail;
+    }
+    if ((rc = -pthread_create(&h->thread, NULL, http_thread, h)) < 0) {
+        sp_fail(e, rc, "--http %s: cannot start its thread: %s", o->addr, strerror(-rc));
+        goto fail;
+    }
+    *out = h;
+    return 0;
+fail_ai:
+    freeaddrinfo(ai);
+fail:
+    if (h->stop_fd >= 0)
+        close(h->stop_fd);
+    if (h->mhd)
+        MHD_stop_daemon(h->mhd);
+    http_jobs_stop(h->jobs);
+    free(h);
+    return rc;
+}
+
+void http_api_stop(struct http_api *h)
+{
+    if (!h)
+        return;
+    uint64_t one = 1;
+    while (write(h->stop_fd, &one, sizeof(one)) < 0 && errno == EINTR)
+        ;
+    pthread_join(h->thread, NULL);
+    MHD_stop_daemon(h->mhd);
+    http_jobs_stop(h->jobs);
+    close(h->stop_fd);
+    free(h);
+}
