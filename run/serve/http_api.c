@@ -1,38 +1,20 @@
 /* http_api.c — `serve --http`'s HTTP thread (see http_api.h). */
 #include "http_api.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <jansson.h>
 #include <stdarg.h>
-#include <limits.h>
 #include <microhttpd.h>
-#include <netdb.h>
-#include <poll.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
-#include "http_access.h"
+#include "http_token.h"
+#include "http_server.h"
 #include "http_jobs.h"
-#include "stages.h" /* now_ns: CLOCK_MONOTONIC */
-
-/* A connection moves RECEIVING → ANSWERED when its answer is queued, and
- * to CLOSING (from either) when it is shut down here (as metrics_http.c). */
-enum conn_stage { CONN_RECEIVING, CONN_ANSWERED, CONN_CLOSING };
-
-struct http_conn {
-    struct http_conn *prev, *next; /* accept order: the head is the oldest */
-    int fd;                        /* libmicrohttpd's socket; only shut down here */
-    uint64_t deadline_ns;          /* CLOCK_MONOTONIC */
-    enum conn_stage stage;
-};
 
 /* One request: its body, as it comes. */
 struct request {
@@ -42,131 +24,15 @@ struct request {
 };
 
 struct http_api {
-    struct MHD_Daemon *mhd;
-    int epoll_fd, stop_fd;
-    pthread_t thread;
+    struct http_server *srv;
     struct http_jobs *jobs;
     char token[HTTP_API_TOKEN_MAX];   /* "": none (loopback only) */
     const char *const *circuits;
     unsigned ncircuits;
     /* the HTTP thread only */
-    struct http_conn *head, *tail;
-    unsigned receiving, answered;
     size_t body_bytes;                /* reserved by requests, ≤ HTTP_API_BODY_BUDGET */
     char current[HTTP_JOB_ID_HEX + 1]; /* proverServer's one proof: "" before any */
 };
-
-static void conn_shut(struct http_api *h, struct http_conn *k)
-{
-    if (k->stage == CONN_RECEIVING)
-        h->receiving--;
-    else if (k->stage == CONN_ANSWERED)
-        h->answered--;
-    else
-        return;
-    k->stage = CONN_CLOSING;
-    shutdown(k->fd, SHUT_RDWR);
-}
-
-static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
-                          enum MHD_ConnectionNotificationCode what)
-{
-    struct http_api *h = cls;
-    struct http_conn *k = *socket_context;
-    if (what == MHD_CONNECTION_NOTIFY_STARTED) {
-        const union MHD_ConnectionInfo *ci =
-            MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
-        k = calloc(1, sizeof(*k));
-        if (!k || !ci) { /* untracked means without a deadline: refuse it */
-            free(k);
-            *socket_context = NULL;
-            if (ci)
-                shutdown(ci->connect_fd, SHUT_RDWR);
-            return;
-        }
-        k->fd = ci->connect_fd;
-        k->deadline_ns = now_ns() + HTTP_API_DEADLINE_MS * 1000000ull;
-        k->stage = CONN_RECEIVING;
-        k->prev = h->tail;
-        if (h->tail)
-            h->tail->next = k;
-        else
-            h->head = k;
-        h->tail = k;
-        h->receiving++;
-        *socket_context = k;
-        return;
-    }
-    if (what != MHD_CONNECTION_NOTIFY_CLOSED || !k)
-        return;
-    if (k->stage == CONN_RECEIVING)
-        h->receiving--;
-    else if (k->stage == CONN_ANSWERED)
-        h->answered--;
-    if (k->prev)
-        k->prev->next = k->next;
-    else
-        h->head = k->next;
-    if (k->next)
-        k->next->prev = k->prev;
-    else
-        h->tail = k->prev;
-    free(k);
-    *socket_context = NULL;
-}
-
-/* Connections past their deadline are shut, then the oldest receiving ones
- * (else the oldest answered) until at most HTTP_API_MAX_CONNS remain. A
- * declared body moves a deadline later, so unlike metrics_http.c the list
- * is walked whole. */
-static void enforce(struct http_api *h, uint64_t now)
-{
-    for (struct http_conn *k = h->head; k; k = k->next)
-        if (k->deadline_ns <= now)
-            conn_shut(h, k);
-    for (struct http_conn *k = h->head; k && h->receiving + h->answered > HTTP_API_MAX_CONNS;
-         k = k->next)
-        if (k->stage == CONN_RECEIVING)
-            conn_shut(h, k);
-    for (struct http_conn *k = h->head; k && h->answered > HTTP_API_MAX_CONNS; k = k->next)
-        conn_shut(h, k);
-}
-
-static int wait_ms(struct http_api *h, uint64_t now)
-{
-    MHD_UNSIGNED_LONG_LONG mhd_ms;
-    uint64_t ms = UINT64_MAX;
-    if (MHD_get_timeout(h->mhd, &mhd_ms) == MHD_YES)
-        ms = mhd_ms;
-    for (struct http_conn *k = h->head; k; k = k->next)
-        if (k->stage != CONN_CLOSING) {
-            uint64_t left = k->deadline_ns > now ? (k->deadline_ns - now + 999999) / 1000000 : 0;
-            if (left < ms)
-                ms = left;
-        }
-    return ms > INT_MAX ? (ms == UINT64_MAX ? -1 : INT_MAX) : (int)ms;
-}
-
-static void *http_thread(void *arg)
-{
-    struct http_api *h = arg;
-    struct pollfd p[2] = { { .fd = h->epoll_fd, .events = POLLIN },
-                           { .fd = h->stop_fd, .events = POLLIN } };
-    for (;;) {
-        (void)poll(p, 2, wait_ms(h, now_ns())); /* EINTR, ENOMEM: run and look again */
-        if (p[1].revents)
-            return NULL;
-        MHD_run(h->mhd);
-        enforce(h, now_ns());
-    }
-}
-
-static struct http_conn *conn_of(struct MHD_Connection *conn)
-{
-    const union MHD_ConnectionInfo *ci =
-        MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
-    return ci ? ci->socket_context : NULL;
-}
 
 /* Queues code with body (JSON text, or NULL: empty), freeing a malloc'd
  * body (owned) or not. */
@@ -187,15 +53,8 @@ static enum MHD_Result reply(struct http_api *h, struct MHD_Connection *conn, un
         MHD_add_response_header(r, "WWW-Authenticate", "Bearer");
     if (location)
         MHD_add_response_header(r, "Location", location);
-    MHD_add_response_header(r, "Connection", "close"); /* one request a connection */
-    enum MHD_Result rc = MHD_queue_response(conn, code, r);
+    enum MHD_Result rc = http_server_queue(h->srv, conn, code, r);
     MHD_destroy_response(r);
-    struct http_conn *k = conn_of(conn);
-    if (rc == MHD_YES && k && k->stage == CONN_RECEIVING) {
-        k->stage = CONN_ANSWERED;
-        h->receiving--;
-        h->answered++;
-    }
     return rc;
 }
 
@@ -372,9 +231,8 @@ static enum MHD_Result headers_in(struct http_api *h, struct MHD_Connection *con
         return fail(h, conn, MHD_HTTP_SERVICE_UNAVAILABLE, "out of memory");
     r->reserved = len;
     h->body_bytes += len;
-    struct http_conn *k = conn_of(conn);
-    if (k) /* a declared body gets the time it needs at HTTP_API_MIN_RATE */
-        k->deadline_ns += len * 1000000000ull / HTTP_API_MIN_RATE;
+    /* a declared body gets the time it needs at HTTP_API_MIN_RATE */
+    http_server_extend(conn, len * 1000000000ull / HTTP_API_MIN_RATE);
     return MHD_YES;
 }
 
@@ -449,73 +307,35 @@ static void completed(void *cls, struct MHD_Connection *conn, void **state,
 
 int http_api_start(const struct http_api_opts *o, struct http_api **out, struct sp_err *e)
 {
+    static const struct http_rules rules = {
+        .opt = "--http", .max_conns = HTTP_API_MAX_CONNS, .spare_conns = HTTP_API_SPARE_CONNS,
+        .deadline_ms = HTTP_API_DEADLINE_MS,
+        .backstop_s = HTTP_API_DEADLINE_MS / 1000 + HTTP_API_BODY_MAX / HTTP_API_MIN_RATE + 1,
+    };
     struct addrinfo *ai;
     int rc = http_resolve("--http", o->addr, &ai, e);
     if (rc < 0)
         return rc;
+    int loopback = http_is_loopback(ai);
+    freeaddrinfo(ai);
     struct http_api *h = calloc(1, sizeof(*h));
-    if (!h) {
-        freeaddrinfo(ai);
+    if (!h)
         return sp_fail(e, -ENOMEM, "--http %s: out of memory", o->addr);
-    }
-    h->stop_fd = -1;
     h->circuits = o->circuits;
     h->ncircuits = o->ncircuits;
     if (o->token_file && (rc = http_token_read(o->token_file, h->token, sizeof(h->token), e)) < 0)
-        goto fail_ai;
-    if (!o->token_file && !http_is_loopback(ai)) {
+        goto fail;
+    if (!o->token_file && !loopback) {
         rc = sp_fail(e, -EINVAL, "--http %s: not a loopback address, so every request must "
                      "carry a token: give --http-token-file FILE", o->addr);
-        goto fail_ai;
-    }
-    if ((rc = http_jobs_start(o->socket_path, &h->jobs, e)) < 0)
-        goto fail_ai;
-    unsigned flags = MHD_USE_EPOLL;
-    if (ai->ai_family == AF_INET6)
-        flags |= MHD_USE_IPv6;
-    uint16_t port = ai->ai_family == AF_INET6
-                    ? ntohs(((struct sockaddr_in6 *)ai->ai_addr)->sin6_port)
-                    : ntohs(((struct sockaddr_in *)ai->ai_addr)->sin_port);
-    h->mhd = MHD_start_daemon(flags, port, NULL, NULL, answer, h,
-                              MHD_OPTION_SOCK_ADDR, ai->ai_addr,
-                              MHD_OPTION_CONNECTION_LIMIT,
-                              (unsigned)(HTTP_API_MAX_CONNS + HTTP_API_SPARE_CONNS),
-                              /* a backstop only: the deadline closes a connection first */
-                              MHD_OPTION_CONNECTION_TIMEOUT,
-                              (unsigned)(HTTP_API_DEADLINE_MS / 1000 +
-                                         HTTP_API_BODY_MAX / HTTP_API_MIN_RATE + 1),
-                              MHD_OPTION_NOTIFY_CONNECTION, on_connection, h,
-                              MHD_OPTION_NOTIFY_COMPLETED, completed, h,
-                              MHD_OPTION_END);
-    freeaddrinfo(ai);
-    ai = NULL;
-    if (!h->mhd) {
-        rc = sp_fail(e, -EADDRNOTAVAIL, "--http %s: cannot listen there (in use, or not an "
-                     "address of this host)", o->addr);
         goto fail;
     }
-    const union MHD_DaemonInfo *di = MHD_get_daemon_info(h->mhd, MHD_DAEMON_INFO_EPOLL_FD);
-    h->epoll_fd = di ? di->epoll_fd : -1;
-    h->stop_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (h->epoll_fd < 0 || h->stop_fd < 0) {
-        rc = h->stop_fd < 0 ? -errno : -EINVAL;
-        sp_fail(e, rc, "--http %s: %s", o->addr,
-                h->stop_fd < 0 ? strerror(errno) : "libmicrohttpd gave no epoll descriptor");
+    if ((rc = http_jobs_start(o->socket_path, &h->jobs, e)) < 0 ||
+        (rc = http_server_start(o->addr, &rules, answer, completed, h, &h->srv, e)) < 0)
         goto fail;
-    }
-    if ((rc = -pthread_create(&h->thread, NULL, http_thread, h)) < 0) {
-        sp_fail(e, rc, "--http %s: cannot start its thread: %s", o->addr, strerror(-rc));
-        goto fail;
-    }
     *out = h;
     return 0;
-fail_ai:
-    freeaddrinfo(ai);
 fail:
-    if (h->stop_fd >= 0)
-        close(h->stop_fd);
-    if (h->mhd)
-        MHD_stop_daemon(h->mhd);
     http_jobs_stop(h->jobs);
     free(h);
     return rc;
@@ -525,12 +345,7 @@ void http_api_stop(struct http_api *h)
 {
     if (!h)
         return;
-    uint64_t one = 1;
-    while (write(h->stop_fd, &one, sizeof(one)) < 0 && errno == EINTR)
-        ;
-    pthread_join(h->thread, NULL);
-    MHD_stop_daemon(h->mhd);
+    http_server_stop(h->srv); /* first: no handler runs after this */
     http_jobs_stop(h->jobs);
-    close(h->stop_fd);
     free(h);
 }

@@ -1,11 +1,9 @@
-/* http_access.c — who may use `serve --http` (http_access.h). */
-#include "http_access.h"
+/* http_token.c — the bearer token of `serve --http` (http_token.h). */
+#include "http_token.h"
 
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netdb.h>
-#include <netinet/in.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,43 +11,6 @@
 #include <unistd.h>
 
 #include "file_kind.h"
-
-int http_resolve(const char *opt, const char *addr_port, struct addrinfo **ai, struct sp_err *e)
-{
-    char host[256];
-    const char *colon = strrchr(addr_port, ':');
-    const char *h = addr_port;
-    size_t hl = colon ? (size_t)(colon - addr_port) : 0;
-    if (hl >= 2 && h[0] == '[' && h[hl - 1] == ']') {
-        h++;
-        hl -= 2;
-    }
-    char *end;
-    long port = colon ? strtol(colon + 1, &end, 10) : 0;
-    if (!colon || hl == 0 || hl >= sizeof(host) || *end || port < 1 || port > 65535)
-        return sp_fail(e, -EINVAL, "%s %s: expected ADDR:PORT (e.g. 127.0.0.1:9080, "
-                       "[::1]:9080)", opt, addr_port);
-    memcpy(host, h, hl);
-    host[hl] = 0;
-    struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = AI_NUMERICSERV };
-    int grc = getaddrinfo(host, colon + 1, &hints, ai);
-    if (grc != 0)
-        return sp_fail(e, -EINVAL, "%s %s: %s", opt, addr_port, gai_strerror(grc));
-    return 0;
-}
-
-int http_is_loopback(const struct addrinfo *ai)
-{
-    if (ai->ai_family == AF_INET) {
-        const struct sockaddr_in *s = (const struct sockaddr_in *)ai->ai_addr;
-        return (ntohl(s->sin_addr.s_addr) >> 24) == 127;
-    }
-    if (ai->ai_family == AF_INET6) {
-        const struct sockaddr_in6 *s = (const struct sockaddr_in6 *)ai->ai_addr;
-        return IN6_IS_ADDR_LOOPBACK(&s->sin6_addr);
-    }
-    return 0;
-}
 
 int http_token_read(const char *path, char *token, size_t cap, struct sp_err *e)
 {
