@@ -14,7 +14,9 @@
 #     their deadline; during 300 slow and silent connections a proof is
 #     still served over HTTP and `slotprove status` still answers;
 #   - 200 concurrent POST /jobs, each with its own x0: every job succeeds,
-#     its public signals carry its own x0, and snarkjs verifies all 200.
+#     its public signals carry its own x0, and snarkjs verifies all 200;
+#     behind them, POST /cancel and POST /jobs/ID/cancel end queued jobs as
+#     "aborted"; an unknown job or circuit is 404.
 cd "$(dirname "$0")/.."
 SUITE=http
 . tests/lib.sh
@@ -160,6 +162,26 @@ while [ $i -le 200 ]; do
     i=$((i + 1))
 done
 wait $pids
+# behind those 200 (16 reach the daemon at a time), these wait in serve's
+# table: cancels that end them as proverServer's "aborted"
+code=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H "$AUTH" --data-binary @"$FIX/circuits/chain.input.json" "$URL/input/chain")
+curl -s -H "$AUTH" "$URL/status" >"$TMP/st.busy"
+code2=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H "$AUTH" "$URL/cancel")
+curl -s -H "$AUTH" "$URL/status" >"$TMP/st.aborted"
+[ "$code $code2" = "200 200" ] && grep -q '"status":"busy"' "$TMP/st.busy" && grep -q '^{"status":"aborted"}$' "$TMP/st.aborted" &&
+    ok "POST /input behind 200 jobs: GET /status says busy; POST /cancel: {\"status\":\"aborted\"}" ||
+    bad "POST /input then /cancel: $code $code2, $(cat "$TMP/st.busy") then $(cat "$TMP/st.aborted")"
+curl -s -X POST -H "$AUTH" --data-binary @"$FIX/circuits/chain.input.json" "$URL/jobs?circuit=chain" >"$TMP/last.post"
+id=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["id"])' "$TMP/last.post" 2>/dev/null)
+curl -s -X POST -H "$AUTH" "$URL/jobs/$id/cancel" >"$TMP/last.cancel"
+curl -s -H "$AUTH" "$URL/jobs/$id" >"$TMP/last.get"
+grep -q '"status":"aborted"' "$TMP/last.cancel" && grep -q "\"id\":\"$id\",\"status\":\"aborted\"" "$TMP/last.get" &&
+    ok "POST /jobs/ID/cancel of a queued job: aborted, and GET /jobs/ID says so" ||
+    bad "POST /jobs/ID/cancel: $(cat "$TMP/last.cancel") then $(cat "$TMP/last.get")"
+code=$(curl -s -o "$TMP/404" -w '%{http_code}' -H "$AUTH" "$URL/jobs/0123456789abcdef0123456789abcdef")
+[ "$code" = 404 ] && ok "GET /jobs/ID of no job: 404" || bad "GET /jobs/unknown: $code" "$TMP/404"
+code=$(curl -s -o "$TMP/404" -w '%{http_code}' -X POST -H "$AUTH" --data-binary @"$FIX/circuits/chain.input.json" "$URL/input/nochain")
+[ "$code" = 404 ] && grep -qF 'no circuit \"nochain\"' "$TMP/404" && ok "POST /input/nochain: 404 naming the circuit" || bad "POST /input/nochain: $code" "$TMP/404"
 if python3 tests/http_jobs.py "$PORT" "$TOKEN" "$TMP/many" 900 >"$TMP/err" 2>&1; then
     ok "200 concurrent POST /jobs: every job succeeded with its own x0 ($(tail -1 "$TMP/err"))"
 else bad "200 concurrent POST /jobs"; fi
