@@ -119,7 +119,10 @@ static enum MHD_Result start_job(struct http_api *h, struct MHD_Connection *conn
     if (fd < 0)
         return fail(h, conn, MHD_HTTP_SERVICE_UNAVAILABLE, "cannot hold the input: %s",
                     strerror(errno));
-    int rc = http_jobs_add(h->jobs, circuit, fd, id);
+    int rc = http_jobs_add(h->jobs, circuit, fd, r->len, id);
+    if (rc == -ENOBUFS)
+        return fail(h, conn, MHD_HTTP_SERVICE_UNAVAILABLE, "the inputs waiting for the daemon "
+                    "hold %u MiB, the most they may: retry later", HTTP_JOBS_INPUT_BUDGET >> 20);
     if (rc == -EAGAIN)
         return fail(h, conn, MHD_HTTP_SERVICE_UNAVAILABLE, "the job table is full (%d jobs "
                     "queued, running or ended in the last %d s): retry later", HTTP_JOBS_MAX,

@@ -22,8 +22,9 @@
  *                         public.json) | "error"}; 404 when unknown.
  *   POST /jobs/ID/cancel  cancels it; 200 with the job as GET shows it.
  * Errors: {"error":"…"} with 400 (empty body, bad circuit argument), 401
- * (token), 404, 405, 413 (body over HTTP_API_BODY_MAX), 503 (the job table
- * or the bodies' memory budget is full: retry).
+ * (token), 404, 405, 413 (body over HTTP_API_BODY_MAX), 503 (the job table,
+ * the bodies' HTTP_API_BODY_BUDGET or the waiting inputs'
+ * HTTP_JOBS_INPUT_BUDGET is full: retry).
  *
  * Access: with a token file, every request needs `Authorization: Bearer
  * TOKEN` (401 otherwise, compared in constant time); without one, serve

@@ -29,6 +29,7 @@ struct hj {
     char daemon_job[JOB_ID_HEX + 1]; /* the daemon's id once it took the job, else "" */
     char circuit[JOB_NAME_MAX + 1];
     int input_fd;                    /* QUEUED and RUNNING until the submit is answered */
+    size_t input_bytes;              /* its size, counted in inputs_held while open */
     int cancel_wanted, cancel_sent;
     uint64_t ended_ns;               /* CLOCK_MONOTONIC, for HTTP_JOBS_TTL_S */
     json_t *proof, *public;          /* DONE: snarkjs's proof.json and public.json */
@@ -43,6 +44,7 @@ struct http_jobs {
     int stop;
     struct hj *head, *tail;          /* QUEUED jobs */
     int cancels;                     /* cancels wanted and not yet sent */
+    size_t inputs_held;              /* bytes of the jobs' open inputs, ≤ HTTP_JOBS_INPUT_BUDGET */
     int conn_fd[HTTP_JOBS_WORKERS + 1]; /* each thread's daemon connection, -1: none */
     pthread_t thread[HTTP_JOBS_WORKERS + 1];
     unsigned nthreads;
@@ -65,28 +67,35 @@ static struct hj *find(struct http_jobs *t, const char *id)
     return NULL;
 }
 
-static void job_clear(struct hj *j)
+/* Closes j's input (under the mutex), giving its bytes back. */
+static void input_close(struct http_jobs *t, struct hj *j)
+{
+    if (j->input_fd < 0)
+        return;
+    close(j->input_fd);
+    j->input_fd = -1;
+    t->inputs_held -= j->input_bytes;
+    j->input_bytes = 0;
+}
+
+static void job_clear(struct http_jobs *t, struct hj *j)
 {
     json_decref(j->proof);
     json_decref(j->public);
     free(j->error);
-    if (j->input_fd >= 0)
-        close(j->input_fd);
+    input_close(t, j);
     memset(j, 0, sizeof(*j));
     j->input_fd = -1;
 }
 
 /* Ends j (under the mutex); error: FAILED's reason (copied), else NULL. */
-static void job_end(struct hj *j, enum hj_state s, const char *error)
+static void job_end(struct http_jobs *t, struct hj *j, enum hj_state s, const char *error)
 {
     j->state = s;
     j->ended_ns = now_ns();
     if (error && !j->error)
         j->error = strdup(error);
-    if (j->input_fd >= 0) {
-        close(j->input_fd);
-        j->input_fd = -1;
-    }
+    input_close(t, j);
 }
 
 /* The thread's daemon connection, registered so that stop can shut it;
@@ -211,8 +220,7 @@ static void carry(struct http_jobs *t, unsigned who, struct hj *j)
     }
     pthread_mutex_lock(&t->mu);
     memcpy(j->daemon_job, djob, JOB_ID_HEX + 1);
-    close(j->input_fd);
-    j->input_fd = -1;
+    input_close(t, j);
     int cancel = j->cancel_wanted; /* wanted before the daemon's id was known */
     j->cancel_sent |= cancel;
     pthread_mutex_unlock(&t->mu);
@@ -237,7 +245,7 @@ static void carry(struct http_jobs *t, unsigned who, struct hj *j)
     if (!json_is_true(json_object_get(resp, "ok"))) {
         const char *why = json_string_value(json_object_get(resp, "error"));
         pthread_mutex_lock(&t->mu);
-        job_end(j, state && strcmp(state, "cancelled") == 0 ? HJ_CANCELLED : HJ_FAILED,
+        job_end(t, j, state && strcmp(state, "cancelled") == 0 ? HJ_CANCELLED : HJ_FAILED,
                 why ? why : state ? state : "the job failed");
         pthread_mutex_unlock(&t->mu);
         goto out;
@@ -258,7 +266,7 @@ static void carry(struct http_jobs *t, unsigned who, struct hj *j)
     pthread_mutex_lock(&t->mu);
     j->proof = json_incref(proof);
     j->public = json_incref(pub);
-    job_end(j, HJ_DONE, NULL);
+    job_end(t, j, HJ_DONE, NULL);
     pthread_mutex_unlock(&t->mu);
     json_decref(part);
     goto out;
@@ -269,7 +277,7 @@ failed_unconnected:
     json_decref(resp);
     client_sanitize(e.msg);
     pthread_mutex_lock(&t->mu);
-    job_end(j, HJ_FAILED, e.msg);
+    job_end(t, j, HJ_FAILED, e.msg);
     pthread_mutex_unlock(&t->mu);
     return;
 out:
@@ -396,13 +404,13 @@ void http_jobs_stop(struct http_jobs *t)
     for (unsigned i = 0; i < t->nthreads; i++)
         pthread_join(t->thread[i], NULL);
     for (unsigned i = 0; i < HTTP_JOBS_MAX; i++)
-        job_clear(&t->jobs[i]);
+        job_clear(t, &t->jobs[i]);
     pthread_cond_destroy(&t->work);
     pthread_mutex_destroy(&t->mu);
     free(t);
 }
 
-int http_jobs_add(struct http_jobs *t, const char *circuit, int input_fd,
+int http_jobs_add(struct http_jobs *t, const char *circuit, int input_fd, size_t input_bytes,
                   char id[HTTP_JOB_ID_HEX + 1])
 {
     unsigned char rnd[HTTP_JOB_ID_HEX / 2];
@@ -415,6 +423,11 @@ int http_jobs_add(struct http_jobs *t, const char *circuit, int input_fd,
     uint64_t now = now_ns();
     pthread_mutex_lock(&t->mu);
     struct hj *j = NULL;
+    if (t->inputs_held + input_bytes > HTTP_JOBS_INPUT_BUDGET) {
+        pthread_mutex_unlock(&t->mu);
+        close(input_fd);
+        return -ENOBUFS;
+    }
     for (unsigned i = 0; i < HTTP_JOBS_MAX && !j; i++) {
         struct hj *k = &t->jobs[i];
         if (k->state == HJ_FREE ||
@@ -426,10 +439,12 @@ int http_jobs_add(struct http_jobs *t, const char *circuit, int input_fd,
         close(input_fd);
         return -EAGAIN;
     }
-    job_clear(j);
+    job_clear(t, j);
     memcpy(j->id, id, HTTP_JOB_ID_HEX + 1);
     snprintf(j->circuit, sizeof(j->circuit), "%s", circuit);
     j->input_fd = input_fd;
+    j->input_bytes = input_bytes;
+    t->inputs_held += input_bytes;
     j->state = HJ_QUEUED;
     if (t->tail)
         t->tail->next = j;
@@ -458,7 +473,7 @@ int http_jobs_cancel(struct http_jobs *t, const char *id)
             if (t->tail == j)
                 t->tail = prev;
             j->next = NULL;
-            job_end(j, HJ_CANCELLED, NULL);
+            job_end(t, j, HJ_CANCELLED, NULL);
         } else if (j->daemon_job[0]) {
             t->cancels = 1; /* else the worker sends it once the daemon answers */
         }

@@ -11,7 +11,9 @@
  * are in the daemon at once and the rest wait here, in order; one more
  * thread sends cancels, so a cancel never waits behind a running job.
  *
- * The table holds at most HTTP_JOBS_MAX jobs; an ended job is kept for
+ * A job's input is held here (a memfd) until the daemon has copied it, the
+ * inputs of all jobs together at most HTTP_JOBS_INPUT_BUDGET bytes. The
+ * table holds at most HTTP_JOBS_MAX jobs; an ended job is kept for
  * HTTP_JOBS_TTL_S seconds (for GET /jobs/ID), then dropped when room is
  * needed. Every call below takes the table's mutex, which no thread holds
  * across I/O, so the HTTP thread never waits on the daemon.
@@ -27,6 +29,7 @@
 #define HTTP_JOBS_MAX 4096    /* jobs in the table, queued, running and ended */
 #define HTTP_JOBS_WORKERS 16  /* jobs carried to the daemon at once */
 #define HTTP_JOBS_TTL_S 600   /* seconds an ended job's result is kept */
+#define HTTP_JOBS_INPUT_BUDGET (256u << 20) /* bytes of inputs held until the daemon copied them */
 #define HTTP_JOB_ID_HEX JOB_ID_HEX
 
 struct http_jobs;
@@ -47,11 +50,12 @@ int http_jobs_start(const char *socket_path, struct http_jobs **out, struct sp_e
 void http_jobs_stop(struct http_jobs *t);
 
 /* Queues a job of key circuit (a `--key` name with a `--witness-program`)
- * on input_fd (a regular file or memfd holding the input JSON; taken over:
- * closed here on every path). 0 and the job's id (HTTP_JOB_ID_HEX hex
- * digits and a NUL) in id, or -EAGAIN when the table is full of jobs not
- * yet expired, -ENOMEM, -EIO (no random bytes). */
-int http_jobs_add(struct http_jobs *t, const char *circuit, int input_fd,
+ * on input_fd (a regular file or memfd holding the input JSON, input_bytes
+ * long; taken over: closed here on every path). 0 and the job's id
+ * (HTTP_JOB_ID_HEX hex digits and a NUL) in id, or -EAGAIN when the table
+ * is full of jobs not yet expired, -ENOBUFS when the inputs held would
+ * pass HTTP_JOBS_INPUT_BUDGET, -EIO (no random bytes). */
+int http_jobs_add(struct http_jobs *t, const char *circuit, int input_fd, size_t input_bytes,
                   char id[HTTP_JOB_ID_HEX + 1]);
 
 /* Cancels job id: a queued one ends at once, a running one through the
