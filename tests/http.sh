@@ -13,6 +13,8 @@
 #   - slow clients: a header and a body trickled byte by byte are closed at
 #     their deadline; during 300 slow and silent connections a proof is
 #     still served over HTTP and `slotprove status` still answers;
+#   - an input that makes the witness program abort fails its own job with
+#     the program's message; a good one sent beside it is proved;
 #   - 200 concurrent POST /jobs, each with its own x0: every job succeeds,
 #     its public signals carry its own x0, and snarkjs verifies all 200;
 #     behind them, POST /cancel and POST /jobs/ID/cancel end queued jobs as
@@ -150,6 +152,25 @@ grep -q '"status":"success"' "$TMP/status.json" && [ "$code" = 200 ] &&
     bad "slotprove status during the attack"
 wait $ATTACK
 note "$(cat "$TMP/attack")"
+
+# ---- crash isolation: a witness program that aborts, beside a good input -----
+mkdir "$TMP/iso"
+curl -s -o "$TMP/iso/bad.post" -X POST -H "$AUTH" --data-binary '{"x0": "5"}' "$URL/jobs?circuit=chain" &
+p1=$!
+curl -s -o "$TMP/iso/5.post" -X POST -H "$AUTH" --data-binary '{"x0": "5", "k": "7"}' "$URL/jobs?circuit=chain" &
+wait $p1 $!
+bid=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["id"])' "$TMP/iso/bad.post" 2>/dev/null)
+mv "$TMP/iso/bad.post" "$TMP/bad.post"
+bad_ended() { curl -s -H "$AUTH" "$URL/jobs/$bid" >"$TMP/iso.bad" && ! grep -q '"status":"busy"' "$TMP/iso.bad"; }
+poll 120 bad_ended
+grep -q '"status":"failed"' "$TMP/iso.bad" && grep -q 'Not all inputs have been set' "$TMP/iso.bad" &&
+    grep -q 'killed by signal 6' "$TMP/iso.bad" &&
+    ok "an input missing k: its job fails with the witness program's own message (it aborted)" ||
+    bad "the aborting input's job: $(head -c 300 "$TMP/iso.bad")"
+python3 tests/http_jobs.py "$PORT" "$TOKEN" "$TMP/iso" 120 >"$TMP/err" 2>&1 &&
+    "$SNARKJS" groth16 verify "$VK" "$TMP/iso/5.public.json" "$TMP/iso/5.proof.json" >"$TMP/err" 2>&1 &&
+    grep -q 'OK!' "$TMP/err" && ok "the good input sent beside it is proved; snarkjs verifies it" ||
+    bad "the good input beside the aborting one"
 
 # ---- 200 at once ------------------------------------------------------------
 mkdir "$TMP/many"
