@@ -16,11 +16,14 @@
 #include "http_server.h"
 #include "http_jobs.h"
 
+/* Why a body that came without Content-Length is dropped (413, 503). */
+enum body_refusal { BODY_KEPT, BODY_TOO_BIG, BODY_NO_BUDGET };
+
 /* One request: its body, as it comes. */
 struct request {
     char *body;
     size_t len, reserved;          /* bytes held; bytes of the budget taken */
-    int too_big;                   /* a body without Content-Length passed the limit */
+    enum body_refusal refusal;     /* not BODY_KEPT: the rest is counted, not kept */
 };
 
 struct http_api {
@@ -39,6 +42,7 @@ struct http_api {
 static enum MHD_Result reply(struct http_api *h, struct MHD_Connection *conn, unsigned code,
                              char *body, int owned, const char *location)
 {
+    owned = owned && body;
     struct MHD_Response *r = MHD_create_response_from_buffer(
         body ? strlen(body) : 0, body ? body : "",
         owned ? MHD_RESPMEM_MUST_FREE : MHD_RESPMEM_MUST_COPY);
@@ -243,18 +247,18 @@ static enum MHD_Result headers_in(struct http_api *h, struct MHD_Connection *con
  * the limit without one, it is counted and dropped (413 at the end). */
 static void body_in(struct http_api *h, struct request *r, const char *data, size_t n)
 {
-    if (r->too_big)
+    if (r->refusal != BODY_KEPT)
         return;
     size_t want = r->len + n;
     if (want > HTTP_API_BODY_MAX) {
-        r->too_big = 1;
+        r->refusal = BODY_TOO_BIG;
         return;
     }
     if (want > r->reserved) { /* chunked: grow within the budget */
         size_t more = want - r->reserved;
         char *nb = h->body_bytes + more <= HTTP_API_BODY_BUDGET ? realloc(r->body, want) : NULL;
         if (!nb) {
-            r->too_big = 2;
+            r->refusal = BODY_NO_BUDGET;
             return;
         }
         r->body = nb;
@@ -283,10 +287,10 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
         *upload_len = 0;
         return MHD_YES;
     }
-    if (r->too_big == 1)
+    if (r->refusal == BODY_TOO_BIG)
         return fail(h, conn, MHD_HTTP_CONTENT_TOO_LARGE, "the body is larger than %u bytes, "
                     "the limit of an input", (unsigned)HTTP_API_BODY_MAX);
-    if (r->too_big)
+    if (r->refusal == BODY_NO_BUDGET)
         return fail(h, conn, MHD_HTTP_SERVICE_UNAVAILABLE, "too many bodies held at once: "
                     "retry later");
     return route(h, conn, url, method, r);
