@@ -91,6 +91,12 @@ curl -s -H "$AUTH" "$URL/status" >"$TMP/status2.json"
 [ "$code" = 200 ] && grep -q '"status":"success"' "$TMP/status2.json" &&
     ok "POST /cancel after the proof: 200, and the proof stays" || bad "POST /cancel: $code, then $(cat "$TMP/status2.json")"
 
+for r in "POST /start" "POST /stop" "GET /config" "POST /config"; do
+    code=$(curl -s -o "$TMP/noop" -w '%{http_code}' -X "${r% *}" -H "$AUTH" "$URL${r#* }")
+    [ "$code" = 200 ] && [ ! -s "$TMP/noop" ] || { bad "$r: $code"; continue; }
+    ok "$r: 200, empty, as proverServer answers it"
+done
+
 # ---- the token ----------------------------------------------------------------
 code=$(curl -s -o "$TMP/401" -w '%{http_code}' "$URL/status")
 [ "$code" = 401 ] && grep -q 'Bearer' "$TMP/401" && ok "no token: 401 naming the bearer token" || bad "no token: $code" "$TMP/401"

@@ -173,6 +173,12 @@ static enum MHD_Result route(struct http_api *h, struct MHD_Connection *conn, co
             http_jobs_cancel(h->jobs, h->current);
         return reply(h, conn, MHD_HTTP_OK, NULL, 0, NULL);
     }
+    if (strcmp(url, "/start") == 0 || strcmp(url, "/stop") == 0 || strcmp(url, "/config") == 0) {
+        /* proverServer answers these 200 and does nothing; so do we */
+        if (!post && !(get && strcmp(url, "/config") == 0))
+            return fail(h, conn, MHD_HTTP_METHOD_NOT_ALLOWED, "%s %s: use POST", method, url);
+        return reply(h, conn, MHD_HTTP_OK, NULL, 0, NULL);
+    }
     if (strcmp(url, "/jobs") == 0) {
         if (!post)
             return fail(h, conn, MHD_HTTP_METHOD_NOT_ALLOWED, "%s /jobs: use POST", method);

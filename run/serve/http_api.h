@@ -14,6 +14,8 @@
  *                         them); {"status":"failed","error":"…"};
  *                         {"status":"aborted"}; {"status":"ready"} before any.
  *   POST /cancel          cancels the current proof; 200, empty.
+ *   POST /start, POST /stop, GET and POST /config: 200, empty, nothing
+ *                         done (proverServer's answer to them).
  *   POST /jobs?circuit=CIRCUIT  body: the input JSON. A job of its own, any
  *                         number at once: 202 {"id":"<32 hex>","status":"busy"}
  *                         and Location: /jobs/ID.
