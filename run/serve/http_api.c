@@ -77,7 +77,8 @@ static enum MHD_Result fail(struct http_api *h, struct MHD_Connection *conn, uns
     return reply(h, conn, code, text, 1, NULL);
 }
 
-/* The body as a memfd for the daemon (it copies it at submit), or -1. */
+/* The body as a memfd for the daemon (its intake copies it into a sealed
+ * memfd of its own, witness_files.h), or -1. */
 static int body_fd(const struct request *r)
 {
     int fd = memfd_create("slotprove http input", MFD_CLOEXEC);

@@ -193,8 +193,8 @@ static void carry(struct http_jobs *t, unsigned who, struct hj *j)
             sp_fail(&e, rc, "serve is stopping");
             goto failed_unconnected;
         }
-        /* the descriptor is the job's until the submit is answered: the
-         * daemon copies the input before it answers (witness_files.h) */
+        /* the descriptor is kept until the submit is answered: then the
+         * daemon holds its own, which its intake copies (witness_files.h) */
         rc = call(&c, sub, j->input_fd, &resp, &e);
         if (rc < 0)
             goto failed;

@@ -11,8 +11,10 @@
  * are in the daemon at once and the rest wait here, in order; one more
  * thread sends cancels, so a cancel never waits behind a running job.
  *
- * A job's input is held here (a memfd) until the daemon has copied it, the
- * inputs of all jobs together at most HTTP_JOBS_INPUT_BUDGET bytes. The
+ * A job's input is held here (a memfd) until the daemon has taken it (its
+ * answer to the submit; it then holds a descriptor of its own, which its
+ * intake copies), the inputs of all jobs together at most
+ * HTTP_JOBS_INPUT_BUDGET bytes. The
  * table holds at most HTTP_JOBS_MAX jobs; an ended job is kept for
  * HTTP_JOBS_TTL_S seconds (for GET /jobs/ID), then dropped when room is
  * needed. Every call below takes the table's mutex, which no thread holds
@@ -29,7 +31,7 @@
 #define HTTP_JOBS_MAX 4096    /* jobs in the table, queued, running and ended */
 #define HTTP_JOBS_WORKERS 16  /* jobs carried to the daemon at once */
 #define HTTP_JOBS_TTL_S 600   /* seconds an ended job's result is kept */
-#define HTTP_JOBS_INPUT_BUDGET (256u << 20) /* bytes of inputs held until the daemon copied them */
+#define HTTP_JOBS_INPUT_BUDGET (256u << 20) /* bytes of inputs held until the daemon took them */
 #define HTTP_JOB_ID_HEX JOB_ID_HEX
 
 struct http_jobs;
