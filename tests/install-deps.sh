@@ -11,6 +11,7 @@
 #         postgresql-15 libpq-dev (the fleet: run/fleet/, tests/fleet.sh),
 #         g++ nasm nlohmann-json3-dev (circom --c witness programs, tests/witness.sh),
 #         fuse3 libfuse3-dev (tests/stuck_fuse.c: a hung file, tests/lockouts.sh),
+#         curl iproute2 (serve --http with real curl, ss: tests/http.sh),
 #         and nodejs
 #         npm unless node >= 18 and npm are already on PATH (e.g. from
 #         NodeSource or nvm)
@@ -20,7 +21,7 @@
 
 set -u
 
-APT_PKGS="gcc make liburing-dev libbsd-dev libmd-dev libcriterion-dev libgmp-dev libjansson-dev libinih-dev libmicrohttpd-dev libsystemd-dev pkg-config jq python3 python3-prometheus-client systemd clang libclang-rt-14-dev postgresql-15 libpq-dev g++ nasm nlohmann-json3-dev fuse3 libfuse3-dev"
+APT_PKGS="gcc make liburing-dev libbsd-dev libmd-dev libcriterion-dev libgmp-dev libjansson-dev libinih-dev libmicrohttpd-dev libsystemd-dev pkg-config jq python3 python3-prometheus-client systemd clang libclang-rt-14-dev postgresql-15 libpq-dev g++ nasm nlohmann-json3-dev fuse3 libfuse3-dev curl iproute2"
 NODE_MIN_MAJOR=18
 
 say() { printf 'install-deps: %s\n' "$*"; }

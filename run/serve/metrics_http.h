@@ -3,29 +3,15 @@
  * libmicrohttpd driven by a thread of our own, so that no client can lock
  * the scraper out (issue 36 item 5).
  *
- * libmicrohttpd's own limits are not enough: its timeout counts from the
- * last byte, so a client sending a byte a second holds a connection for
- * ever, and at its connection limit it stops accepting, so a few such
- * clients keep every later one (the scraper) waiting. Here the thread polls
- * libmicrohttpd's epoll descriptor, runs it (MHD_run), and then, outside
- * it, enforces two rules on the connections it was told of
- * (MHD_OPTION_NOTIFY_CONNECTION):
+ * The rules against slow and flooding clients are http_server.h's, with
+ * these figures:
  *
- *   - a deadline counted from the accept, METRICS_HTTP_DEADLINE_MS: by
- *     then the request must be in and the answer written; bytes do not
- *     move it. Each answer carries `Connection: close`, so a connection
- *     serves one request and the deadline covers all of it;
+ *   - a deadline of METRICS_HTTP_DEADLINE_MS from the accept: by then the
+ *     request must be in and the answer written; bytes do not move it;
+ *     each answer carries `Connection: close`;
  *   - at most METRICS_HTTP_MAX_CONNS connections are kept: past that, the
- *     oldest one still receiving its request is closed first (one whose
- *     request is answered and is being written goes only when no other is
- *     left), so the newest connection is served. libmicrohttpd's own limit
- *     is set METRICS_HTTP_SPARE_CONNS higher, so it keeps accepting while
- *     the closed ones are cleaned up (it accepts at most 10 a turn).
- *
- * A connection is closed by shutdown(2) of its socket, from this thread
- * between two MHD_run calls: libmicrohttpd then reads the end and closes
- * it itself (the descriptor stays libmicrohttpd's; it is closed only
- * after the NOTIFY_CLOSED call that forgets it here, in the same MHD_run).
+ *     oldest one still receiving its request is closed first, so the
+ *     newest connection (the scraper's) is served.
  */
 #ifndef SLOTPROVE_METRICS_HTTP_H
 #define SLOTPROVE_METRICS_HTTP_H

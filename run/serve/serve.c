@@ -35,6 +35,7 @@
 #include "log.h"
 #include "metrics.h"
 #include "metrics_http.h"
+#include "http_api.h"
 #include "sd.h"
 #include "config.h"
 #include "conn.h"
@@ -131,6 +132,15 @@ static void usage(FILE *f)
         "                         one request a connection, answered within %d ms of\n"
         "                         its accept or closed; past %d connections the\n"
         "                         oldest still sending its request is closed\n"
+        "  --http ADDR:PORT       serve rapidsnark proverServer's routes (POST\n"
+        "                         /input/CIRCUIT, GET /status, POST /cancel) and many\n"
+        "                         jobs at once (POST /jobs?circuit=CIRCUIT, GET\n"
+        "                         /jobs/ID) on http://ADDR:PORT; CIRCUIT is a --key\n"
+        "                         with a --witness-program; off by default; bodies of\n"
+        "                         at most %u bytes; see run/serve/README.md\n"
+        "  --http-token-file FILE every --http request must carry Authorization: Bearer\n"
+        "                         and the token in FILE (one line, not readable by\n"
+        "                         others); without it --http must be a loopback address\n"
         "  --config FILE          options from FILE, one `key = value` a line, key a\n"
         "                         long option without the dashes (e.g. slots = 8;\n"
         "                         no-verify = true); the command line overrides it;\n"
@@ -141,7 +151,7 @@ static void usage(FILE *f)
         "SIGTERM or SIGINT: stop taking jobs, finish running ones, exit 0 (a second one:\n"
         "stop now, exit 1). SIGHUP is logged and changes nothing.\n",
         default_socket_path(), MAX_SYNTHDS, MAX_GPUDS, METRICS_HTTP_DEADLINE_MS,
-        METRICS_HTTP_MAX_CONNS, CONFIG_MAX_BYTES);
+        METRICS_HTTP_MAX_CONNS, (unsigned)HTTP_API_BODY_MAX, CONFIG_MAX_BYTES);
     fprintf(f, "\nwitness programs (input jobs):\n%s", witness_serve_help);
 }
 
@@ -192,6 +202,8 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         { "witness-time", required_argument, NULL, 'L' },
         { "config", required_argument, NULL, 'c' },
         { "metrics", required_argument, NULL, 0x100 }, /* long only */
+        { "http", required_argument, NULL, 0x102 },
+        { "http-token-file", required_argument, NULL, 0x103 },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
@@ -335,6 +347,8 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         case 'h': usage(stdout); return -1; /* done: exit 0 */
         case 'c': break; /* taken out by config_args */
         case 0x100: d->metrics_addr = optarg; break; /* --metrics */
+        case 0x102: d->http_addr = optarg; break;
+        case 0x103: d->http_token_file = optarg; break;
         default:
             fprintf(stderr, "see `slotprove serve --help`\n");
             return 2;
@@ -611,6 +625,27 @@ static void job_ended(void *ctx, struct job *j)
     conns_job_ended(ctx, j);
 }
 
+/* --http: its threads reach the core through the listening socket, as
+ * any client (http_api.h); the socket's path is asked of the socket itself,
+ * which is systemd's under socket activation. */
+static int start_http(struct server *d, struct sp_err *e)
+{
+    static struct sockaddr_un a;
+    socklen_t len = sizeof(a);
+    if (getsockname(d->listen_fd, (struct sockaddr *)&a, &len) < 0 || a.sun_family != AF_UNIX ||
+        !a.sun_path[0])
+        return sp_fail(e, -ENOTSOCK, "--http: the daemon's socket has no path to connect to");
+    unsigned n;
+    const char *const *names = witness_serve_names(&n);
+    struct http_api_opts o = { .addr = d->http_addr, .token_file = d->http_token_file,
+                               .socket_path = a.sun_path, .circuits = names, .ncircuits = n };
+    int rc = http_api_start(&o, &d->http, e);
+    if (rc == 0)
+        sup_log(LOG_NOTE, "event=http|http on %s (%s; %u circuits)", d->http_addr,
+                d->http_token_file ? "bearer token" : "loopback, no token", n);
+    return rc;
+}
+
 int cmd_serve(int argc, char **argv)
 {
     static struct server d;
@@ -685,9 +720,17 @@ int cmd_serve(int argc, char **argv)
             unlink(d.o.socket_path);
         return 1;
     }
+    if (d.http_addr && (rc = start_http(&d, &e)) < 0) {
+        fprintf(stderr, "slotprove serve: %s\n", e.msg);
+        metrics_stop(d.metrics);
+        if (!d.activated)
+            unlink(d.o.socket_path);
+        return rc == -EINVAL ? 2 : 1;
+    }
 
     if ((rc = core_start(core, &e)) < 0) {
         fprintf(stderr, "slotprove serve: %s\n", e.msg);
+        http_api_stop(d.http);
         core_shutdown(core);
         metrics_stop(d.metrics);
         if (!d.activated)
@@ -706,6 +749,7 @@ int cmd_serve(int argc, char **argv)
             d.sizing.pool_budget_bytes / 1073741824.0);
     sup_log(LOG_NOTE, "event=synthesis|synthesis %s", core->o.synth_plan);
     rc = loop(&d, sfd);
+    http_api_stop(d.http); /* its jobs still in the daemon are abandoned with it */
     core_shutdown(core);
     for (int i = 0; i < MAX_CONNS; i++)
         if (d.conns[i]) {

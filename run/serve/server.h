@@ -22,6 +22,7 @@
 #include "sizing.h"
 
 struct metrics;
+struct http_api;
 
 #define MAX_CONNS 1024
 /* Table slots only the daemon's own uid may take, so its `status` answers
@@ -68,6 +69,9 @@ struct server {
     struct sizing sizing;      /* where the defaults came from (sizing.h) */
     const char *metrics_addr;  /* --metrics ADDR:PORT, or NULL */
     struct metrics *metrics;   /* its HTTP thread (metrics.h), or NULL */
+    const char *http_addr;     /* --http ADDR:PORT, or NULL */
+    const char *http_token_file; /* --http-token-file, or NULL */
+    struct http_api *http;     /* its threads (http_api.h), or NULL */
     struct sd_state sd;        /* systemd notifications (sd.h) */
     int activated;             /* listen_fd came from systemd: do not unlink the socket */
     struct server_opts o;

@@ -17,6 +17,9 @@
 
 static const char *programs[SERVE_MAX_PROGRAMS]; /* "NAME=PROGRAM" */
 static unsigned nprograms;
+static char names[SERVE_MAX_PROGRAMS][JOB_NAME_MAX + 1]; /* their NAMEs, at setup */
+static const char *name_list[SERVE_MAX_PROGRAMS];
+static unsigned nnames;
 static uint64_t mem = 8ull << 30; /* synthd/witness_program.h's defaults */
 static unsigned cpu_s = 3600, wall_s = 3600;
 
@@ -90,6 +93,19 @@ int witness_serve_setup(struct core *c, struct sp_err *e)
         k->program_aux[0] = aux[0];
         k->program_aux[1] = aux[1];
         k->has_program = 1;
+        unsigned n;
+        for (n = 0; n < nnames && strcmp(name_list[n], name) != 0; n++)
+            ;
+        if (n == nnames) {
+            memcpy(names[n], name, sizeof(name));
+            name_list[nnames++] = names[n];
+        }
     }
     return 0;
+}
+
+const char *const *witness_serve_names(unsigned *n)
+{
+    *n = nnames;
+    return name_list;
 }

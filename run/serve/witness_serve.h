@@ -18,6 +18,9 @@ int witness_serve_opt(int opt, const char *arg);
  * reason in c->no_sandbox, which refuses input jobs. 0, or a negative code
  * with the reason in e. */
 int witness_serve_setup(struct core *c, struct sp_err *e);
+/* After witness_serve_setup: the names of the keys given a program (for
+ * serve --http's circuits), *n of them; the array lives as long as serve. */
+const char *const *witness_serve_names(unsigned *n);
 /* The help text's lines for these options. */
 extern const char witness_serve_help[];
 

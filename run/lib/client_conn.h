@@ -42,13 +42,6 @@ int client_read_line(struct client_conn *c, char **line, size_t *len, struct sp_
 int client_call(struct client_conn *c, json_t *req, const int *fds, unsigned nfds,
                 json_t **resp, struct sp_err *e);
 
-/* Writes a done job's results ("proofs" and "public" arrays in resp, one
- * entry per partition, in order) as `submit --wait` does: one partition as
- * snarkjs's proof.json and public.json, several as arrays. want: the
- * expected count, or 0. Atomic (output.h). */
-int write_results(json_t *resp, size_t want, const char *proof_path, const char *public_path,
-                  struct sp_err *e);
-
 /* Replaces control characters from the daemon with '?', in place. */
 void client_sanitize(char *s);
 
