@@ -102,6 +102,8 @@
 #             --no-subgroup-check (on-curve checks stay) unless
 #             GPU_BP_SCALE_SUBGROUP=1: at 2^27 the subgroup tests alone would
 #             take ~13 minutes on 16 cores
+#   supraseal  SupraSeal C2 beside slotprove on the same bellperson keys
+#             (issue 38): see the stage's comment → supraseal.log
 # Environment: GPU_BIN (binaries, default build), OUT (default
 # build/gpu-session). Prints each stage's time; exit status 1 if a stage
 # failed.
@@ -709,6 +711,43 @@ PY
             rm -rf "$KEYS/kg-big"
         done
         rm -rf "$KEYS"
+        ;;
+    supraseal)
+        # issue 38 item 4: SupraSeal C2 (the seed's engine) and slotprove on
+        # the same bellperson key in this one call → supraseal.log. Needs
+        # .bench/run.sh and .bench/supraseal_bench/dist (built elsewhere by
+        # the measuring stick's build.sh, never committed; carried). Once per
+        # entry of GPU_SSB ("NAME:N:KEYGEN ARGS..." with the args' spaces as
+        # commas), e.g. "k20:3:--constraints,1000000,--vars,800000"; the key
+        # made by slotprove keygen under $KEYS, proved N times by each,
+        # slotprove under GPU_SSB_MEM (default 16G) and unconstrained.
+        [ -f .bench/run.sh ] || { say "supraseal: .bench/run.sh missing"; rc=1; continue; }
+        for ent in ${GPU_SSB:-k16:3:--constraints,60000,--vars,50000}; do
+            IFS=: read -r name n kargs <<<"$ent"
+            d=$KEYS/ssb-$name
+            rm -rf "$d"
+            mem=${GPU_SSB_MEM:-16G}
+            say "supraseal $name: $n partitions; slotprove under --gpu-mem $mem, then unconstrained"
+            SSB_LIB=${GPU_SYSROOT:+$ROOT/$GPU_SYSROOT/lib} SLOTPROVE=$BIN_DIR/slotprove \
+                KEYGEN_ARGS="--backend cuda ${kargs//,/ }" SLOTPROVE_PROVE=1 \
+                SLOTPROVE_PROVE_ARGS="--backend cuda --no-subgroup-check --gpu-mem $mem" OUT=$OUT/ssb-$name \
+                bash .bench/run.sh "$d" "$n" --mode part 2>&1 | tee -a "$OUT/supraseal.log"
+            [ "${PIPESTATUS[0]}" = 0 ] || rc=1
+            ws=()
+            for _ in $(seq "$n"); do ws+=("$d/circuit.wtns"); done
+            t=$EPOCHREALTIME
+            if "$BIN_DIR/slotprove" prove --params "$d/circuit.params" --pce "$d/circuit.pce" --backend cuda \
+                --no-subgroup-check "${ws[@]}" "$d/unc.bin" >"$d/unc.txt" 2>&1; then
+                echo "slotprove unconstrained: $n partitions $(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) ms (whole command)"
+                grep -iE 'partition|gpud: bellperson|proved' "$d/unc.txt" | sed 's/^/slotprove unconstrained: /' | head -20
+            else
+                echo "FAIL - slotprove unconstrained prove"
+                tail -5 "$d/unc.txt"
+                rc=1
+            fi 2>&1 | tee -a "$OUT/supraseal.log"
+            grep -q '^FAIL - slotprove unconstrained' "$OUT/supraseal.log" && rc=1
+            rm -rf "$d"
+        done
         ;;
     *)
         say "unknown stage $stage"
