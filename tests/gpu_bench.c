@@ -6,6 +6,9 @@
  *                                "ntt", ...); sizes from 2^min_log up
  *   $GPU_BENCH_WINDOWS           "17,18,19": time the MSMs at each of these
  *                                window sizes instead of the chosen one
+ *   $GPU_BENCH_BITS              P (0..100): P % of the MSM scalars are 0 or 1
+ *                                (half each, at random places), as a witness
+ *                                of SHA-256 gadgets is; default 0
  *
  * MSM: G1 and G2 of both curves at 2^16, 2^20, 2^22, 2^24 (≤ max_log):
  * points resident on the device, random full-size scalars copied from
@@ -67,6 +70,15 @@ static void bench_msm(enum gpu_group g, unsigned max_log, uint64_t *rng)
         goto out;
     }
     gpu_data_scalars(sc, g <= GPU_BN254_G2 ? GPU_BN254 : GPU_BLS12381, nmax, rng);
+    unsigned bits = getenv("GPU_BENCH_BITS") ? (unsigned)atoi(getenv("GPU_BENCH_BITS")) : 0;
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; bits && i < nmax; i++) {
+        x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+        if (x % 100 < bits) {
+            memset((uint8_t *)sc + 32 * i, 0, 32);
+            ((uint8_t *)sc)[32 * i] = (uint8_t)(x >> 40 & 1);
+        }
+    }
     if (gpu_msm_create(&m, g, pts, nmax, &e)) {
         printf("msm %s: %s\n", group_name[g], e.msg);
         goto out;
@@ -94,8 +106,11 @@ static void bench_msm(enum gpu_group g, unsigned max_log, uint64_t *rng)
             if (r > 0 && ms < best)
                 best = ms;
         }
-        printf("msm  %-13s 2^%-2u  window %2u  %9.2f ms\n", group_name[g], lg,
+        printf("msm  %-13s 2^%-2u  window %2u  %9.2f ms", group_name[g], lg,
                c ? c : gpu_msm_window_bits(g, n), best);
+        if (bits)
+            printf("  (%u%% of the scalars 0 or 1)", bits);
+        printf("\n");
         fflush(stdout);
         cudaEventDestroy(a);
         cudaEventDestroy(b);

@@ -161,7 +161,7 @@ template <class G> struct msm_engine : msm_engine_base {
     uint8_t *flags = nullptr;
     xyzz<F> *list[2] = {}, *buckets = nullptr, *part = nullptr, *seg = nullptr, *win = nullptr;
     void *temp = nullptr;
-    unsigned long long *counters = nullptr; /* [0] zero digits, [1] selected */
+    unsigned long long *counters = nullptr; /* [0] nonzero digits (pairs), [1] selected */
     cudaStream_t copy_stream = nullptr;     /* scalar upload, overlapping the digits */
     cudaEvent_t piece_done[MSM_UPLOAD_PIECES] = {};
     cudaEvent_t prof[8] = {};
@@ -592,7 +592,6 @@ template <class G> struct msm_engine : msm_engine_base {
         int rounds = 0;
         for (unsigned part = 0; part < parts; part++) {
             size_t first = part * part_n, end = first + part_n < n ? first + part_n : n;
-            size_t cnt_n = end - first, np = cnt_n * nwin;
             if (streamed && part + 1 < parts && (rc = stage_part(part + 1, first_point, part_n, n, e)))
                 return rc;
             CU_TRY(cudaMemset(counters, 0, 2 * sizeof(unsigned long long)), e, "memset");
@@ -607,23 +606,23 @@ template <class G> struct msm_engine : msm_engine_base {
                     CU_TRY(cudaStreamWaitEvent(0, piece_done[p], 0), e, "event wait");
                 msm_digits<<<blocks(pe - pf, 256), 256>>>(sc, (uint32_t)first,
                                                            (uint32_t)(pf - first), (uint32_t)(pe - first),
-                                                           (uint32_t)cnt_n, c, nwin, keys[0], vals[0],
-                                                           counters);
+                                                           c, nwin, keys[0], vals[0], counters);
                 CU_TRY(cudaGetLastError(), e, "digits kernel");
             }
             if (profile && part == 0)
                 cudaEventRecord(prof[1], 0);
-            /* 2. */
-            int end_bit = 32 - __builtin_clz(nwin * m); /* the sentinel W·m needs these bits */
-            size_t tb = cap.tmp;
-            CU_TRY(cub::DeviceRadixSort::SortPairs(temp, tb, keys[0], keys[1], vals[0], vals[1], (int)np, 0,
-                                                   end_bit),
-                   e, "radix sort");
+            /* 2. the pairs the digits made (zero digits made none) */
             CU_TRY(cudaMemcpy(host_counters, counters, sizeof(host_counters), cudaMemcpyDeviceToHost), e,
-                   "zero count");
+                   "pair count");
+            uint32_t M = (uint32_t)host_counters[0];
+            int end_bit = 32 - __builtin_clz(nwin * m); /* keys < W·m */
+            size_t tb = cap.tmp;
+            if (M)
+                CU_TRY(cub::DeviceRadixSort::SortPairs(temp, tb, keys[0], keys[1], vals[0], vals[1], (int)M, 0,
+                                                       end_bit),
+                       e, "radix sort");
             if (profile && part == 0)
                 cudaEventRecord(prof[2], 0);
-            uint32_t M = (uint32_t)(np - host_counters[0]);
             if (M == 0)
                 continue;
             /* 3. equal chunks of the sorted pairs → partial sums per run */

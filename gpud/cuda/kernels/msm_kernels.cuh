@@ -4,9 +4,10 @@
  *
  *  1. msm_digits: each scalar → W signed digits d ∈ [−m, m] (a digit above m
  *     becomes d − 2^c and carries one into the next window); a nonzero digit
- *     becomes the pair key = w·m + |d| − 1, value = point index | sign<<31;
- *     zero digits get key W·m, which sorts last and is never read.
- *  2. CUB radix sort of the pairs by key (msm.cuh).
+ *     becomes the pair key = w·m + |d| − 1, value = point index | sign<<31,
+ *     appended compactly; zero digits make no pair (a 0 or 1 scalar costs
+ *     no pair or one pair, not W).
+ *  2. CUB radix sort of the M pairs by key (msm.cuh).
  *  3. msm_chunk_sum: the sorted pairs are cut into equal chunks of K; each
  *     thread adds its chunk's points (negated for a negative digit) into one
  *     partial sum per run of equal keys, in XYZZ coordinates. Equal chunks
@@ -31,48 +32,84 @@
 
 #define MSM_SIGN (1u << 31)
 
-/* Scalars base+i for i in [first, end) of a part of n (8 words each):
- * keys/vals[w·n + i], the value naming point base+i. zeros += the count of
- * zero digits. */
-static __global__ void msm_digits(const uint4 *scalars, uint32_t base, uint32_t first, uint32_t end,
-                                  uint32_t n, unsigned c, unsigned nwin, uint32_t *keys,
-                                  uint32_t *vals, unsigned long long *zeros)
+/* The signed c-bit digit of window w of the 9-word scalar s (s[8] = 0),
+ * given the carry out of window w − 1; sets the carry into window w + 1 and
+ * the sign bit (MSM_SIGN for a negative digit). */
+static __device__ __forceinline__ uint32_t msm_digit(const uint32_t *s, unsigned w, unsigned c,
+                                                     uint32_t &carry, uint32_t &neg)
 {
+    uint32_t half = 1u << (c - 1), full = 1u << c;
+    unsigned off = w * c, lo = off >> 5, sh = off & 31;
+    uint64_t x = ((uint64_t)s[lo] | (uint64_t)s[lo + 1] << 32) >> sh;
+    uint32_t d = ((uint32_t)x & (full - 1)) + carry;
+    neg = 0;
+    carry = 0;
+    if (d > half) {
+        d = full - d;
+        neg = MSM_SIGN;
+        carry = 1;
+    }
+    return d;
+}
+
+/* Scalars base+i for i in [first, end) of a part (8 words each): their
+ * nonzero digits only, appended at *count (pairs keys/vals, in no
+ * particular order: the sort that follows orders them). A zero digit costs
+ * nothing after this kernel, neither in the sort nor in the sums: the 0
+ * and 1 scalars of a witness (most of a SHA-256 circuit's, most of PoRep's)
+ * add no pair or one pair instead of W. Each block reserves its threads'
+ * pairs with one atomicAdd (a scan of the threads' counts in the block).
+ * Launched with 256 threads a block. */
+static __global__ void __launch_bounds__(256) msm_digits(const uint4 *scalars, uint32_t base, uint32_t first,
+                                                         uint32_t end, unsigned c, unsigned nwin,
+                                                         uint32_t *keys, uint32_t *vals,
+                                                         unsigned long long *count)
+{
+    __shared__ uint32_t warp_sum[8];
+    __shared__ uint32_t block_base;
     uint32_t i = first + blockIdx.x * blockDim.x + threadIdx.x;
+    uint32_t s[9] = {};
     unsigned nz = 0;
     if (i < end) {
-        uint32_t s[9];
         uint4 a = scalars[2 * (base + i)], b = scalars[2 * (base + i) + 1];
         s[0] = a.x; s[1] = a.y; s[2] = a.z; s[3] = a.w;
         s[4] = b.x; s[5] = b.y; s[6] = b.z; s[7] = b.w;
-        s[8] = 0;
-        uint32_t half = 1u << (c - 1), full = 1u << c, carry = 0;
-        for (unsigned w = 0; w < nwin; w++) {
-            unsigned off = w * c, lo = off >> 5, sh = off & 31;
-            uint64_t x = ((uint64_t)s[lo] | (uint64_t)s[lo + 1] << 32) >> sh;
-            uint32_t d = ((uint32_t)x & (full - 1)) + carry;
-            uint32_t neg = 0;
-            if (d > half) {
-                d = full - d;
-                neg = MSM_SIGN;
-                carry = 1;
-            } else {
-                carry = 0;
-            }
-            size_t o = (size_t)w * n + i;
-            if (d == 0) {
-                keys[o] = nwin * half;
-                vals[o] = 0;
-                nz++;
-            } else {
-                keys[o] = w * half + d - 1;
-                vals[o] = (base + i) | neg;
-            }
+        uint32_t carry = 0, neg;
+        for (unsigned w = 0; w < nwin; w++)
+            nz += msm_digit(s, w, c, carry, neg) != 0;
+    }
+    /* the block's exclusive scan of nz: within each warp, then the warps' totals */
+    unsigned lane = threadIdx.x & 31, warp = threadIdx.x >> 5, incl = nz;
+    for (unsigned d = 1; d < 32; d <<= 1) {
+        unsigned v = __shfl_up_sync(0xffffffffu, incl, d);
+        if (lane >= d)
+            incl += v;
+    }
+    if (lane == 31)
+        warp_sum[warp] = incl;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        uint32_t t = 0;
+        for (unsigned k = 0; k < blockDim.x / 32; k++) {
+            uint32_t v = warp_sum[k];
+            warp_sum[k] = t;
+            t += v;
+        }
+        block_base = t ? (uint32_t)atomicAdd(count, (unsigned long long)t) : 0;
+    }
+    __syncthreads();
+    if (!nz)
+        return;
+    uint32_t o = block_base + warp_sum[warp] + incl - nz;
+    uint32_t half = 1u << (c - 1), carry = 0, neg;
+    for (unsigned w = 0; w < nwin; w++) {
+        uint32_t d = msm_digit(s, w, c, carry, neg);
+        if (d) {
+            keys[o] = w * half + d - 1;
+            vals[o] = (base + i) | neg;
+            o++;
         }
     }
-    nz = __reduce_add_sync(0xffffffffu, nz);
-    if ((threadIdx.x & 31) == 0 && nz)
-        atomicAdd(zeros, (unsigned long long)nz);
 }
 
 /* cnt[t] = number of runs of equal keys that meet chunk t = [tK, tK+K) ∩ [0, M). */
