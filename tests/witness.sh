@@ -261,6 +261,11 @@ W_CL=$(wires "$TMP/cl-bn128.wtns")
 expect_mismatch "circomlib (native), a smaller circuit, with chain's key" \
     "cl.json: the witness program $(realpath "$PROGS/bn128/circomlib_cpp/circomlib") writes a witness of $W_CL wires, the key $KEY has $W_CHAIN: made for another circuit?" \
     "$TMP/cl.json" "$PROGS/bn128/circomlib_cpp/circomlib" "$KEY"
+# not quiet: the message once, and no internal job id
+$BIN fullprove --threads 2 "$CIN" "$NATIVE" "$NOPUB_KEY" "$TMP/x.proof.json" "$TMP/x.public.json" 2>"$TMP/err"
+if [ "$(grep -c 'made for another circuit' "$TMP/err")" = 1 ] && ! grep -Eq 'job [0-9a-f]{16}' "$TMP/err"; then
+    ok "another circuit's program, not quiet: one message, no job id"
+else bad "another circuit's program, not quiet: $(grep -c 'made for another circuit' "$TMP/err") messages"; fi
 # no header: chain's .wtns with section 1's id changed (byte 12: 1 -> 9),
 # written until stopped at nopub's limit, 76 + 32 nWitness + 4096 bytes
 cp "$F" "$F-flood"
