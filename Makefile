@@ -54,7 +54,7 @@ LIBRUN    := $(BUILD)/librun.a
 LIBFLEET  := $(BUILD)/libfleet.a
 BINS    := $(BUILD)/slotprove $(BUILD)/synthd $(BUILD)/gpud $(BUILD)/slotprove-fleet
 
-.PHONY: all deps test unit e2e edges lockouts verify demo service install bench bench-cpu bench-pipeline bench-synth clean test-keygen test-pipeline test-bellperson test-fleet test-witness test-http test-sandbox
+.PHONY: all deps test unit e2e edges lockouts verify demo service install bench bench-cpu bench-pipeline bench-synth clean test-keygen test-pipeline test-bellperson test-fleet test-witness test-http test-own-circuit test-sandbox
 all: $(BINS)
 
 $(BUILD)/obj/%.o: %.c
@@ -138,12 +138,16 @@ test-witness: $(BINS)
 test-http: $(BINS)
 	@sh tests/http.sh
 
+# the top README's "Your own circuit" block, run as it stands (tests/own_circuit.sh)
+test-own-circuit: $(BINS)
+	@sh tests/own_circuit.sh
+
 # the witness-program sandbox: hostile programs of the tests' own (tests/sandbox.sh)
 test-sandbox: $(BINS)
 	@sh tests/sandbox.sh
 
 # check-layout last: it names the cycles and arrows still to cut (issue 17)
-test: deps check-generated check-env all unit e2e edges service lockouts verify test-keygen test-bellperson test-pipeline test-witness test-http test-sandbox faults test-fleet check-layout
+test: deps check-generated check-env all unit e2e edges service lockouts verify test-keygen test-bellperson test-pipeline test-witness test-http test-own-circuit test-sandbox faults test-fleet check-layout
 
 include tests/checks.mk
 

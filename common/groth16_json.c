@@ -213,7 +213,11 @@ int groth16_proof_from_json(struct groth16_proof *p, json_t *doc, enum curve_id 
     memset(p, 0, sizeof(*p));
     json_t *proto = json_object_get(doc, "protocol"), *cv = json_object_get(doc, "curve");
     p->curve = default_curve;
-    if (json_is_array(doc))
+    if (json_is_array(doc) && json_is_string(json_array_get(doc, 0)))
+        rc = sp_fail(e, SP_EFORMAT, "%s: an array of %zu strings: public signals, not a proof "
+                     "(the order is VERIFICATION_KEY.json PUBLIC.json PROOF.json, as "
+                     "snarkjs's: swapped?)", path, json_array_size(doc));
+    else if (json_is_array(doc))
         rc = sp_fail(e, SP_EFORMAT, "%s: an array of %zu proofs (the proof file of a "
                      "multi-partition job); verify takes one proof: give each partition's "
                      "proof and public signals as files of their own (element i of this "
@@ -251,22 +255,33 @@ int groth16_public_read_json(uint8_t **values, uint32_t *n, const char *path, st
     json_t *doc = load(path, e, &rc);
     if (!doc)
         return rc;
-    if (!json_is_array(doc) || json_array_size(doc) > (1u << 24)) {
-        json_decref(doc);
+    rc = groth16_public_from_json(values, n, doc, path, e);
+    json_decref(doc);
+    return rc;
+}
+
+int groth16_public_from_json(uint8_t **values, uint32_t *n, json_t *doc, const char *path,
+                             struct sp_err *e)
+{
+    int rc = 0;
+    *values = NULL;
+    *n = 0;
+    if (json_is_object(doc) &&
+        (json_object_get(doc, "pi_a") || json_object_get(doc, "vk_alpha_1")))
+        return sp_fail(e, SP_EFORMAT, "%s: a %s, not public signals (the order is "
+                       "VERIFICATION_KEY.json PUBLIC.json PROOF.json, as snarkjs's: swapped?)",
+                       path, json_object_get(doc, "pi_a") ? "proof" : "verification key");
+    if (!json_is_array(doc) || json_array_size(doc) > (1u << 24))
         return sp_fail(e, SP_EFORMAT, "%s: expected an array of decimal strings", path);
-    }
     size_t cnt = json_array_size(doc);
     uint8_t *v = calloc(cnt + 1, 32);
-    if (!v) {
-        json_decref(doc);
+    if (!v)
         return sp_fail(e, -ENOMEM, "%s: out of memory", path);
-    }
     if (cnt > 0 && json_is_array(json_array_get(doc, 0))) {
         rc = sp_fail(e, SP_EFORMAT, "%s: an array of %zu arrays (the public file of a "
                      "multi-partition job); verify takes one partition's public signals",
                      path, cnt);
         free(v);
-        json_decref(doc);
         return rc;
     }
     for (size_t i = 0; i < cnt; i++) {
@@ -276,12 +291,10 @@ int groth16_public_read_json(uint8_t **values, uint32_t *n, const char *path, st
             rc = sp_fail(e, r == -1 ? SP_EFORMAT : SP_ERANGE, "%s: public signal %zu %s", path,
                          i, r == -1 ? "is not a decimal string" : "is not below r");
             free(v);
-            json_decref(doc);
             return rc;
         }
         memcpy(v + 32 * i, l, 32);
     }
-    json_decref(doc);
     *values = v;
     *n = (uint32_t)cnt;
     return 0;

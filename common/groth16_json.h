@@ -50,4 +50,10 @@ int groth16_proof_from_json(struct groth16_proof *p, json_t *doc, enum curve_id 
 int groth16_public_read_json(uint8_t **values, uint32_t *n, const char *path,
                              struct sp_err *e);
 
+/* The same from a parsed document (doc, not consumed); path names it in
+ * messages. A proof or verification key object is -SP_EFORMAT saying the
+ * files look swapped. */
+int groth16_public_from_json(uint8_t **values, uint32_t *n, json_t *doc, const char *path,
+                             struct sp_err *e);
+
 #endif

@@ -39,6 +39,7 @@
 #include "synth.h"
 #include "synth_index_share.h"
 #include "witness_program.h"
+#include "witness_mismatch.h"
 #include "witness_sandbox.h"
 #include "witness_read.h"
 #include "wtns.h"
@@ -371,7 +372,16 @@ static void synthesize_input(const struct ctl_msg *req, int input_fd, int prog_f
     uint64_t max_wtns = 76 + (uint64_t)k->zk.n_vars * 32 + 4096;
     fault_point_kill("synthd-witness", name);
     int rc = witness_program_run(prog_fd, prog, aux, naux, input_fd, name, &lim, max_wtns, &wfd, &e);
+    /* a program of another circuit: one message with both wire counts */
+    if ((rc == 0 || rc == -EFBIG) &&
+        witness_mismatch_check(wfd, rc == -EFBIG, max_wtns, name, prog, k->name, k->zk.n_vars,
+                               &e) < 0)
+        rc = -SP_EMISMATCH;
     if (rc < 0) {
+        if (rc == -EFBIG)
+            rc = -SP_EFORMAT;
+        if (wfd >= 0)
+            close(wfd);
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;
     }

@@ -621,7 +621,16 @@ static int run_in(enum witness_kind kind, int prog_fd, int dat_fd, const char *d
                      cpu < l->cpu_s)))
         snprintf(why + strlen(why), sizeof(why) - strlen(why), "; its memory limit is %.2f GiB",
                  l->mem_bytes / 1073741824.0);
+    rc = sp_fail(e, -SP_EFORMAT, "%s: the witness program failed%s%s (%s)", input_name,
+                 line[0] ? ": " : "", line, why);
+    /* stopped at the output limit (SIGXFSZ; node's EFBIG exit): what it
+     * wrote goes back, its header may name its circuit's size */
+    struct stat ost;
+    if (!mem_out && !timed_out && fstat(out, &ost) == 0 &&
+        (uint64_t)ost.st_size >= max_wtns_bytes) {
+        *wtns_fd = out;
+        return -EFBIG;
+    }
     close(out);
-    return sp_fail(e, -SP_EFORMAT, "%s: the witness program failed%s%s (%s)", input_name,
-                   line[0] ? ": " : "", line, why);
+    return rc;
 }

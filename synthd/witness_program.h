@@ -83,7 +83,10 @@ int witness_program_kind(int prog_fd, const char *prog_path, enum witness_kind *
  * program failed: <its message> (exit N | killed by signal S | past its
  * CPU limit of N s | past its wall-clock limit of N s | …)", where the message
  * is circom's error line if it printed one, else its last line of output.
- * -errno (and a message) when the program could not be started. */
+ * -errno (and a message) when the program could not be started. -EFBIG
+ * (with that message) when the program was stopped at the output limit:
+ * *wtns_fd then holds the max_wtns_bytes it wrote (witness_mismatch.h
+ * tells what they say). */
 int witness_program_run(int prog_fd, const char *prog_path, const int *aux, int naux,
                         int input_fd, const char *input_name,
                         const struct witness_limits *l, uint64_t max_wtns_bytes, int *wtns_fd,

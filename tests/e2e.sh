@@ -120,6 +120,18 @@ else bad "supervisor SIGKILLed: children '$kids' still alive: '$alive'$([ -e "$T
 
 $BIN prove --help | grep -q 'usage: slotprove prove' && ok "prove --help" || bad "prove --help"
 $BIN prove a b 2>/dev/null; [ $? -eq 2 ] && ok "usage error exits 2" || bad "usage error exit code"
+# three arguments: one line with the reason, not the whole help
+$BIN prove "$FIX/bn128/chain.zkey" "$FIX/bn128/chain.wtns" "$TMP/p3.json" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] &&
+    grep -q 'slotprove prove: expected 4 arguments, CIRCUIT.zkey WITNESS.wtns PROOF.json PUBLIC.json; got 3' "$TMP/err"; then
+    ok "prove with 3 arguments: one line naming the 4 expected"
+else bad "prove with 3 arguments (exit $rc): $(head -3 "$TMP/err")"; fi
+$BIN fullprove --bogus a 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 2 ] && [ "$(wc -l <"$TMP/err")" -eq 2 ] && grep -q "unrecognized option '--bogus'" "$TMP/err"; then
+    ok "fullprove with an unknown option: getopt's line and where the help is"
+else bad "fullprove --bogus (exit $rc): $(head -3 "$TMP/err")"; fi
 
 # --backend cuda where no GPU can be used (CI has none): a clear refusal,
 # never a CPU proof under the CUDA name. A build without CUDA refuses it as

@@ -70,9 +70,28 @@ for curve in bn128 bls12381; do
     tamper zero_a $curve "$prf" "$t.zeroa.json"
     both_reject "$curve: pi_a = (0, 0)" "zeroa.json: pi_a is the point at infinity" "$vk" "$pub" "$t.zeroa.json"
     tamper multi $curve "$prf" "$t.multi.json"
-    both_reject "$curve: multi-partition proof file" "multi.json: an array of 2 proofs (the proof file of a multi-partition job)" "$vk" "$pub" "$t.multi.json"
+    both_reject "$curve: multi-partition proof file, one partition's public file" "multi.json holds a 2-partition job's proofs, but .*public.json one partition's: give both files of the job (every partition is checked), or one partition's element of each (jq '.\[I\]' FILE)" "$vk" "$pub" "$t.multi.json"
     tamper multi_pub $curve "$pub" "$t.multipub.json"
-    both_reject "$curve: multi-partition public file" "multipub.json: an array of 2 arrays (the public file of a multi-partition job)" "$vk" "$t.multipub.json" "$prf"
+    both_reject "$curve: multi-partition public file, one proof" "multipub.json holds a 2-partition job's public signals, but .*proof.json one partition's" "$vk" "$t.multipub.json" "$prf"
+    # both files of a job: every partition checked (snarkjs takes one proof:
+    # each element is checked with it too); a bad one is named, a count
+    # that differs is refused
+    if $BIN verify "$vk" "$t.multipub.json" "$t.multi.json" >"$TMP/out" 2>"$TMP/err" &&
+        grep -qx 'OK: 2 partitions' "$TMP/out"; then ok "$curve: a 2-partition job's files: OK: 2 partitions"
+    else bad "$curve: a 2-partition job's files were not verified partition by partition"; fi
+    for i in 0 1; do
+        jq ".[$i]" "$t.multi.json" >"$t.m$i.json"; jq ".[$i]" "$t.multipub.json" >"$t.mp$i.json"
+        $SNARKJS groth16 verify "$vk" "$t.mp$i.json" "$t.m$i.json" 2>&1 | grep -q 'OK!' ||
+            bad "$curve: snarkjs rejects partition $i of the 2-partition files"
+    done
+    jq '.[1][0] = "5"' "$t.multipub.json" >"$t.multibad.json"
+    both_reject "$curve: partition 1 of a 2-partition job changed" "multi.json: partition 1 of 2: the pairing check fails" "$vk" "$t.multibad.json" "$t.multi.json"
+    jq '. + [.[0]]' "$t.multipub.json" >"$t.multi3.json"
+    both_reject "$curve: proof and public files of different jobs" "multi.json holds 2 partitions' proofs but .*multi3.json 3 partitions' public signals" "$vk" "$t.multi3.json" "$t.multi.json"
+    # files in the wrong order, a .zkey for the verification key
+    both_reject "$curve: public and proof swapped" "proof.json: a proof, not public signals (the order is VERIFICATION_KEY.json PUBLIC.json PROOF.json, as snarkjs's: swapped?)" "$vk" "$prf" "$pub"
+    both_reject "$curve: the public file given as the proof" "public.json: an array of .* strings: public signals, not a proof" "$vk" "$pub" "$pub"
+    both_reject "$curve: a .zkey as the verification key" "chain.zkey: a .zkey (a proving key), not a verification key: export it with \`snarkjs zkey export verificationkey" "$FIX/$curve/chain.zkey" "$pub" "$prf"
     tamper vk_g2sub $curve "$vk" "$t.vkg2.json"
     both_reject "$curve: vk_delta_2 outside G2" "vkg2.json: vk_delta_2 is not in the prime-order subgroup G2" "$t.vkg2.json" "$pub" "$prf"
     tamper vk_inf $curve "$vk" "$t.vkinf.json"
@@ -110,6 +129,11 @@ rc=$?
 if [ $rc -eq 1 ] && grep -q 'bad.wtns: the witness does not satisfy the circuit' "$TMP/err" &&
     [ ! -f "$TMP/u.proof.json" ]; then ok "prove: unsatisfied witness reported, nothing written"
 else bad "prove: unsatisfied witness (exit $rc)"; fi
+# not quiet: the reason once, with no internal job id
+$BIN prove "$FIX/bn128/chain.zkey" "$TMP/bad.wtns" "$TMP/u.proof.json" "$TMP/u.public.json" 2>"$TMP/err"
+if [ "$(grep -c 'does not satisfy' "$TMP/err")" = 1 ] && ! grep -Eq 'job [0-9a-f]{16}' "$TMP/err"; then
+    ok "prove: an unsatisfied witness is reported once, with no job id"
+else bad "prove: an unsatisfied witness reported $(grep -c 'does not satisfy' "$TMP/err") times: $(grep 'satisfy' "$TMP/err")"; fi
 if $BIN prove -q --no-verify "$FIX/bn128/chain.zkey" "$TMP/bad.wtns" "$TMP/u.proof.json" \
     "$TMP/u.public.json" 2>"$TMP/err"; then
     ok "prove --no-verify writes the unchecked proof"
@@ -177,5 +201,10 @@ else bad "client: regular file at the socket path (exit $rc)"; fi
 
 $BIN verify --help | grep -q 'usage: slotprove verify' && ok "verify --help" || bad "verify --help"
 $BIN verify a b 2>/dev/null; [ $? -eq 2 ] && ok "verify usage error exits 2" || bad "verify usage exit code"
+$BIN verify --bellperson "$FIX/bn128/chain.vk.json" "$FIX/bn128/chain.public.json" "$FIX/bn128/chain.snarkjs.proof.json" 2>"$TMP/err"
+rc=$?
+if [ $rc -eq 1 ] && grep -q "chain.vk.json: a JSON file, not a bellperson verifying key (a .vk or .params): for snarkjs's vk.json leave out --bellperson" "$TMP/err"; then
+    ok "verify --bellperson of a snarkjs vk.json says to leave out --bellperson"
+else bad "verify --bellperson vk.json (exit $rc): $(cat "$TMP/err")"; fi
 
 finish

@@ -230,6 +230,74 @@ cp "$NATIVE" "$TMP/lonely/chain"
 expect_fail "a native program without its .dat" "lonely/chain.dat: circom's data file must be beside the witness program" \
     "" "$CIN" "$TMP/lonely/chain"
 
+# ---- a program made for another circuit than the key's ----------------------
+# one message naming the program, the key and both wire counts (read here
+# from the snarkjs-made fixtures' .wtns headers: nWitness at byte 60), for
+# a program of a larger circuit (stopped at the output limit: native
+# SIGXFSZ, node's EFBIG) and of a smaller one (a whole .wtns of too few
+# wires); stopped before writing a header: the bytes it wrote and the limit
+wires() { od -A n -t u4 -j 60 -N 4 "$1" | tr -d ' '; }
+W_CHAIN=$(wires "$FIX/bn128/chain.wtns") W_NOPUB=$(wires "$FIX/bn128/nopub.wtns")
+NOPUB_KEY=$FIX/bn128/nopub.zkey
+# expect_mismatch WHAT WANT INPUT PROGRAM KEY
+expect_mismatch() {
+    rm -f "$TMP/x.proof.json" "$TMP/x.public.json"
+    $BIN fullprove -q --threads 2 "$3" "$4" "$5" "$TMP/x.proof.json" "$TMP/x.public.json" 2>"$TMP/err"
+    rc=$?
+    if [ $rc -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -qF -- "$2" "$TMP/err" && [ ! -f "$TMP/x.proof.json" ]; then
+        ok "another circuit's program: $1"
+    else bad "another circuit's program: $1 (exit $rc, wanted 1 and '$2')"; fi
+}
+for p in "$NATIVE" "$WASM"; do
+    expect_mismatch "$(basename "$p"), a larger circuit, with nopub's key" \
+        "chain.input.json: the witness program $(realpath "$p") writes a witness of $W_CHAIN wires, the key $NOPUB_KEY has $W_NOPUB: made for another circuit?" \
+        "$CIN" "$p" "$NOPUB_KEY"
+done
+expect_mismatch "nopub.wasm, a smaller circuit, with chain's key" \
+    "nopub.input.json: the witness program $(realpath "$PROGS/bn128/nopub_js/nopub.wasm") writes a witness of $W_NOPUB wires, the key $KEY has $W_CHAIN: made for another circuit?" \
+    "$FIX/circuits/nopub.input.json" "$PROGS/bn128/nopub_js/nopub.wasm" "$KEY"
+$SNARKJS wtns calculate "$PROGS/bn128/circomlib_js/circomlib.wasm" "$TMP/cl.json" "$TMP/cl-bn128.wtns" >"$TMP/err" 2>&1
+W_CL=$(wires "$TMP/cl-bn128.wtns")
+expect_mismatch "circomlib (native), a smaller circuit, with chain's key" \
+    "cl.json: the witness program $(realpath "$PROGS/bn128/circomlib_cpp/circomlib") writes a witness of $W_CL wires, the key $KEY has $W_CHAIN: made for another circuit?" \
+    "$TMP/cl.json" "$PROGS/bn128/circomlib_cpp/circomlib" "$KEY"
+# not quiet: the message once, and no internal job id
+$BIN fullprove --threads 2 "$CIN" "$NATIVE" "$NOPUB_KEY" "$TMP/x.proof.json" "$TMP/x.public.json" 2>"$TMP/err"
+if [ "$(grep -c 'made for another circuit' "$TMP/err")" = 1 ] && ! grep -Eq 'job [0-9a-f]{16}' "$TMP/err"; then
+    ok "another circuit's program, not quiet: one message, no job id"
+else bad "another circuit's program, not quiet: $(grep -c 'made for another circuit' "$TMP/err") messages"; fi
+# no header: chain's .wtns with section 1's id changed (byte 12: 1 -> 9),
+# written until stopped at nopub's limit, 76 + 32 nWitness + 4096 bytes
+cp "$F" "$F-flood"
+cp "$FIX/bn128/chain.wtns" "$F-flood.dat"
+printf '\011' | dd of="$F-flood.dat" bs=1 seek=12 conv=notrunc 2>/dev/null
+expect_mismatch "stopped before a header" \
+    "chain.input.json: the witness program $(realpath "$F-flood") was stopped after writing $((76 + 32 * W_NOPUB + 4096)) bytes, the most a witness of the key $NOPUB_KEY ($W_NOPUB wires) takes with its headers ($((76 + 32 * W_NOPUB + 4096)) bytes): made for another circuit?" \
+    "$CIN" "$F-flood" "$NOPUB_KEY"
+
+# ---- prove's options in fullprove (one parser, run/cli/prove_opts.c) ---------
+for o in "--gpu-mem 1G" "--backend cpu" "--threads 1" "--no-verify" "--gpu-mem 1G --backend auto --threads 2 -q"; do
+    rm -f "$TMP/o.proof.json" "$TMP/o.public.json"
+    # shellcheck disable=SC2086
+    if $BIN fullprove $o "$CIN" "$NATIVE" "$KEY" "$TMP/o.proof.json" "$TMP/o.public.json" 2>"$TMP/err" &&
+        $SNARKJS groth16 verify "$FIX/bn128/chain.vk.json" "$TMP/o.public.json" "$TMP/o.proof.json" 2>&1 | grep -q 'OK!'; then
+        ok "fullprove $o: snarkjs verifies the proof"
+    else bad "fullprove $o failed or its proof does not verify"; fi
+done
+for o in "--gpu-mem 0" "--threads 1025" "--backend gpu"; do
+    # shellcheck disable=SC2086
+    $BIN fullprove $o "$CIN" "$NATIVE" "$KEY" "$TMP/o.proof.json" "$TMP/o.public.json" 2>"$TMP/err"
+    rc=$?
+    if [ $rc -eq 2 ] && grep -q -- "${o% *}" "$TMP/err"; then ok "fullprove $o: usage error naming the option"
+    else bad "fullprove $o: exit $rc"; fi
+done
+fp_help=$($BIN fullprove --help)
+for o in --gpu-mem --backend --threads --quiet --no-verify --witness-mem --witness-cpu --witness-time; do
+    case $fp_help in *"$o"*) ;; *) bad "fullprove --help lacks $o" ;; esac
+done
+[ "$($BIN prove --help | sed -n '/^options:/,/--help/p' | grep -v '^options:')" = "$(echo "$fp_help" | sed -n '/^options:/,/--help/p' | grep -v -e '^options:' -e '--witness-' -e 'default 8G' -e 'data segment for node')" ] &&
+    ok "fullprove --help: prove's options, word for word, and the witness program's" || bad "fullprove --help's options differ from prove's"
+
 # ---- the daemon: serve --witness-program, submit --input ---------------------
 D=$TMP/d
 mkdir -m 700 "$D"
@@ -340,6 +408,10 @@ if ! $BIN fullprove -q "$CIN" "$D/swap/chain" "$KEY" "$D/x.proof.json" "$D/x.pub
 else bad "daemon: the swapped files still prove: the pin test proves nothing"; fi
 zt=$(sub --zkey "$KEY" --program "$TMP/notaprogram" --input "$CIN")
 expect_job_fail "carried non-program" "$zt" "notaprogram: not a witness program (neither an ELF"
+zm=$(sub --zkey "$NOPUB_KEY" --program "$NATIVE" --input "$CIN")
+expect_job_fail "another circuit's native program" "$zm" "chain.input.json: the witness program $(realpath "$NATIVE") writes a witness of $W_CHAIN wires, the key $NOPUB_KEY has $W_NOPUB: made for another circuit?"
+zm=$(sub --zkey "$KEY" --program "$PROGS/bn128/nopub_js/nopub.wasm" --input "$FIX/circuits/nopub.input.json")
+expect_job_fail "another circuit's wasm program" "$zm" "nopub.input.json: the witness program $(realpath "$PROGS/bn128/nopub_js/nopub.wasm") writes a witness of $W_NOPUB wires, the key $KEY has $W_CHAIN: made for another circuit?"
 if sub --key chain --program "$NATIVE" --input "$CIN" >/dev/null; then bad "daemon: --program with --key was accepted"
 else ok "daemon: --program goes only with --zkey"; fi
 printf '{"op":"submit","key":"chain","program":"/x","inputs":["a"]}\n' >"$D/req"

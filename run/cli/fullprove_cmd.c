@@ -13,7 +13,6 @@
  * and the program's own message; it is never retried.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,16 +27,12 @@
 #include "output.h"
 #include "payload.h"
 #include "proc.h"
+#include "prove_opts.h"
 #include "sandbox_check.h"
 #include "submit.h"
 #include "stop_signals.h"
 #include "witness_job.h"
 #include "zkey.h"
-
-/* synthd/witness_program.h's defaults, repeated for the help text */
-#define FULLPROVE_MEM_DEFAULT (8ull << 30)
-#define FULLPROVE_CPU_DEFAULT 3600u
-#define FULLPROVE_WALL_DEFAULT 3600u
 
 static void usage(FILE *f)
 {
@@ -51,27 +46,20 @@ static void usage(FILE *f)
             "circom --wasm, run by node with circom's generate_witness.js and\n"
             "witness_calculator.js beside it (node is then needed: $SLOTPROVE_NODE or PATH).\n"
             "\n"
-            "options:\n"
-            "  --witness-mem SIZE       memory limit of the witness program (K/M/G suffixes;\n"
-            "                           default 8G): address space for a native program,\n"
-            "                           data segment for node\n"
-            "  --witness-cpu S          its CPU time limit in seconds (default %u)\n"
-            "  --witness-time S         its wall-clock limit in seconds (default %u)\n"
-            "  --backend auto|cpu|cuda  prover backend for gpud (default auto)\n"
-            "  --threads N              worker threads per process, 0..1024 (default 0: all CPUs)\n"
-            "  -q, --quiet              no progress or timings on stderr\n"
-            "  --no-verify              skip the pairing check of the proof (measuring only)\n"
-            "  -h, --help               this text\n"
+            "options:\n");
+    prove_opts_help(f, 1);
+    fprintf(f,
             "\n"
             "A failing witness program (an assert of the circuit, a crash, a limit, output\n"
             "that is not a witness for the key) fails with \"INPUT: the witness program\n"
-            "failed: <its message> (exit N | signal | limit)\" and writes nothing.\n"
+            "failed: <its message> (exit N | signal | limit)\" and writes nothing; one made\n"
+            "for another circuit than the key's names both wire counts and asks \"made for\n"
+            "another circuit?\".\n"
             "\n"
             "SIGINT, SIGTERM or SIGHUP stops the program and the children and writes nothing.\n"
             "\n"
             "Exit status: 0 proof written, 1 bad input or proving failed, 2 usage error,\n"
-            "128 + N stopped by signal N.\n",
-            FULLPROVE_CPU_DEFAULT, FULLPROVE_WALL_DEFAULT);
+            "128 + N stopped by signal N.\n");
 }
 
 struct fullprove_run {
@@ -113,66 +101,19 @@ static void on_job_ended(void *ctx, struct job *j)
 int cmd_fullprove(int argc, char **argv)
 {
     stop_signals_block(NULL); /* before any thread exists (stop_signals.h) */
-    static const struct option opts[] = {
-        { "witness-mem", required_argument, NULL, 'm' },
-        { "witness-cpu", required_argument, NULL, 'c' },
-        { "witness-time", required_argument, NULL, 'w' },
-        { "backend", required_argument, NULL, 'b' },
-        { "threads", required_argument, NULL, 't' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "no-verify", no_argument, NULL, 'V' },
-        { "help", no_argument, NULL, 'h' },
-        { 0, 0, 0, 0 },
-    };
     static struct core core;
     struct fullprove_run r = { 0, 0, 0, 0, 0 };
-    const char *backend = "auto";
-    int no_verify = 0;
-    unsigned threads = 0, cpu_s = FULLPROVE_CPU_DEFAULT, wall_s = FULLPROVE_WALL_DEFAULT;
-    uint64_t mem = FULLPROVE_MEM_DEFAULT;
-    int c;
-
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        switch (c) {
-        case 'm':
-            if (!(mem = parse_size(optarg))) {
-                fprintf(stderr, "slotprove fullprove: --witness-mem %s: expected a size such as 4G\n", optarg);
-                return 2;
-            }
-            break;
-        case 'c':
-        case 'w':
-            if (parse_count(optarg, 1, 30 * 86400, c == 'c' ? &cpu_s : &wall_s) < 0) {
-                fprintf(stderr, "slotprove fullprove: --witness-%s %s: expected 1..2592000 seconds\n",
-                        c == 'c' ? "cpu" : "time", optarg);
-                return 2;
-            }
-            break;
-        case 'b':
-            backend = optarg;
-            if (backend_arg_check("slotprove fullprove", backend))
-                return 2;
-            break;
-        case 't':
-            if (parse_count(optarg, 0, 1024, &threads) < 0) {
-                fprintf(stderr, "slotprove fullprove: --threads %s: expected 0..1024\n", optarg);
-                return 2;
-            }
-            break;
-        case 'q': r.quiet = 1; break;
-        case 'V': no_verify = 1; break; /* passed to gpud as --no-verify 1 */
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
-        }
-    }
-    if (argc - optind != 5) {
-        usage(stderr);
-        return 2;
-    }
-    const char *input_path = argv[optind], *prog_path = argv[optind + 1];
-    const char *zkey_path = argv[optind + 2];
-    const char *proof_path = argv[optind + 3], *public_path = argv[optind + 4];
+    struct prove_opts po;
+    int first;
+    int prc = prove_opts_parse("fullprove", argc, argv, 1, 5,
+                               "INPUT.json PROGRAM CIRCUIT.zkey PROOF.json PUBLIC.json", usage, &po,
+                               &first);
+    if (prc >= 0)
+        return prc;
+    r.quiet = po.quiet;
+    const char *input_path = argv[first], *prog_path = argv[first + 1];
+    const char *zkey_path = argv[first + 2];
+    const char *proof_path = argv[first + 3], *public_path = argv[first + 4];
     int orc = output_check_args("fullprove", proof_path, public_path);
     if (orc != 0)
         return orc;
@@ -200,10 +141,11 @@ int cmd_fullprove(int argc, char **argv)
 
     core.o = (struct core_opts){
         .synthds = 1, .gpuds = 1, .slots = 1, .slot_bytes = payload_layout(zk.domain_size, zk.n_vars).total,
-        .backend = backend, .threads = threads, .max_attempts = 3, .result_ttl_s = 3600,
-        .file_timeout_s = 3600, .max_queued = 1, .no_verify = no_verify,
+        .backend = po.backend, .gpu_mem = po.gpu_mem, .threads = po.threads, .max_attempts = 3,
+        .result_ttl_s = 3600, .file_timeout_s = 3600, .max_queued = 1, .no_verify = po.no_verify,
+        .one_job = 1,
     };
-    witness_limits_set(&core.o, mem, cpu_s, wall_s);
+    witness_limits_set(&core.o, po.witness_mem, po.witness_cpu_s, po.witness_wall_s);
     core.hooks = (struct core_hooks){ .ctx = &r, .synthesized = on_synthesized,
                                       .progress = on_progress, .job_ended = on_job_ended };
     uint32_t key_id;

@@ -13,7 +13,6 @@
  * (temporary files, then renames). It never touches slot payloads.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +29,7 @@
 #include "output.h"
 #include "payload.h"
 #include "proc.h"
+#include "prove_opts.h"
 #include "commands.h"
 #include "wtns.h"
 #include "zkey.h"
@@ -55,20 +55,9 @@ static void usage(FILE *f)
             "the multi-process pipeline (supervisor, synthd, gpud sharing a memfd slot) and\n"
             "writes snarkjs-format proof and public-signal files.\n"
             "\n"
-            "options:\n"
-            "  --backend auto|cpu|cuda  prover backend for gpud (default auto: CUDA on the\n"
-            "                           first visible GPU where this build has it, else the\n"
-            "                           CPU; cuda fails when no GPU can be used)\n"
-            "  --gpu-mem SIZE           device memory gpud may use (e.g. 16G; default: the\n"
-            "                           GPU's free memory less 1 GiB and 1/32 of the device);\n"
-            "                           a key that does not fit streams its points from host\n"
-            "                           memory; too small for one worker: refused\n"
-            "  --threads N              worker threads per process, 0..1024 (default 0: all CPUs)\n"
-            "  -q, --quiet              no progress or timings on stderr\n"
-            "  --no-verify              skip the pairing check of the proof before it is\n"
-            "                           written (for measuring raw proving speed only: an\n"
-            "                           invalid proof is then written with exit 0)\n"
-            "  -h, --help               this text\n"
+            "options:\n");
+    prove_opts_help(f, 0);
+    fprintf(f,
             "\n"
             "SIGINT, SIGTERM or SIGHUP stops the children and exits 128 + the signal's\n"
             "number, writing nothing.\n"
@@ -153,56 +142,20 @@ int cmd_prove(int argc, char **argv)
     stop_signals_block(NULL);
     if (bellperson_wanted(argc, argv, "--params")) /* prove_bellperson.c */
         return cmd_prove_bellperson(argc, argv);
-    static const struct option opts[] = {
-        { "backend", required_argument, NULL, 'b' },
-        { "gpu-mem", required_argument, NULL, 'U' },
-        { "threads", required_argument, NULL, 't' },
-        { "quiet", no_argument, NULL, 'q' },
-        { "no-verify", no_argument, NULL, 'V' },
-        { "help", no_argument, NULL, 'h' },
-        { 0, 0, 0, 0 },
-    };
     static struct core core;
     struct prove_run r;
-    const char *backend = "auto";
-    uint64_t gpu_mem = 0;
-    unsigned threads = 0;
-    int no_verify = 0;
-    int c;
+    struct prove_opts po;
+    int first;
 
     memset(&r, 0, sizeof(r));
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "qh", opts, NULL)) != -1) {
-        switch (c) {
-        case 'b':
-            backend = optarg;
-            if (backend_arg_check("slotprove prove", backend))
-                return 2;
-            break;
-        case 't':
-            if (parse_count(optarg, 0, 1024, &threads) < 0) {
-                fprintf(stderr, "slotprove prove: --threads %s: expected 0..1024 (0 = all CPUs)\n", optarg);
-                return 2;
-            }
-            break;
-        case 'U':
-            if (!(gpu_mem = parse_size(optarg))) {
-                fprintf(stderr, "slotprove prove: --gpu-mem %s: want SIZE (e.g. 16G)\n", optarg);
-                return 2;
-            }
-            break;
-        case 'q': r.quiet = 1; break;
-        case 'V': no_verify = 1; break; /* passed to gpud as --no-verify 1 */
-        case 'h': usage(stdout); return 0;
-        default: usage(stderr); return 2;
-        }
-    }
-    if (argc - optind != 4) {
-        usage(stderr);
-        return 2;
-    }
-    const char *zkey_path = argv[optind], *wtns_path = argv[optind + 1];
-    const char *proof_path = argv[optind + 2], *public_path = argv[optind + 3];
+    int prc = prove_opts_parse("prove", argc, argv, 0, 4,
+                               "CIRCUIT.zkey WITNESS.wtns PROOF.json PUBLIC.json", usage, &po,
+                               &first);
+    if (prc >= 0)
+        return prc;
+    r.quiet = po.quiet;
+    const char *zkey_path = argv[first], *wtns_path = argv[first + 1];
+    const char *proof_path = argv[first + 2], *public_path = argv[first + 3];
     int orc = output_check_args("prove", proof_path, public_path);
     if (orc != 0)
         return orc;
@@ -224,8 +177,9 @@ int cmd_prove(int argc, char **argv)
 
     core.o = (struct core_opts){
         .synthds = 1, .gpuds = 1, .slots = 1, .slot_bytes = payload_layout(zk.domain_size, zk.n_vars).total,
-        .backend = backend, .gpu_mem = gpu_mem, .threads = threads, .max_attempts = 3,
-        .result_ttl_s = 3600, .file_timeout_s = 3600, .max_queued = 1, .no_verify = no_verify,
+        .backend = po.backend, .gpu_mem = po.gpu_mem, .threads = po.threads, .max_attempts = 3,
+        .result_ttl_s = 3600, .file_timeout_s = 3600, .max_queued = 1, .no_verify = po.no_verify,
+        .one_job = 1,
     };
     core.hooks = (struct core_hooks){ .ctx = &r, .hello = on_hello,
                                       .synthesized = on_synthesized, .progress = on_progress,

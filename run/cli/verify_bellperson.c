@@ -67,6 +67,14 @@ int cmd_verify_bellperson(int argc, char **argv)
         if (bp_params_open(&bp, fd, vk_path, 0, &e2) == 0)
             rc = 0;
     }
+    if (rc < 0) {
+        /* a JSON file (snarkjs's vk.json) is not a bellperson key: say so */
+        char c0 = 0;
+        if (pread(fd, &c0, 1, 0) == 1 && c0 == '{')
+            rc = sp_fail(&e, -SP_EFORMAT, "%s: a JSON file, not a bellperson verifying key "
+                         "(a .vk or .params): for snarkjs's vk.json leave out --bellperson",
+                         vk_path);
+    }
     close(fd);
     if (rc < 0)
         goto out;

@@ -10,8 +10,10 @@
  * prime-order subgroups (a key's failure names VK.json), no proof point and
  * none of the key's alpha, beta, gamma, delta is the point at infinity, the
  * public signals are below r and as many as the key's nPublic, and the
- * proof is for the key's curve. A multi-partition job's proof or public
- * file (an array of them) is refused with a message saying so.
+ * proof is for the key's curve. A multi-partition job's proof and public
+ * files (arrays of them) are checked partition by partition
+ * (verify_parts.h): "OK: k partitions". A .zkey given as the verification
+ * key is named as one, with snarkjs's command to export the key.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +28,18 @@
 #include "groth16_json.h"
 #include "commands.h"
 #include "stages.h"
+#include "verify_parts.h"
+
+/* 1 if path starts with a .zkey's magic "zkey" (snarkjs's binary key). */
+static int file_is_zkey(const char *path)
+{
+    char magic[4];
+    FILE *f = fopen(path, "rb");
+    int is = f && fread(magic, 1, 4, f) == 4 && memcmp(magic, "zkey", 4) == 0;
+    if (f)
+        fclose(f);
+    return is;
+}
 
 /* This thread's CPU time in ns (excludes time the scheduler gave others). */
 static uint64_t thread_cpu_ns(void)
@@ -117,8 +131,25 @@ int cmd_verify(int argc, char **argv)
     char why[SP_ERR_MSG + 64] = "";
 
     memset(&vk, 0, sizeof(vk));
-    if ((rc = groth16_vk_read_json(&vk, vk_path, &e)) < 0 ||
-        (rc = groth16_public_read_json(&pub, &n_pub, pub_path, &e)) < 0 ||
+    if ((rc = groth16_vk_read_json(&vk, vk_path, &e)) < 0) {
+        if (file_is_zkey(vk_path))
+            snprintf(why, sizeof(why), "%s: a .zkey (a proving key), not a verification key: "
+                     "export it with `snarkjs zkey export verificationkey %s vk.json`", vk_path,
+                     vk_path);
+        else
+            snprintf(why, sizeof(why), "%s", e.msg);
+        goto out;
+    }
+    uint32_t parts;
+    groth16_vk_prepare(&vk);
+    rc = verify_partitions(&vk, vk_path, pub_path, proof_path, &parts, why, sizeof(why));
+    if (rc <= 0) {
+        if (rc == 0 && !quiet)
+            printf("OK: %u partitions\n", parts);
+        goto done;
+    }
+    rc = 0;
+    if ((rc = groth16_public_read_json(&pub, &n_pub, pub_path, &e)) < 0 ||
         (rc = groth16_proof_read_json(&p, vk.curve, proof_path, &e)) < 0) {
         snprintf(why, sizeof(why), "%s", e.msg);
         goto out;
@@ -172,10 +203,10 @@ int cmd_verify(int argc, char **argv)
     else if (rc < 0)
         snprintf(why, sizeof(why), "%s: %s", proof_path, e.msg);
 out:
-    if (rc == 0) {
-        if (!quiet)
-            printf("OK\n");
-    } else if (!quiet)
+    if (rc == 0 && !quiet)
+        printf("OK\n");
+done:
+    if (rc != 0 && !quiet)
         fprintf(stderr, "slotprove verify: INVALID: %s\n", why);
     free(pub);
     groth16_vk_free(&vk);

@@ -41,6 +41,8 @@ struct core_opts {
     uint64_t witness_mem;      /* witness programs' memory limit, bytes (--witness-mem; 0: default) */
     unsigned witness_cpu_s;    /* their CPU-time limit, s (--witness-cpu; 0: default) */
     unsigned witness_wall_s;   /* their wall-clock limit, s (--witness-time; witness_job.h) */
+    int one_job;               /* prove/fullprove: the command prints its job's end itself
+                                * (no job_failed log line: one message, no internal id) */
 };
 
 /* Why a job failed, for the counters (job_end.h). */

@@ -37,8 +37,9 @@ static void end_job(struct core *c, struct job *j, enum job_state st, const char
                 j->d.nparts == 1 ? "" : "s");
     } else if (st == JOB_FAILED) {
         c->c.jobs_failed++;
-        sup_log(LOG_WARN, "event=job_failed job=%s cause=%s ms=%llu|job %s failed: %s", j->id,
-                fail_cause_name(cause), (unsigned long long)ms, j->id, j->error);
+        if (!c->o.one_job)
+            sup_log(LOG_WARN, "event=job_failed job=%s cause=%s ms=%llu|job %s failed: %s", j->id,
+                    fail_cause_name(cause), (unsigned long long)ms, j->id, j->error);
     } else {
         sup_log(LOG_NOTE, "event=job_cancelled job=%s ms=%llu|job %s cancelled", j->id,
                 (unsigned long long)ms, j->id);
