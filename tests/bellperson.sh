@@ -226,6 +226,17 @@ if $BIN prove -q --params "$p/circuit.params" --pce "$p/circuit.pce" --backend c
     "$p/proof.bin" 2>>"$TMP/err"; then
     ok "porep: prove --params --pce, the proof accepted by verify --bellperson"
 else bad "porep: prove / verify"; fi
+# killed mid-way (once it has printed its shape: the work has begun): the
+# files are unnamed temporaries until the end, so nothing is left
+mkdir -p "$TMP/pkill"
+$BIN keygen --format bellperson --shape porep --domain-log2 20 --seed 38 --backend cpu \
+    --out "$TMP/pkill" 2>"$TMP/pkill.err" &
+kpid=$!
+n=0
+until grep -q 'porep shape, domain 2^20' "$TMP/pkill.err" || [ $n -ge 1200 ]; do sleep 0.05; n=$((n + 1)); done
+kill "$kpid" 2>/dev/null; wait "$kpid"; krc=$?
+[ "$krc" -eq 143 ] && [ -z "$(ls -A "$TMP/pkill")" ] \
+    && ok "porep: keygen killed mid-way leaves no file" || bad "porep: killed keygen: rc $krc, $(ls -A "$TMP/pkill")"
 $BIN keygen -q --format bellperson --shape porep --scale 0 --out "$p" 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q -- '--scale "0"' "$TMP/err" && ok "porep: --scale 0 is a usage error" || bad "porep: scale 0"
 $BIN keygen -q --format bellperson --shape porep --scale 1.01 --out "$p" 2>"$TMP/err"

@@ -45,6 +45,7 @@
 #include "keygen_circuit.h"
 #include "keygen_curve.h"
 #include "keygen_gpu.h"
+#include "keygen_out.h"
 #include "keygen_progress.h"
 #include "proof.h"
 #include "wtns_write.h"
@@ -173,8 +174,9 @@ struct pst {
     fr_t alpha, beta, delta_inv;
     struct keygen_rng gw, gc;   /* witness values; coefficients */
     struct pstream s[S_COUNT];
-    int fd[PF_COUNT];
-    char tmp[PF_COUNT][4096], fin[PF_COUNT][4096];
+    struct out_file of[PF_COUNT]; /* keygen_out.h: linked into place at the end */
+    int fd[PF_COUNT];             /* of[i].fd */
+    const char *tmp[PF_COUNT];    /* of[i].path, for messages */
     /* rows */
     fr_t *L;                    /* KEYGEN_BP_CHUNK Lagrange values from L0 */
     uint64_t L0, nL;
@@ -433,28 +435,13 @@ static int wire_enter(struct pst *st, uint64_t j, struct sp_err *e)
 static int p_open(struct pst *st, const char *dir, struct sp_err *e)
 {
     for (int i = 0; i < PF_COUNT; i++) {
-        snprintf(st->fin[i], sizeof st->fin[i], "%s/%s", dir, pf_names[i]);
-        snprintf(st->tmp[i], sizeof st->tmp[i], "%s/.%s.tmp.%d", dir, pf_names[i], (int)getpid());
-        st->fd[i] = open(st->tmp[i], O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (st->fd[i] < 0)
-            return sp_fail(e, -errno, "%s: %s", st->tmp[i], strerror(errno));
+        int rc = out_open(&st->of[i], dir, pf_names[i], e);
+        st->fd[i] = st->of[i].fd;
+        st->tmp[i] = st->of[i].path;
+        if (rc < 0)
+            return rc;
     }
     return 0;
-}
-
-static void p_close(struct pst *st, int keep)
-{
-    for (int i = 0; i < PF_COUNT; i++) {
-        if (st->fd[i] >= 0)
-            close(st->fd[i]);
-        st->fd[i] = -1;
-        if (!st->tmp[i][0])
-            continue;
-        if (keep)
-            rename(st->tmp[i], st->fin[i]);
-        else
-            unlink(st->tmp[i]);
-    }
 }
 
 static int put_g1(uint8_t **q, const g1_t *p)
@@ -781,9 +768,6 @@ static int porep_gen(struct pst *st, const char *dir, struct sp_err *e)
     if (rc < 0)
         return rc;
     keygen_phase_end(j->progress);
-    for (int i = 0; i < PF_COUNT; i++)
-        if (fsync(st->fd[i]) != 0)
-            return sp_fail(e, -errno, "%s: %s", st->tmp[i], strerror(errno));
     struct stat sb;
     const uint64_t want[PF_COUNT - 1] = { p->params_bytes, p->vk_bytes, p->pce_bytes,
                                           p->wtns_bytes };
@@ -855,12 +839,14 @@ int keygen_porep_cmd(struct keygen_job *j, const struct porep_plan *p, const cha
         return 1;
     }
     for (int i = 0; i < PF_COUNT; i++)
-        st->fd[i] = -1;
+        st->fd[i] = st->of[i].fd = -1;
     st->p = p;
     st->j = j;
     int rc = porep_gen(st, dir, &e);
+    if (rc == 0)
+        rc = out_commit(st->of, PF_COUNT, dir, &e);
     uint64_t bits = st->bits, ones = st->bits_one;
-    p_close(st, rc == 0);
+    out_close(st->of, PF_COUNT);
     pst_free(st);
     free(st);
     if (rc < 0) {
