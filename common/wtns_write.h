@@ -19,4 +19,9 @@ uint64_t wtns_file_bytes(uint32_t n_witness);
 int wtns_write(int fd, const char *path, enum curve_id curve,
                const uint8_t *values, uint32_t n_witness, struct sp_err *e);
 
+/* Writes only the header of such a file (the first wtns_file_bytes(n) −
+ * 32·n bytes), for a writer that streams the values after it. */
+int wtns_write_header(int fd, const char *path, enum curve_id curve, uint32_t n_witness,
+                      struct sp_err *e);
+
 #endif

@@ -207,6 +207,49 @@ $BIN prove -q --params "$d/circuit.params" --pce "$d/circuit.pce" "$d/bad.wtns" 
 [ $? -eq 1 ] && grep -q 'does not satisfy the circuit' "$TMP/err" && [ ! -e "$d/out.bin" ] \
     && ok "bellperson: an unsatisfied witness fails its check, nothing written" || bad "bellperson: bad witness"
 
+# ---- a PoRep-shaped key (issue 38.1): 2^16, S = 0.5; its statistics read
+# from the files by tests/porep_stats.py against PoRep's published figures
+p="$TMP/porep"
+mkdir -p "$p"
+if $BIN keygen -q --format bellperson --shape porep --scale 0.5 --domain-log2 16 --seed 38 \
+    --backend cpu --out "$p" 2>"$TMP/err"; then ok "keygen --shape porep --scale 0.5 --domain-log2 16"
+else bad "keygen --shape porep"; fi
+[ "$(ls -A "$p" | sort | tr '\n' ' ')" = "circuit.params circuit.pce circuit.vk circuit.wtns public.json " ] \
+    && ok "porep: exactly .params, .vk, .pce, the witness and public.json" || bad "porep: files: $(ls -A "$p")"
+grep -q 'bytes (.* GiB: .params .*) to .*bytes free' "$TMP/err" \
+    && ok "porep: the disk needed printed before the work" || bad "porep: no disk figure"
+if python3 tests/porep_stats.py "$p" 0.5 16 >"$TMP/stats" 2>&1; then
+    ok "porep: statistics read from the files match PoRep's ($(grep -c '^ok' "$TMP/stats") checks)"
+else bad "porep: statistics"; sed 's/^/#   /' "$TMP/stats"; fi
+if $BIN prove -q --params "$p/circuit.params" --pce "$p/circuit.pce" --backend cpu "$p/circuit.wtns" \
+    "$p/proof.bin" 2>"$TMP/err" && $BIN verify --bellperson -q "$p/circuit.vk" "$p/public.json" \
+    "$p/proof.bin" 2>>"$TMP/err"; then
+    ok "porep: prove --params --pce, the proof accepted by verify --bellperson"
+else bad "porep: prove / verify"; fi
+# killed mid-way (once it has printed its shape: the work has begun): the
+# files are unnamed temporaries until the end, so nothing is left
+mkdir -p "$TMP/pkill"
+$BIN keygen --format bellperson --shape porep --domain-log2 20 --seed 38 --backend cpu \
+    --out "$TMP/pkill" 2>"$TMP/pkill.err" &
+kpid=$!
+n=0
+until grep -q 'porep shape, domain 2^20' "$TMP/pkill.err" || [ $n -ge 1200 ]; do sleep 0.05; n=$((n + 1)); done
+kill "$kpid" 2>/dev/null; wait "$kpid"; krc=$?
+[ "$krc" -eq 143 ] && [ -z "$(ls -A "$TMP/pkill")" ] \
+    && ok "porep: keygen killed mid-way leaves no file" || bad "porep: killed keygen: rc $krc, $(ls -A "$TMP/pkill")"
+$BIN keygen -q --format bellperson --shape porep --scale 0 --out "$p" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q -- '--scale "0"' "$TMP/err" && ok "porep: --scale 0 is a usage error" || bad "porep: scale 0"
+$BIN keygen -q --format bellperson --shape porep --scale 1.01 --out "$p" 2>"$TMP/err"
+[ $? -eq 2 ] && ok "porep: --scale 1.01 is a usage error" || bad "porep: scale 1.01"
+$BIN keygen -q --format bellperson --shape porep --domain-log2 13 --out "$p" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q 'want 14..27' "$TMP/err" && ok "porep: --domain-log2 13 is a usage error (14..27)" \
+    || bad "porep: domain 13"
+$BIN keygen -q --format bellperson --shape porep --domain-log2 14 --scale 0.01 --out "$p" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q 'aux wires, want at least 256' "$TMP/err" && ok "porep: a scale too small is refused" \
+    || bad "porep: tiny scale"
+$BIN keygen -q --format bellperson --shape porep --constraints 100 --out "$p" 2>"$TMP/err"
+[ $? -eq 2 ] && ok "porep: --constraints with --shape porep is a usage error" || bad "porep: --constraints"
+
 # keygen arguments
 $BIN keygen -q --curve bn128 --constraints 100 --format bellperson --out "$TMP/o" 2>"$TMP/err"
 [ $? -eq 2 ] && grep -q 'BLS12-381' "$TMP/err" && ok "keygen: --format bellperson on bn128 is a usage error" \

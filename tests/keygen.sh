@@ -167,6 +167,9 @@ if unshare -r -m sh -c 'mount -t tmpfs -o size=1m tmpfs "$0"' "$TMP/probe" 2>/de
         --curve bls12381 --constraints 1 --public $((MAXROWS - 2))
     expect_tmpfs 1 "not enough free space: the files need [0-9]* bytes (.* MiB: key" size=1m \
         --curve bls12381 --constraints 65531 --public 4
+    # --shape porep: the five files' exact sizes, checked before any work
+    expect_tmpfs 1 "not enough free space: the porep-shaped files need [0-9]* bytes" size=1m \
+        --format bellperson --shape porep --domain-log2 16
     # --format bellperson: its seven files' bound (keygen_bellperson.c
     # bk_disk_bytes), checked first; a tmpfs of exactly that size (in
     # pages) proves it is enough, one page less is refused

@@ -29,7 +29,9 @@
 #include "keygen_bls12381.h"
 #include "keygen_bn254.h"
 #include "keygen_circuit.h"
+#include "keygen_out.h"
 #include "keygen_gpu.h"
+#include "keygen_porep.h"
 #include "keygen_progress.h"
 #include "keygen_types.h"
 #include "random.h"
@@ -49,6 +51,9 @@ static void usage(FILE *f)
             "                        [--vars V] [--seed S] [--threads T]\n"
             "                        [--backend auto|cpu|cuda] [--format zkey|bellperson]\n"
             "                        [-q] --out DIR\n"
+            "       slotprove keygen --format bellperson --shape porep [--scale S]\n"
+            "                        [--domain-log2 D] [--seed S] [--threads T]\n"
+            "                        [--backend auto|cpu|cuda] [-q] --out DIR\n"
             "\n"
             "INSECURE, FOR TESTING ONLY. Makes a test key from a single-party trusted setup:\n"
             "one process draws the secrets tau, alpha, beta, gamma and delta (from getrandom,\n"
@@ -99,12 +104,29 @@ static void usage(FILE *f)
             "                      setup also as circuit.params, circuit.vk (bellperson)\n"
             "                      and circuit.pce (cuzk's constraint file); --backend\n"
             "                      as for zkey (the point sections on the GPU)\n"
+            "  --shape porep       with --format bellperson (no --curve, --constraints,\n"
+            "                      --public, --vars): Filecoin PoRep's partition shape,\n"
+            "                      written as circuit.params, circuit.vk, circuit.pce,\n"
+            "                      circuit.wtns and public.json only (no zkey twin):\n"
+            "                      130,278,869 constraints, 328 inputs, 130,169,893 aux,\n"
+            "                      non-zeros A 309.4 M, B 130.3 M, C 282.7 M, 99.7 %% of\n"
+            "                      aux in A, 33,112,281 in B, 99 %% of aux values bits;\n"
+            "                      every section streamed (common/README-bellperson.md)\n"
+            "  --scale S           0 < S <= 1 (default 1): aux wires, non-zeros and\n"
+            "                      density columns x S; the domain and the constraint\n"
+            "                      count stay (rows past S of them are empty), so the\n"
+            "                      NTTs and h keep PoRep's size\n"
+            "  --domain-log2 D     %u..%u (default %u): the domain 2^D, the constraints\n"
+            "                      328 + 130,278,541 x 2^(D-27), the aux wires and\n"
+            "                      non-zeros x S x 2^(D-27) (328 inputs at every D):\n"
+            "                      PoRep's ratios at a test size\n"
             "  -q, --quiet         no progress on stderr (the INSECURE notice stays)\n"
             "  -h, --help          this text\n"
             "\n"
             "Exit status: 0 files written, 1 failure (directory, disk space, I/O; no file\n"
             "is left behind), 2 usage error (bad or missing argument).\n",
-            KEYGEN_MAX_LOG_DOMAIN, KEYGEN_MAX_LOG_DOMAIN);
+            KEYGEN_MAX_LOG_DOMAIN, KEYGEN_MAX_LOG_DOMAIN, POREP_MIN_LOG_DOMAIN, POREP_LOG_DOMAIN,
+            POREP_LOG_DOMAIN);
 }
 
 static double now_s(void)
@@ -112,101 +134,6 @@ static double now_s(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-/* ---------------------------------------------------------------- files */
-
-struct out_file {
-    int fd;
-    int named;              /* a named temporary (no O_TMPFILE) */
-    char path[4096];        /* DIR/NAME */
-    char tmp[4096];         /* DIR/.NAME.tmp.PID */
-};
-
-/* Opens an unnamed temporary in dir (or a named one). */
-static int out_open(struct out_file *f, const char *dir, const char *name, struct sp_err *e)
-{
-    f->fd = -1;
-    f->named = 0;
-    if ((size_t)snprintf(f->path, sizeof(f->path), "%s/%s", dir, name) >= sizeof(f->path) ||
-        (size_t)snprintf(f->tmp, sizeof(f->tmp), "%s/.%s.tmp.%d", dir, name, (int)getpid()) >=
-            sizeof(f->tmp))
-        return sp_fail(e, -ENAMETOOLONG, "%s: path too long", dir);
-    f->fd = open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0644);
-    if (f->fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
-        f->fd = open(f->tmp, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        f->named = f->fd >= 0;
-    }
-    if (f->fd < 0) {
-        int err = errno;
-        return sp_fail(e, -err, "%s: cannot create files there: %s", dir, strerror(err));
-    }
-    return 0;
-}
-
-/* Reserves size bytes (so a full disk shows now, not halfway). */
-static int out_reserve(struct out_file *f, uint64_t size, struct sp_err *e)
-{
-    if (fallocate(f->fd, 0, 0, (off_t)size) < 0 && errno != EOPNOTSUPP) {
-        int err = errno;
-        return sp_fail(e, -err, "%s: reserving %" PRIu64 " bytes: %s", f->path, size,
-                       strerror(err));
-    }
-    if (ftruncate(f->fd, (off_t)size) < 0) {
-        int err = errno;
-        return sp_fail(e, -err, "%s: %s", f->path, strerror(err));
-    }
-    return 0;
-}
-
-static int out_text(struct out_file *f, const char *text, struct sp_err *e)
-{
-    size_t n = strlen(text);
-    int rc = file_pwrite(f->fd, f->path, text, n, 0, e);
-    if (rc == 0 && ftruncate(f->fd, (off_t)n) < 0)
-        rc = sp_fail(e, -errno, "%s: %s", f->path, strerror(errno));
-    return rc;
-}
-
-/* Gives every file its name: all synced first, then each linked under its
- * temporary name (unnamed ones) and renamed over NAME. */
-static int out_commit(struct out_file *f, unsigned n, const char *dir, struct sp_err *e)
-{
-    for (unsigned i = 0; i < n; i++)
-        if (fsync(f[i].fd) < 0)
-            return sp_fail(e, -errno, "%s: %s", f[i].path, strerror(errno));
-    for (unsigned i = 0; i < n; i++) {
-        if (!f[i].named) {
-            char proc[64];
-            snprintf(proc, sizeof(proc), "/proc/self/fd/%d", f[i].fd);
-            if (linkat(AT_FDCWD, proc, AT_FDCWD, f[i].tmp, AT_SYMLINK_FOLLOW) < 0)
-                return sp_fail(e, -errno, "%s: %s", f[i].path, strerror(errno));
-            f[i].named = 1;
-        }
-    }
-    for (unsigned i = 0; i < n; i++) {
-        if (rename(f[i].tmp, f[i].path) < 0)
-            return sp_fail(e, -errno, "%s: %s", f[i].path, strerror(errno));
-        f[i].named = 0;
-    }
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) {
-        fsync(dfd);
-        close(dfd);
-    }
-    return 0;
-}
-
-static void out_close(struct out_file *f, unsigned n)
-{
-    for (unsigned i = 0; i < n; i++) {
-        if (f[i].fd >= 0)
-            close(f[i].fd);
-        if (f[i].named)
-            unlink(f[i].tmp);
-        f[i].fd = -1;
-        f[i].named = 0;
-    }
 }
 
 static void human(char *buf, size_t len, uint64_t bytes)
@@ -232,6 +159,9 @@ int cmd_keygen(int argc, char **argv)
         { "out", required_argument, NULL, 'o' },
         { "threads", required_argument, NULL, 't' },
         { "format", required_argument, NULL, 'f' },
+        { "shape", required_argument, NULL, 'S' },
+        { "scale", required_argument, NULL, 'x' },
+        { "domain-log2", required_argument, NULL, 'D' },
         { "quiet", no_argument, NULL, 'q' },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
@@ -241,7 +171,10 @@ int cmd_keygen(int argc, char **argv)
     uint64_t gpu_mem = 0;
     unsigned n_public = 2, nthreads = 0;
     uint64_t seed = 0;
-    int seeded = 0, c, bellperson = 0;
+    int seeded = 0, c, bellperson = 0, porep = 0, k_given = 0;
+    double scale = 1.0;
+    unsigned log_domain = POREP_LOG_DOMAIN;
+    const char *scale_arg = NULL, *dlog_arg = NULL;
     struct keygen_progress prog = { 0 };
     struct sp_err e = { { 0 } };
 
@@ -265,7 +198,35 @@ int cmd_keygen(int argc, char **argv)
                 return 2;
             }
             break;
+        case 'S':
+            if (strcmp(optarg, "porep") != 0) {
+                fprintf(stderr, "slotprove keygen: --shape \"%s\": want porep\n", optarg);
+                return 2;
+            }
+            porep = 1;
+            break;
+        case 'x': {
+            char *end;
+            errno = 0;
+            scale = strtod(optarg, &end);
+            if (errno || end == optarg || *end || !(scale > 0 && scale <= 1)) {
+                fprintf(stderr, "slotprove keygen: --scale \"%s\": want a number with "
+                                "0 < S <= 1\n", optarg);
+                return 2;
+            }
+            scale_arg = optarg;
+            break;
+        }
+        case 'D':
+            if (parse_count(optarg, POREP_MIN_LOG_DOMAIN, POREP_LOG_DOMAIN, &log_domain) < 0) {
+                fprintf(stderr, "slotprove keygen: --domain-log2 \"%s\": want %u..%u\n", optarg,
+                        POREP_MIN_LOG_DOMAIN, POREP_LOG_DOMAIN);
+                return 2;
+            }
+            dlog_arg = optarg;
+            break;
         case 'k':
+            k_given = 1;
             if (parse_count(optarg, 0, 1ul << KEYGEN_MAX_LOG_DOMAIN, &n_public) < 0) {
                 fprintf(stderr, "slotprove keygen: --public \"%s\": want an integer 0..2^%d\n",
                         optarg, KEYGEN_MAX_LOG_DOMAIN);
@@ -308,6 +269,50 @@ int cmd_keygen(int argc, char **argv)
     if (optind < argc) {
         fprintf(stderr, "slotprove keygen: unexpected argument \"%s\"\n", argv[optind]);
         return 2;
+    }
+    if ((scale_arg || dlog_arg) && !porep) {
+        fprintf(stderr, "slotprove keygen: --scale and --domain-log2 go with --shape porep\n");
+        return 2;
+    }
+    if (porep) { /* keygen_porep.c */
+        if (!bellperson || (curve_name && strcmp(curve_name, "bls12381") != 0) || n_arg ||
+            v_arg || k_given || !dir) {
+            fprintf(stderr, "slotprove keygen: --shape porep: want --format bellperson and --out "
+                            "DIR (the curve is bls12381; the shape sets the constraints, inputs "
+                            "and wires: no --constraints, --public or --vars)\n");
+            return 2;
+        }
+        struct porep_plan pp;
+        if (porep_plan(&pp, scale, log_domain, &e) < 0) {
+            fprintf(stderr, "slotprove keygen: %s\n", e.msg);
+            return 2;
+        }
+        struct keygen_job pj = { .curve = CURVE_BLS12381, .seed = seed, .seeded = seeded,
+                                 .nthreads = nthreads, .progress = &prog,
+                                 .zkey_fd = -1, .wtns_fd = -1 };
+        if (!seeded) {
+            uint64_t r[4];
+            int rc = random_below(r, (const uint64_t[4]){ 0, 0, 0, 1 });
+            if (rc < 0) {
+                fprintf(stderr, "slotprove keygen: getrandom: %s\n", strerror(-rc));
+                return 1;
+            }
+            pj.seed = r[0];
+        }
+        if (strcmp(backend, "cpu") != 0) {
+            struct sp_err ge = { { 0 } };
+            char gd[160] = "";
+            if (keygen_gpu_budget(gpu_mem, &ge) == 0 && keygen_gpu_probe(gd, sizeof(gd), &ge) == 0)
+                pj.gpu = strcmp(backend, "cuda") == 0 ? KEYGEN_GPU_REQUIRED : KEYGEN_GPU_AUTO;
+            else if (strcmp(backend, "cuda") == 0) {
+                fprintf(stderr, "slotprove keygen: --backend cuda: %s\n", ge.msg);
+                return 1;
+            }
+            if (!prog.quiet)
+                fprintf(stderr, "slotprove keygen: points on the %s%s\n",
+                        pj.gpu ? "GPU: " : "CPU", gd);
+        }
+        return keygen_porep_cmd(&pj, &pp, dir);
     }
     if (!curve_name || !n_arg || !dir) {
         fprintf(stderr, "slotprove keygen: --curve, --constraints and --out are required\n\n");

@@ -21,7 +21,7 @@
  *
  * The circuit pass is held in memory whole (wires × ~100 bytes, the
  * domain's Lagrange bases while it runs, plus the matrices); the point
- * sections are computed and written in batches of BK_CHUNK points, on the
+ * sections are computed and written in batches of KEYGEN_BP_CHUNK points, on the
  * GPU helper (keygen_gpu.h, --backend cuda|auto) or the CPU, the same bytes
  * either way. The .params is written in order; its l section is read back
  * from the zkey's C section (the same points).
@@ -134,21 +134,8 @@ static int bk_emit(void *ctx, uint32_t row, const struct keygen_bls12381_term *c
 
 /* ------------------------------------------------------------------ points */
 
-#define BK_CHUNK ((size_t)1 << 18) /* points per batch of a section */
-
-struct bk_tables {
-    struct bls12381_g1_fb_table t1;
-    struct bls12381_g2_fb_table t2;
-    unsigned nthreads;
-    const struct keygen_job *j;
-    struct keygen_gpu *gpu; /* the tables on the GPU (keygen_gpu.h), or NULL: the CPU */
-    uint64_t (*k)[4];       /* BK_CHUNK scalars, standard form */
-};
-
-/* out[i] = sc[i]·G (sc Montgomery form, n ≤ BK_CHUNK); G1 (g2 = 0) or G2;
- * on the GPU helper when open (the same bytes as the CPU's: keygen_gpu.h),
- * under --backend auto the CPU takes over when it fails. 0 or rc with e. */
-static int bk_mul(struct bk_tables *t, int g2, void *out, const fr_t *sc, size_t n,
+/* keygen_bellperson.h */
+int keygen_bp_mul(struct keygen_bp_tables *t, int g2, void *out, const fr_t *sc, size_t n,
                   struct sp_err *e)
 {
     if (n == 0)
@@ -268,7 +255,7 @@ static char *bk_vk_json(const g1_t g1s[3], const g2_t g2s[3], const g1_t *ic, ui
     return s;
 }
 
-static int bk_secret(fr_t *ret, struct keygen_rng *g, int seeded)
+int keygen_bp_secret(fr_t *ret, struct keygen_rng *g, int seeded)
 {
     do {
         if (seeded) {
@@ -329,7 +316,7 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
     fr_t tau, alpha, beta, gamma, delta, shift;
     struct keygen_bls12381_qap qs, qb;
     struct bk_acc a = { 0 };
-    struct bk_tables t = { .nthreads = j->nthreads, .j = j };
+    struct keygen_bp_tables t = { .nthreads = j->nthreads, .j = j };
     struct bk_files o = { 0 };
     fr_t *L = NULL, *w = NULL, *sc = NULL;
     g1_t *pts1 = NULL;
@@ -340,13 +327,13 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
     keygen_rng_seed(&g, j->seed);
     keygen_rng_seed(&gs, j->seed ^ 0x5ec7e75ec7e75ec7ULL); /* as keygen_setup_tmpl.h */
     bls12381_ntt_coset_shift(&shift, s->log_domain);
-    if ((rc = bk_secret(&alpha, &gs, j->seeded)) < 0 || (rc = bk_secret(&beta, &gs, j->seeded)) < 0 ||
-        (rc = bk_secret(&gamma, &gs, j->seeded)) < 0 || (rc = bk_secret(&delta, &gs, j->seeded)) < 0) {
+    if ((rc = keygen_bp_secret(&alpha, &gs, j->seeded)) < 0 || (rc = keygen_bp_secret(&beta, &gs, j->seeded)) < 0 ||
+        (rc = keygen_bp_secret(&gamma, &gs, j->seeded)) < 0 || (rc = keygen_bp_secret(&delta, &gs, j->seeded)) < 0) {
         rc = sp_fail(e, rc, "getrandom: %s", strerror(-rc));
         goto out;
     }
     do {
-        if ((rc = bk_secret(&tau, &gs, j->seeded)) < 0) {
+        if ((rc = keygen_bp_secret(&tau, &gs, j->seeded)) < 0) {
             rc = sp_fail(e, rc, "getrandom: %s", strerror(-rc));
             goto out;
         }
@@ -439,7 +426,7 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
                            s->n_constraints + (uint32_t)n_in, pm, e)) < 0)
         goto out;
 
-    /* points, in batches of BK_CHUNK */
+    /* points, in batches of KEYGEN_BP_CHUNK */
     free(L), L = NULL; /* the circuit pass is done */
     keygen_phase(j->progress, "points");
     keygen_phase_units(j->progress, 6 * nv + 2 * n - 1);
@@ -452,17 +439,17 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
         goto out;
     }
     if (j->gpu && (rc = keygen_gpu_open(&t.gpu, CURVE_BLS12381, t.t1.pts, t.t1.window, t.t2.pts,
-                                        t.t2.window, BK_CHUNK, e)) < 0) {
+                                        t.t2.window, KEYGEN_BP_CHUNK, e)) < 0) {
         if (j->gpu == KEYGEN_GPU_REQUIRED)
             goto out;
         fprintf(stderr, "slotprove keygen: the GPU failed (%s); the CPU computes the points\n",
                 e->msg);
         t.gpu = NULL;
     }
-    sc = malloc(BK_CHUNK * sizeof(fr_t));
-    pts1 = malloc(BK_CHUNK * sizeof(g1_t));
-    pts2 = malloc(BK_CHUNK * sizeof(g2_t));
-    t.k = malloc(BK_CHUNK * sizeof(*t.k));
+    sc = malloc(KEYGEN_BP_CHUNK * sizeof(fr_t));
+    pts1 = malloc(KEYGEN_BP_CHUNK * sizeof(g1_t));
+    pts2 = malloc(KEYGEN_BP_CHUNK * sizeof(g2_t));
+    t.k = malloc(KEYGEN_BP_CHUNK * sizeof(*t.k));
     g1_t *ic = malloc(n_in * sizeof(g1_t)), hdr1[3];
     g2_t hdr2[3];
     for (int k = 0; k < 3; k++)
@@ -474,9 +461,9 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
     }
     /* header points: alpha1, beta1, delta1 / beta2, gamma2, delta2 */
     fr_t h1[3] = { alpha, beta, delta }, h2[3] = { beta, gamma, delta };
-    rc = bk_mul(&t, 0, hdr1, h1, 3, e);
+    rc = keygen_bp_mul(&t, 0, hdr1, h1, 3, e);
     if (rc == 0)
-        rc = bk_mul(&t, 1, hdr2, h2, 3, e);
+        rc = keygen_bp_mul(&t, 1, hdr2, h2, 3, e);
     explicit_bzero(h1, sizeof h1);
     explicit_bzero(h2, sizeof h2);
     if (rc < 0)
@@ -504,8 +491,8 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
     fr_t gamma_inv, delta_inv;
     bls12381_fr_inv(&gamma_inv, &gamma);
     bls12381_fr_inv(&delta_inv, &delta);
-    for (uint64_t first = 0; first < nv; first += BK_CHUNK) {
-        size_t cnt = nv - first < BK_CHUNK ? (size_t)(nv - first) : BK_CHUNK;
+    for (uint64_t first = 0; first < nv; first += KEYGEN_BP_CHUNK) {
+        size_t cnt = nv - first < KEYGEN_BP_CHUNK ? (size_t)(nv - first) : KEYGEN_BP_CHUNK;
         for (size_t k = 0; k < cnt; k++) {
             uint64_t i = first + k;
             fr_t x, y;
@@ -520,7 +507,7 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
                 goto out_ic;
             }
         }
-        if ((rc = bk_mul(&t, 0, pts1, sc, cnt, e)) < 0)
+        if ((rc = keygen_bp_mul(&t, 0, pts1, sc, cnt, e)) < 0)
             goto out_ic;
         size_t n_ic = first >= n_in ? 0 : n_in - first < cnt ? (size_t)(n_in - first) : cnt;
         memcpy(ic + first, pts1, n_ic * sizeof(g1_t));
@@ -552,13 +539,13 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
             rc = sp_fail(e, -EIO, "%s: write failed", o.tmp[F_PARAMS]);
             goto out_ic;
         }
-        for (uint64_t first = 0; first + 1 < n; first += BK_CHUNK) {
-            size_t cnt = n - 1 - first < BK_CHUNK ? (size_t)(n - 1 - first) : BK_CHUNK;
+        for (uint64_t first = 0; first + 1 < n; first += KEYGEN_BP_CHUNK) {
+            size_t cnt = n - 1 - first < KEYGEN_BP_CHUNK ? (size_t)(n - 1 - first) : KEYGEN_BP_CHUNK;
             for (size_t k = 0; k < cnt; k++) {
                 sc[k] = p;
                 bls12381_fr_mul(&p, &p, &tau);
             }
-            if ((rc = bk_mul(&t, 0, pts1, sc, cnt, e)) < 0)
+            if ((rc = keygen_bp_mul(&t, 0, pts1, sc, cnt, e)) < 0)
                 goto out_ic;
             if (bk_g1s(pf, pts1, cnt)) {
                 rc = sp_fail(e, -EIO, "%s: write failed", o.tmp[F_PARAMS]);
@@ -573,8 +560,8 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
         rc = sp_fail(e, -EIO, "%s: write failed", o.tmp[F_PARAMS]);
         goto out_ic;
     }
-    for (uint64_t first = 0; first < n_aux; first += BK_CHUNK) {
-        size_t cnt = n_aux - first < BK_CHUNK ? (size_t)(n_aux - first) : BK_CHUNK;
+    for (uint64_t first = 0; first < n_aux; first += KEYGEN_BP_CHUNK) {
+        size_t cnt = n_aux - first < KEYGEN_BP_CHUNK ? (size_t)(n_aux - first) : KEYGEN_BP_CHUNK;
         ssize_t got = pread(zfd, pts1, cnt * sizeof(g1_t),
                             (off_t)(l.off[ZKEY_C] + first * sizeof(g1_t)));
         if (got != (ssize_t)(cnt * sizeof(g1_t))) {
@@ -611,9 +598,9 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
             rc = sp_fail(e, -EIO, "%s: write failed", o.tmp[F_PARAMS]);
             goto out_ic;
         }
-        for (uint64_t first = 0; first < nv; first += BK_CHUNK) {
-            size_t cnt = nv - first < BK_CHUNK ? (size_t)(nv - first) : BK_CHUNK;
-            if ((rc = bk_mul(&t, g2, buf, src + first, cnt, e)) < 0)
+        for (uint64_t first = 0; first < nv; first += KEYGEN_BP_CHUNK) {
+            size_t cnt = nv - first < KEYGEN_BP_CHUNK ? (size_t)(nv - first) : KEYGEN_BP_CHUNK;
+            if ((rc = keygen_bp_mul(&t, g2, buf, src + first, cnt, e)) < 0)
                 goto out_ic;
             if ((rc = file_pwrite(zfd, zp, buf, cnt * psz, l.off[zsec] + first * psz, e)) < 0)
                 goto out_ic;
@@ -632,13 +619,13 @@ int keygen_bellperson(struct keygen_job *j, const char *dir, struct sp_err *e)
         }
     }
     /* the zkey's H: snarkjs's coset Lagrange bases */
-    for (uint64_t first = 0; first < n; first += BK_CHUNK) {
-        size_t cnt = n - first < BK_CHUNK ? (size_t)(n - first) : BK_CHUNK;
+    for (uint64_t first = 0; first < n; first += KEYGEN_BP_CHUNK) {
+        size_t cnt = n - first < KEYGEN_BP_CHUNK ? (size_t)(n - first) : KEYGEN_BP_CHUNK;
         if ((rc = keygen_bls12381_h_bases(&qs, sc, first, cnt)) < 0) {
             rc = sp_fail(e, rc, "out of memory");
             goto out_ic;
         }
-        if ((rc = bk_mul(&t, 0, pts1, sc, cnt, e)) < 0 ||
+        if ((rc = keygen_bp_mul(&t, 0, pts1, sc, cnt, e)) < 0 ||
             (rc = file_pwrite(zfd, zp, pts1, cnt * sizeof(g1_t),
                               l.off[ZKEY_H] + first * sizeof(g1_t), e)) < 0)
             goto out_ic;

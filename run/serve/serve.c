@@ -45,6 +45,7 @@
 #include "loop.h"
 #include "serve.h"
 #include "sizing.h"
+#include "sizing_host.h"
 #include "sockpath.h"
 #include "stop_signals.h"
 #include "parallel.h"
@@ -611,6 +612,63 @@ static void plan_synthesis(struct server *d)
     snprintf(o->synth_plan, sizeof(o->synth_plan), "%s", p.why);
 }
 
+/* Bellperson keys' host memory (sizing_host.h): the .params decoded in
+ * every gpud, the PCE mapped once, the slots, the partitions gpud workers
+ * hold off their slots. Sets the slots and synthds not given; 0, or 2 with
+ * the bytes needed on stderr when even the least plan does not fit. */
+static int fit_host(struct server *d)
+{
+    struct core *core = &d->core;
+    struct core_opts *o = &core->o;
+    struct sizing_host_in in = { .usable = d->sizing.usable_bytes, .gpuds = o->gpuds,
+                                 .slot_bytes = o->slot_bytes,
+                                 /* the wanted count, not sizing_pick's pool-limited one: this
+                                  * plan counts the children's memory itself */
+                                 .slots = d->slots_given ? o->slots : o->synthds + 2 * o->gpuds,
+                                 .synthds = o->synthds, .slots_given = d->slots_given,
+                                 .synthds_given = o->synthds_given };
+    for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
+        const struct key_entry *k = &core->keys.keys[i];
+        struct stat ps, cs;
+        if (!k->used || k->kind != CTL_KEY_BELLPERSON || fstat(k->fd, &ps) < 0 ||
+            fstat(k->pce_fd, &cs) < 0)
+            continue;
+        uint64_t w = 3 * k->zk.domain_size * 32 + (uint64_t)k->zk.n_vars * 32;
+        if ((uint64_t)ps.st_size > in.srs_bytes)
+            in.srs_bytes = (uint64_t)ps.st_size;
+        in.pce_bytes += (uint64_t)cs.st_size;
+        if (w > in.worker_bytes)
+            in.worker_bytes = w;
+    }
+    if (!in.srs_bytes || !in.usable)
+        return 0;
+    const char *ws = getenv("SLOTPROVE_GPUD_WORKERS"); /* gpud/main.c reads the same */
+    in.workers = ws && atoi(ws) >= 1 ? (unsigned)atoi(ws) : strcmp(o->backend, "cpu") == 0 ? 1 : 2;
+    if (in.slots > POOL_MAX_SLOTS)
+        in.slots = POOL_MAX_SLOTS;
+    struct sizing_host h;
+    sizing_host_plan(&in, &h);
+    double G = 1073741824.0;
+    if (!h.fits) {
+        fprintf(stderr, "slotprove serve: not enough memory for the bellperson keys: %u gpud, %u "
+                        "slots, %u synthds need %llu bytes (%.1f GiB: .params %.1f GiB per gpud, "
+                        "PCE %.1f GiB, %u partitions of %.1f GiB off the slots per gpud, slots "
+                        "of %.1f GiB), only %llu bytes (%.1f GiB) are usable%s\n",
+                in.gpuds, h.slots, h.synthds, (unsigned long long)h.need_bytes, h.need_bytes / G,
+                in.srs_bytes / G, in.pce_bytes / G, in.workers, in.worker_bytes / G,
+                in.slot_bytes / G, (unsigned long long)in.usable, in.usable / G,
+                in.workers > 1 ? " (SLOTPROVE_GPUD_WORKERS=1 holds one partition per gpud)" : "");
+        return 2;
+    }
+    if (h.slots != o->slots || h.synthds != o->synthds)
+        fprintf(stderr, "slotprove serve: bellperson keys: %u slots and %u synthds (of %u and %u) "
+                        "fit %.1f GiB of host memory: %.1f GiB planned\n",
+                h.slots, h.synthds, o->slots, o->synthds, in.usable / G, h.need_bytes / G);
+    o->slots = h.slots;
+    o->synthds = h.synthds;
+    return 0;
+}
+
 /* the core's proved hook: the proof-duration histogram */
 static void proved(void *ctx, uint64_t busy_ns)
 {
@@ -687,6 +745,8 @@ int cmd_serve(int argc, char **argv)
     plan_synthesis(&d); /* synthds first: the default slot count follows them */
     sizing_pick(&d.sizing, core->o.synthds, core->o.gpuds, d.slots_given, d.slot_bytes_given,
                 keys_max_slot_bytes(&core->keys), &core->o.slots, &core->o.slot_bytes);
+    if ((rc = fit_host(&d)) != 0)
+        return rc;
     if (keys_max_slot_bytes(&core->keys) > core->o.slot_bytes) {
         fprintf(stderr, "slotprove serve: --slot-bytes %llu is too small: the largest --key needs "
                         "%llu-byte slots\n", (unsigned long long)core->o.slot_bytes,
