@@ -17,7 +17,7 @@
 
 #include <stdint.h>
 
-#include "bellperson_prove.h"
+#include "bls12381.h"
 #include "err.h"
 #include "proof.h"
 #include "stages.h"
@@ -32,6 +32,9 @@ struct prove_input {
 };
 
 struct backend;
+struct bp_key; /* gpud/bellperson_key.h */
+struct bp_pce; /* common/bellperson_pce.h */
+
 struct backend_ops {
     const char *name;
     unsigned workers; /* proofs gpud runs at once on this backend (0: 1) */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bellperson_assemble.h"
 #include "bellperson_ntt.h"
 #include "cuda_budget.h"
 #include "gpu_bellperson.h"

@@ -3,7 +3,7 @@
  * with slotprove's own kernels: the quotient h in the monomial basis on the
  * device (gpu_ntt.h, gpu_bellperson.h), the five MSMs on engines made once
  * per key (gpu_msm.h), the proof assembled as on the CPU (bp_assemble,
- * gpud/cpu/bellperson_prove.h).
+ * gpud/bellperson_assemble.h).
  *
  * h. bellperson (prover/native.rs execute_fft, SupraSeal groth16_ntt_h.cu)
  * takes a, b, c as evaluations at ω_b^i (ω_b = 7^((r−1)/n)), iNTTs them,
@@ -21,7 +21,7 @@
  * MSMs. One G1 engine holds h (n − 1), l (aux), a and b_g1 back to back,
  * one G2 engine b_g2; their scalars: h's stay on the device, l's are the
  * aux wires, a's and b's are gathered by the PCE's density bitmaps
- * (bp_gather). The way is the budget's planner's (cuda_plan_shape,
+ * (bp_gather, gpud/bellperson_assemble.h). The way is the budget's planner's (cuda_plan_shape,
  * cuda_budget.h; the budget is what the ledger has left when the key's
  * first proof comes): points resident or streamed from page-locked host
  * memory in parts of 2^24 down to 2^16 points, the quotient fast (full NTT
@@ -46,7 +46,7 @@
 
 #include <stdint.h>
 
-#include "bellperson_prove.h"
+#include "bellperson_key.h"
 #include "err.h"
 
 struct cuda_bp_engine;
