@@ -96,8 +96,6 @@ void bellperson_key_free(struct child_key *k)
     struct bellperson_key *bk = k->prover_key;
     if (!bk)
         return;
-    if (bk->engine && gpud_backend.ops->bp_key_drop)
-        gpud_backend.ops->bp_key_drop(&gpud_backend, bk->engine);
     bp_key_free(&bk->key);
     free(bk);
     k->prover_key = NULL;

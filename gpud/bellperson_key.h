@@ -11,7 +11,8 @@
  *       it first loaded the file (the key cache, by hash:
  *       run/sup/keys_bellperson.c). 0, or the decoding error naming section
  *       and index; -ENOMEM.
- *   bellperson_key_free(k)   frees k->prover_key.
+ *   bellperson_key_free(k)   frees k->prover_key (the backend's key_drop
+ *       freed its engine first).
  */
 #ifndef SLOTPROVE_GPUD_BELLPERSON_KEY_H
 #define SLOTPROVE_GPUD_BELLPERSON_KEY_H
@@ -51,7 +52,8 @@ int bp_key_match_pce(const struct bp_key *k, const struct bp_pce *p, struct sp_e
 struct bellperson_key {
     struct bp_key key;    /* the points, Montgomery affine */
     struct groth16_vk vk; /* prepared; ic points into key */
-    void *engine;         /* the backend's (ops->bp_prove), e.g. the GPU's MSM engines */
+    void *engine;         /* the backend's, e.g. the GPU's MSM engines: made by its
+                             bellperson row, freed by that row's key_drop */
 };
 
 int bellperson_key_load(struct child_key *k, int params_fd, struct sp_err *e);

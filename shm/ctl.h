@@ -58,6 +58,7 @@ enum ctl_type {
 enum ctl_key_kind {
     CTL_KEY_ZKEY = 0,       /* a snarkjs .zkey */
     CTL_KEY_BELLPERSON = 1, /* a bellperson .params and cuzk's PCE (common/README-bellperson.md) */
+    CTL_KEY_KINDS           /* how many: the formats' tables are indexed by kind */
 };
 
 struct ctl_msg {

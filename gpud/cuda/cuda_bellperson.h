@@ -36,6 +36,10 @@
  *       per process (a lock). 0; -E2BIG when the key cannot be proved
  *       within the budget (the message names the budget and what one lean
  *       worker streaming 2^16-point parts needs); -ENOMEM, -EIO.
+ *   cuda_bp_ready(&eng, k, p, e)
+ *       makes the key's engines if *eng is NULL (as cuda_bp_prove's first
+ *       proof would), so a key that does not fit is known before a
+ *       partition's data leaves its slot: 0, or make's errors (-E2BIG).
  *   cuda_bp_free(eng)   frees a key's engines.
  *   cuda_bp_quotient(log_n, lean, a, b, h, e)
  *       the quotient alone (gpu_bp_quotient, fast or lean), a, b as for
@@ -55,6 +59,8 @@ int cuda_bp_prove(struct cuda_bp_engine **eng, const struct bp_key *k, const str
                   const uint8_t *w, const bls12381_fr_t *a, const bls12381_fr_t *b,
                   bls12381_g1_affine_t *A, bls12381_g2_affine_t *B, bls12381_g1_affine_t *C,
                   unsigned nthreads, struct sp_err *e);
+int cuda_bp_ready(struct cuda_bp_engine **eng, const struct bp_key *k, const struct bp_pce *p,
+                  struct sp_err *e);
 void cuda_bp_free(struct cuda_bp_engine *eng);
 int cuda_bp_quotient(unsigned log_n, int lean, const bls12381_fr_t *a, const bls12381_fr_t *b,
                      uint8_t *h, struct sp_err *e);
