@@ -31,6 +31,12 @@ static int load_bellperson(struct child_key *k, int params_fd, int pce_fd, unsig
     return 0;
 }
 
+int child_key_nfds(uint32_t kind)
+{
+    static const int nfds[CTL_KEY_KINDS] = { [CTL_KEY_ZKEY] = 1, [CTL_KEY_BELLPERSON] = 2 };
+    return kind < CTL_KEY_KINDS ? nfds[kind] : 0;
+}
+
 int child_key_load(struct child_key tab[CTL_MAX_KEYS], const struct ctl_msg *req,
                    const int *fds, int nfds, unsigned nthreads, struct sp_err *e)
 {

@@ -37,6 +37,11 @@ struct child_key {
 int child_key_load(struct child_key tab[CTL_MAX_KEYS], const struct ctl_msg *req,
                    const int *fds, int nfds, unsigned nthreads, struct sp_err *e);
 
+/* The descriptors a KEY_LOAD of this kind carries for the key itself (a
+ * zkey 1: the .zkey; bellperson 2: .params and PCE); 0 for an unknown kind.
+ * Any after them are the child's own (synthd: a shared index). */
+int child_key_nfds(uint32_t kind);
+
 /* KEY_DROP: unmaps key id if loaded (the caller freed prover_key). */
 void child_key_drop(struct child_key tab[CTL_MAX_KEYS], uint32_t id);
 

@@ -11,7 +11,7 @@
  * slot header, publishes the slot (READY + ticket) and rings gpud's doorbell.
  * A bellperson key (KEY_LOAD of kind CTL_KEY_BELLPERSON) brings cuzk's
  * constraint file instead of a zkey: a, b come from its CSR rows
- * (bellperson_synth.h), into the same slot layout.
+ * (bellperson_synth.h, its row in key_synth.h), into the same slot layout.
  * It never talks to the GPU. It may be SIGKILLed at any moment: the
  * supervisor reclaims a FILLING slot after reaping it.
  */
@@ -25,11 +25,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "bellperson_synth.h"
 #include "child.h"
 #include "child_keys.h"
 #include "ctl.h"
 #include "fault_point.h"
+#include "key_synth.h"
 #include "parallel.h"
 #include "payload.h"
 #include "pool.h"
@@ -68,9 +68,8 @@ static void reply(const struct ctl_msg *req, uint32_t type, int status, const ch
 
 static void key_drop(uint32_t id)
 {
-    const struct child_key *k = child_key_get(keys, id);
-    if (k && k->kind == CTL_KEY_ZKEY)
-        synth_index_free(&index_of[id]);
+    if (id < CTL_MAX_KEYS)
+        synth_index_free(&index_of[id]); /* none (zeroed) for a key without one */
     child_key_drop(keys, id);
 }
 
@@ -156,21 +155,21 @@ static void key_settle(void)
     build.index_fd = -1;
 }
 
-/* KEY_LOAD: fd[0] the key; fd[1], when the supervisor has one, the index
- * another synthd built for it (mapped, not rebuilt). A zkey's index is
- * built in the background (above); a bellperson key loads here. */
+/* KEY_LOAD: the key's descriptors (child_key_nfds of its kind); after
+ * them, when the supervisor has one, the index another synthd built for it
+ * (mapped, not rebuilt). A key with an index (key_synth.h) has it built in
+ * the background (above); any other loads here. */
 static void key_load(const struct ctl_msg *req, const int *fds, int nfds)
 {
     struct sp_err e = { "" };
     key_settle();
     key_drop(req->key_id);
-    int bellperson = req->key_kind == CTL_KEY_BELLPERSON;
-    int rc = child_key_load(keys, req, fds, bellperson ? nfds : 1, nthreads, &e);
+    int rc = child_key_load(keys, req, fds, nfds, nthreads, &e);
     if (rc < 0) {
         reply(req, CTL_KEY_ERR, rc, e.msg);
         return;
     }
-    if (bellperson) {
+    if (!key_synth(&keys[req->key_id])->index) {
         reply_key_ok(req, -1);
         return;
     }
@@ -178,8 +177,9 @@ static void key_load(const struct ctl_msg *req, const int *fds, int nfds)
     build.rc = 0;
     build.e.msg[0] = 0;
     build.index_fd = -1;
-    build.offered = nfds >= 2;
-    build.shared_fd = build.offered ? dup(fds[1]) : -1; /* -1: a private build */
+    int nkey = child_key_nfds(req->key_kind);
+    build.offered = nfds > nkey;
+    build.shared_fd = build.offered ? dup(fds[nkey]) : -1; /* -1: a private build */
     build.active = 1;
     build.threaded = pthread_create(&build.th, NULL, build_index, NULL) == 0;
     if (!build.threaded) { /* no thread to spare: build here and answer */
@@ -252,8 +252,9 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
         reply(req, CTL_SYNTH_ERR, -EINVAL, "synthd: key not loaded");
         return;
     }
-    const struct zkey *zk = &k->zk;
+    const struct zkey *zk = &k->zk; /* the key's shape */
     const struct synth_index *ix = &index_of[req->key_id];
+    const struct key_synth *ks = key_synth(k);
     if ((rc = wtns_open(&w, wfd, wname, &e)) < 0 || (rc = wtns_check_key(&w, zk, &e)) < 0) {
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;
@@ -283,7 +284,7 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
     /* pread straight into the slot; for a large circom witness also into
      * the private huge-page copy synth_ab gathers from (witness_read.h) */
     const void *gw = wit;
-    if ((rc = synth_read_witness_copy(&w, wfd, wit, k->kind == CTL_KEY_BELLPERSON ? NULL : &wcopy,
+    if ((rc = synth_read_witness_copy(&w, wfd, wit, ks->wcopy ? &wcopy : NULL,
                                       &gw, nthreads, &e)) < 0 ||
         (pinned &&
          (rc = wtns_pin_check(&req->pin, wfd, wit + 32, (size_t)zk->n_public * 32, wname, &e)) < 0)) {
@@ -292,16 +293,12 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;
     }
-    if (k->kind == CTL_KEY_BELLPERSON) {
-        if ((rc = bellperson_synth_slot(k, wit, a, b, wname, nthreads, &e)) < 0) {
-            slot_abandon(&pool, slot, gen, args.incarnation);
-            reply(req, CTL_SYNTH_ERR, rc, e.msg);
-            return;
-        }
-    } else if (zk->curve == CURVE_BN254)
-        bn254_synth_ab(ix, zk, gw, a, b, nthreads);
-    else
-        bls12381_synth_ab(ix, zk, gw, a, b, nthreads);
+    if ((rc = ks->fill(k, ix, gw, wit, a, b, wname, nthreads, &e)) < 0) {
+        synth_wcopy_done(&wcopy);
+        slot_abandon(&pool, slot, gen, args.incarnation);
+        reply(req, CTL_SYNTH_ERR, rc, e.msg);
+        return;
+    }
     synth_wcopy_done(&wcopy);
 
     struct slot_header h;
