@@ -36,9 +36,9 @@ struct prove_input {
 struct backend;
 
 /* One key format on one backend (a row of backend_ops.format; gpud/README.md
- * "Adding a key format"). k is the loaded key (shm/child_keys.h: its
- * shape in k->zk, the format's own parts beside it, and k->prover_key, what
- * gpud decoded for it: gpud/key_format.h). */
+ * "Adding a key format"). k is the loaded key (shm/child_keys.h): its
+ * shape in k->shape, the format's own parts beside it (a zkey's mapping in
+ * k->zk), and k->prover_key, what gpud decoded for it (gpud/key_format.h). */
 struct backend_format {
     /* takes what the proof needs off the slot (in); after it returns the
      * caller releases the slot. *job is the backend's. */

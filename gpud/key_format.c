@@ -25,7 +25,7 @@ static int bellperson_check(const struct child_key *k, const uint8_t *pub,
 {
     const struct bellperson_key *bk = k->prover_key;
     uint64_t t0 = now_ns();
-    int rc = groth16_verify(&bk->vk, pub, k->zk.n_public, proof, 0, e);
+    int rc = groth16_verify(&bk->vk, pub, k->shape.n_public, proof, 0, e);
     *ns = now_ns() - t0;
     if (rc < 0) {
         char why[sizeof e->msg];

@@ -15,7 +15,7 @@
  *                   decoding error naming the file; -ENOMEM.
  *   ->free(k)       optional: frees k->prover_key.
  *   ->check(k, pub, proof, ns, e)
- *                   pub: k->zk.n_public × 32 bytes (Fr, standard form);
+ *                   pub: k->shape.n_public × 32 bytes (Fr, standard form);
  *                   *ns the check's time. 0, or -SP_EVERIFY with the reason
  *                   (a witness that does not satisfy the circuit).
  */

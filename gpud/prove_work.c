@@ -81,15 +81,15 @@ void prove_work(const struct work *w)
     const struct child_key *k = key_table_get(h.key_id);
     const struct backend_format *f = backend_format(be, k);
     const struct key_format *kf = key_format(k);
-    const struct zkey *zk = &k->zk; /* the key's shape */
+    const struct key_shape *sh = &k->shape;
     const uint8_t *p = pool_payload(&gpud_pool, slot);
-    struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
+    struct payload_layout pl = payload_layout(sh->domain_size, sh->n_vars);
     struct prove_input in = { p + pl.a, p + pl.b, p + pl.witness };
     void *job = NULL;
     /* the public signals, for the proof's check, before the slot goes */
-    uint8_t *pub = malloc((size_t)zk->n_public * 32 + 32);
+    uint8_t *pub = malloc((size_t)sh->n_public * 32 + 32);
     if (pub)
-        memcpy(pub, in.witness + 32, (size_t)zk->n_public * 32);
+        memcpy(pub, in.witness + 32, (size_t)sh->n_public * 32);
     rc = f->prove_start(be, k, &in, &job, &e);
     /* the data is off the slot (or the start failed): either way it is free */
     slot_release(&gpud_pool, slot, gen, gpud_args.incarnation);
@@ -141,6 +141,6 @@ void prove_work(const struct work *w)
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
         return;
     }
-    send_proof(&h, &t, pub, zk->n_public, &proof);
+    send_proof(&h, &t, pub, sh->n_public, &proof);
     free(pub);
 }

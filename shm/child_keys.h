@@ -4,7 +4,8 @@
  * in ctl.h). A snarkjs key is a read-only mapping of the .zkey (zkey_open);
  * a bellperson key (kind CTL_KEY_BELLPERSON) is its .params' layout
  * (bp_params_open, no point decoded here) and its cuzk PCE (bp_pce_open,
- * validated whole), with zk holding the key's shape only (bellperson_shape.h).
+ * validated whole). Every format fills shape, the one thing the slot
+ * layout, the witness checks and the proofs' public signals read.
  */
 #ifndef SLOTPROVE_CHILD_KEYS_H
 #define SLOTPROVE_CHILD_KEYS_H
@@ -15,13 +16,16 @@
 #include "bellperson_pce.h"
 #include "ctl.h"
 #include "err.h"
+#include "key_shape.h"
 #include "zkey.h"
 
 struct child_key {
     int loaded;
     char name[256];            /* the name the supervisor gave it, for messages */
     uint32_t kind;             /* enum ctl_key_kind */
-    struct zkey zk;            /* a zkey's mapping; a bellperson key's shape */
+    struct key_shape shape;    /* every format's: the slot layout, the witness checks
+                                  (common/key_shape.h) */
+    struct zkey zk;            /* a zkey's mapping (zeroed for other formats) */
     char params_name[256], pce_name[256]; /* bellperson: the two files, for messages */
     struct bp_params params;   /* bellperson: the .params (layout, mapped) */
     struct bp_pce pce;         /* bellperson: the constraint file (mapped, checked) */

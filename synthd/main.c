@@ -252,10 +252,10 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
         reply(req, CTL_SYNTH_ERR, -EINVAL, "synthd: key not loaded");
         return;
     }
-    const struct zkey *zk = &k->zk; /* the key's shape */
+    const struct key_shape *zk = &k->shape;
     const struct synth_index *ix = &index_of[req->key_id];
     const struct key_synth *ks = key_synth(k);
-    if ((rc = wtns_open(&w, wfd, wname, &e)) < 0 || (rc = wtns_check_key(&w, zk, &e)) < 0) {
+    if ((rc = wtns_open(&w, wfd, wname, &e)) < 0 || (rc = wtns_check_shape(&w, zk, &e)) < 0) {
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;
     }
@@ -365,7 +365,7 @@ static void synthesize_input(const struct ctl_msg *req, int input_fd, int prog_f
     }
     witness_limits_init(&lim, args.witness_mem, args.witness_cpu, args.witness_time);
     /* .wtns: header 12, section 1 (12 + 40), section 2 header 12, values */
-    uint64_t max_wtns = 76 + (uint64_t)k->zk.n_vars * 32 + 4096;
+    uint64_t max_wtns = 76 + (uint64_t)k->shape.n_vars * 32 + 4096;
     fault_point_kill("synthd-witness", name);
     int rc = witness_program_run(prog_fd, prog, aux, naux, input_fd, name, &lim, max_wtns, &wfd, &e);
     if (rc < 0) {

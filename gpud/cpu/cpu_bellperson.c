@@ -28,7 +28,7 @@ static int row_start(struct backend *be, const struct child_key *k, const struct
                     void **job, struct sp_err *e)
 {
     (void)be;
-    const struct zkey *zk = &k->zk;
+    const struct key_shape *zk = &k->shape;
     struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
     struct cpu_bp_job *j = calloc(1, sizeof *j);
     if (j) {
@@ -54,7 +54,7 @@ static int row_finish(struct backend *be, const struct child_key *k, void *job,
     struct cpu_bp_job *j = job;
     const struct bellperson_key *bk = k->prover_key;
     bls12381_fr_t *a = (bls12381_fr_t *)j->abc;
-    size_t n = k->zk.domain_size;
+    size_t n = k->shape.domain_size;
     bls12381_g1_affine_t A, C;
     bls12381_g2_affine_t B;
     int rc = bp_prove_abc(&bk->key, &k->pce, j->wit, a, a + n, a + 2 * n, &A, &B, &C,

@@ -34,7 +34,7 @@ static void job_free(struct cuda_bp_job *j)
 /* the kept inputs as a slot's views */
 static struct prove_input kept(const struct child_key *k, const struct cuda_bp_job *j)
 {
-    struct payload_layout pl = payload_layout(k->zk.domain_size, k->zk.n_vars);
+    struct payload_layout pl = payload_layout(k->shape.domain_size, k->shape.n_vars);
     return (struct prove_input){ j->ab, j->ab + pl.vec_bytes, j->wit };
 }
 
@@ -43,7 +43,7 @@ static int row_start(struct backend *be, const struct child_key *k, const struct
 {
     struct cuda_priv *p = be->priv;
     struct bellperson_key *bk = k->prover_key;
-    const struct zkey *zk = &k->zk;
+    const struct key_shape *zk = &k->shape;
     if (cuda_is_lost())
         return sp_fail(e, -EIO, "gpu: the CUDA context was lost earlier; gpud restarts");
     struct cuda_bp_job *j = calloc(1, sizeof *j);

@@ -215,7 +215,7 @@ int cmd_prove_bellperson(int argc, char **argv)
     if (keys_add_bellperson(&core.keys, pfd, cfd, params, pce, "prove", threads, !nosub, &key_id,
                             &e) < 0)
         goto out;
-    const struct zkey *zk = &core.keys.keys[key_id].zk;
+    const struct key_shape *zk = &core.keys.keys[key_id].shape;
     if (!quiet)
         fprintf(stderr, "slotprove prove: bellperson key %s: %u public inputs, %u wires, domain "
                 "2^%u; %llu points checked%s in %.3f s\n", params, zk->n_public, zk->n_vars,

@@ -585,9 +585,9 @@ static void plan_synthesis(struct server *d)
     };
     for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
         const struct key_entry *k = &core->keys.keys[i];
-        if (k->used && k->zk.domain_size > in.key_rows) {
-            in.key_rows = k->zk.domain_size;
-            in.key_coefs = k->zk.n_coefs;
+        if (k->used && k->shape.domain_size > in.key_rows) {
+            in.key_rows = k->shape.domain_size;
+            in.key_coefs = k->shape.n_coefs;
         }
     }
     struct synth_plan p;

@@ -140,7 +140,7 @@ static struct job *running_job(struct core *c, uint64_t num, uint32_t part)
 static uint64_t work_deadline(struct core *c, const struct job *j, uint64_t now)
 {
     const struct key_entry *ke = &c->keys.keys[j->d.key_id];
-    uint64_t n = ke->used ? ke->zk.domain_size : 0;
+    uint64_t n = ke->used ? ke->shape.domain_size : 0;
     /* an input's witness program may run up to its wall-clock limit first */
     uint64_t program = j->prog_fd >= 0 ? (uint64_t)c->o.witness_wall_s * 1000000000ull : 0;
     return now + 120000000000ull + n * 50000ull + program;
