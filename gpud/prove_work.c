@@ -52,7 +52,7 @@ static void send_proof(const struct slot_header *hp, const struct stage_times *t
         m.job_id = h.job_id;
         m.partition = h.partition;
         m.key_id = h.key_id;
-        m.slot = first;
+        m.first = first;
         ctl_bytes(&m, pub + (size_t)first * 32, n * 32);
         send_ctl(&m);
     }

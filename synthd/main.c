@@ -60,6 +60,7 @@ static void reply(const struct ctl_msg *req, uint32_t type, int status, const ch
     ctl_init(&m, type);
     m.key_id = req->key_id;
     m.job_id = req->job_id;
+    m.load_seq = req->load_seq; /* KEY_ERR: the load it answers */
     m.partition = req->partition;
     m.status = status;
     ctl_text(&m, "%s", text ? text : "");
@@ -80,7 +81,7 @@ static void reply_key_ok(const struct ctl_msg *req, int index_fd)
     struct ctl_msg m;
     ctl_init(&m, CTL_KEY_OK);
     m.key_id = req->key_id;
-    m.job_id = req->job_id; /* the supervisor's load sequence, echoed */
+    m.load_seq = req->load_seq; /* the supervisor's, echoed */
     for (;;) {
         int rc = ctl_send(args.ctl_fd, &m, &index_fd, index_fd >= 0 ? 1 : 0);
         if ((rc != -EAGAIN && rc != -ENOBUFS) || !child_supervisor_alive(&args))
@@ -429,25 +430,23 @@ int main(int argc, char **argv)
             return 1;
         }
         switch (m.type) {
-        case CTL_KEY_LOAD:
-            if (nfds == 1 || nfds == 2)
-                key_load(&m, fds, nfds);
-            else
-                reply(&m, CTL_KEY_ERR, -EINVAL, "KEY_LOAD without a key descriptor");
+        case CTL_KEY_LOAD: /* its descriptors checked by the loader (child_keys.h) */
+            key_load(&m, fds, nfds);
             break;
         case CTL_SYNTH:
             /* an input job's witness program starts before the pending
              * build is waited for (synthesize_input settles it) */
-            if (nfds < 2)
-                key_settle();
-            if (nfds == 1) {
+            if (m.synth_mode == CTL_SYNTH_WITNESS && nfds == 1) {
                 char wname[256];
+                key_settle();
                 snprintf(wname, sizeof(wname), "%.255s", m.text);
                 synthesize(&m, fds[0], wname, 1);
-            } else if (nfds >= 2) {
+            } else if (m.synth_mode == CTL_SYNTH_INPUT && nfds >= 2) {
                 synthesize_input(&m, fds[0], fds[1], fds + 2, nfds - 2);
-            } else
-                reply(&m, CTL_SYNTH_ERR, -EINVAL, "SYNTH without a witness descriptor");
+            } else {
+                key_settle();
+                reply(&m, CTL_SYNTH_ERR, -EINVAL, "SYNTH: its descriptors do not match its mode");
+            }
             break;
         case CTL_KEY_DROP:
             key_settle();
