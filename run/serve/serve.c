@@ -523,7 +523,7 @@ static int loop(struct server *d, int sfd)
                     sup_log(LOG_NOTE, "event=drain signal=%u running=%d|signal %u: draining (no new "
                             "jobs; %d running)", si.ssi_signo, jobs_active(&core->jobs),
                             si.ssi_signo, jobs_active(&core->jobs));
-                    core->draining = 1;
+                    core->draining = DRAIN_NO_JOBS;
                 }
             } else if (kind[i] == PF_LISTEN) {
                 conn_accept(d);
@@ -544,7 +544,7 @@ static int loop(struct server *d, int sfd)
         }
         for (int q = 0; q < MAX_CONNS; q++) {
             struct conn *c = d->conns[q];
-            if (c && (c->closing == 2 || (c->closing == 1 && c->outlen == 0)))
+            if (c && (c->closing == CONN_CLOSE_NOW || (c->closing == CONN_CLOSE_FLUSHED && c->outlen == 0)))
                 conn_close(d, c);
         }
         uint64_t now = now_ns();
@@ -559,7 +559,7 @@ static int loop(struct server *d, int sfd)
                     pending = 1;
             if (!d->flush_deadline_ns) { /* jobs done: flush the answers for up to 5 s */
                 d->flush_deadline_ns = now + DRAIN_FLUSH_NS;
-                core->draining = 2;      /* no new dispatch either (core_state.h) */
+                core->draining = DRAIN_NO_DISPATCH; /* core_state.h */
             }
             if (!pending || now >= d->flush_deadline_ns)
                 return 0;
