@@ -247,7 +247,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -Wall -Wextra -Icommon -Irun/lib -Isynthd
-FUZZ_SRC     := common/binfile.c common/zkey.c common/wtns.c common/curve.c common/err.c common/escape.c common/limb_x86.c \
+FUZZ_SRC     := common/binfile.c common/zkey.c common/key_shape.c common/wtns.c common/curve.c common/err.c common/escape.c common/limb_x86.c \
                 run/lib/request.c common/groth16.c common/groth16_json.c \
                 common/bn254_groth16.c common/bls12381_groth16.c \
                 common/bn254_pairing.c common/bls12381_pairing.c \

@@ -31,7 +31,8 @@ int bp_params_match_pce(const struct bp_params *k, const struct bp_pce *p, struc
     return 0;
 }
 
-int bp_key_shape(struct zkey *zk, const struct bp_pce *p, const char *path, struct sp_err *e)
+int bp_key_shape(struct key_shape *zk, const struct bp_pce *p, const char *path,
+                 struct sp_err *e)
 {
     unsigned log_n;
     size_t n = bp_pce_domain_size(p, &log_n);
@@ -41,7 +42,6 @@ int bp_key_shape(struct zkey *zk, const struct bp_pce *p, const char *path, stru
                        "proves", path, log_n, ZKEY_MAX_LOG_DOMAIN);
     zk->path = path;
     zk->curve = CURVE_BLS12381;
-    zk->ci = curve_get(CURVE_BLS12381);
     zk->n_vars = p->num_inputs + p->num_aux;
     zk->n_public = p->num_inputs - 1;
     zk->domain_size = (uint32_t)n;

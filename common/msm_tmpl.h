@@ -61,6 +61,7 @@
  * (Techniques as in the literature on Pippenger/bucket MSM with batch-affine
  * accumulation, e.g. the ZPrize MSM write-ups; this code is our own.)
  */
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -305,12 +306,12 @@ static int MG(msm_run)(MJ *ret, struct MG(msm_ctx) *xp, unsigned nthreads)
     size_t ntasks = (size_t)x.nwin * x.nchunks;
     x.partial = malloc(ntasks * sizeof(MJ));
     if (!x.partial)
-        return -12; /* -ENOMEM */
+        return -ENOMEM;
     atomic_init(&x.failed, 0);
     parallel_for(ntasks, 1, nthreads, MG(msm_task), &x);
     if (atomic_load(&x.failed)) {
         free(x.partial);
-        return -12; /* -ENOMEM */
+        return -ENOMEM;
     }
     for (unsigned w = x.nwin; w-- > 0;) {
         if (w != x.nwin - 1)
@@ -375,7 +376,7 @@ static int MG(msm_endo)(MJ *ret, const void *points, const void *scalars,
     g.img = malloc((MSM_NP - 1) * n * sizeof(MA) + 1);
     int rc = 0;
     if (!g.ent || !g.img)
-        rc = -12; /* -ENOMEM */
+        rc = -ENOMEM;
     if (rc == 0) {
         atomic_init(&g.failed, 0);
         parallel_for(n, 1024, nthreads, MG(endo_task), &g);
@@ -426,14 +427,14 @@ static int MG(msm_ones)(MJ *ret, const void *points, const uint32_t *idx, size_t
     x.chunk = (n + x.nchunks - 1) / x.nchunks;
     x.partial = malloc(x.nchunks * sizeof(MJ));
     if (!x.partial)
-        return -12; /* -ENOMEM */
+        return -ENOMEM;
     atomic_init(&x.failed, 0);
     parallel_for(x.nchunks, 1, nthreads, MG(ones_task), &x);
     if (!atomic_load(&x.failed))
         for (size_t ch = 0; ch < x.nchunks; ch++)
             MG(add)(ret, ret, &x.partial[ch]);
     free(x.partial);
-    return atomic_load(&x.failed) ? -12 : 0;
+    return atomic_load(&x.failed) ? -ENOMEM : 0;
 }
 
 int MG(msm)(MJ *ret, const void *points, const void *scalars, size_t n, unsigned nthreads)
@@ -449,7 +450,7 @@ int MG(msm)(MJ *ret, const void *points, const void *scalars, size_t n, unsigned
      * (the scalar words read in host order: little-endian, like the file) */
     uint32_t *idx = malloc(n * sizeof(uint32_t));
     if (!idx)
-        return -12; /* -ENOMEM */
+        return -ENOMEM;
     size_t n1 = 0, nk = 0;
     const uint8_t *k = scalars;
     for (size_t i = 0; i < n; i++, k += 32) {
@@ -493,7 +494,7 @@ int MG(msm_split_begin)(struct MG(msm_split) **out, const void *points,
         nthreads = parallel_threads();
     struct MG(msm_split) *s = calloc(1, sizeof(*s));
     if (!s)
-        return -12; /* -ENOMEM */
+        return -ENOMEM;
     s->idx = malloc(n * sizeof(uint32_t) + 1);
     struct MG(msm_ctx) *x = &s->x;
     x->points = points;
@@ -510,7 +511,7 @@ int MG(msm_split_begin)(struct MG(msm_split) **out, const void *points,
         free(x->partial);
         free(s->idx);
         free(s);
-        return -12;
+        return -ENOMEM;
     }
     for (size_t i = 0; i < n; i++)
         s->idx[i] = (uint32_t)i;
@@ -533,7 +534,7 @@ void MG(msm_split_run)(struct MG(msm_split) *s, size_t b, size_t e)
 int MG(msm_split_end)(MJ *ret, struct MG(msm_split) *s)
 {
     struct MG(msm_ctx) *x = &s->x;
-    int rc = atomic_load(&x->failed) ? -12 : 0;
+    int rc = atomic_load(&x->failed) ? -ENOMEM : 0;
     MG(set_inf)(ret);
     if (rc == 0 && x->n)
         for (unsigned w = x->nwin; w-- > 0;) {

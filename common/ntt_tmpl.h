@@ -21,6 +21,7 @@
  * n = 2^9 up (below that one thread does it: a task would be under 256
  * butterflies).
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,7 +98,7 @@ int NN(domain_init)(struct NN(domain) *d, unsigned log_n, unsigned nthreads)
     /* C11 aligned_alloc wants a size that is a multiple of the alignment */
     d->roots = aligned_alloc(64, ((d->n / 2) * sizeof(NT) + 127) & ~(size_t)63);
     if (!d->roots)
-        return -12; /* -ENOMEM */
+        return -ENOMEM;
     NT w, one;
     NN(root_of_unity)(&w, log_n);
     NF(set_one)(&one);

@@ -41,7 +41,7 @@ static json_t *g2_json(const uint64_t xy[2][2][6], int inf, size_t limbs)
                      dec(xy[1][0], limbs), dec(xy[1][1], limbs), "1", "0");
 }
 
-char *proof_to_json(const struct groth16_proof *p)
+json_t *proof_to_json_object(const struct groth16_proof *p)
 {
     const struct curve_info *ci = curve_get(p->curve);
     size_t limbs = ci->n8q / 8;
@@ -53,6 +53,14 @@ char *proof_to_json(const struct groth16_proof *p)
     json_object_set_new(o, "pi_c", g1_json(p->c, p->c_inf, limbs));
     json_object_set_new(o, "protocol", json_string("groth16"));
     json_object_set_new(o, "curve", json_string(ci->name));
+    return o;
+}
+
+char *proof_to_json(const struct groth16_proof *p)
+{
+    json_t *o = proof_to_json_object(p);
+    if (!o)
+        return NULL;
     char *s = json_dumps(o, JSON_INDENT(1) | JSON_PRESERVE_ORDER);
     json_decref(o);
     return s;

@@ -29,6 +29,10 @@ struct groth16_proof {
 /* Newly allocated proof.json text (caller frees), or NULL on ENOMEM. */
 char *proof_to_json(const struct groth16_proof *p);
 
+/* The same as a jansson object (a new reference; NULL on ENOMEM): for a
+ * document that holds the proof (the daemon's answers, run/sup/jobs.h). */
+struct json_t *proof_to_json_object(const struct groth16_proof *p);
+
 /* Newly allocated public.json text for n values of 32 bytes (standard form
  * LE), or NULL on ENOMEM. */
 char *public_to_json(const uint8_t *values, uint32_t n);

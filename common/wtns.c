@@ -68,9 +68,16 @@ int wtns_read(const struct wtns *w, int fd, void *dst, uint64_t first,
 
 int wtns_check_key(const struct wtns *w, const struct zkey *zk, struct sp_err *e)
 {
+    struct key_shape s;
+    key_shape_of_zkey(&s, zk);
+    return wtns_check_shape(w, &s, e);
+}
+
+int wtns_check_shape(const struct wtns *w, const struct key_shape *zk, struct sp_err *e)
+{
     if (w->curve != zk->curve)
         return sp_fail(e, SP_EMISMATCH, "%s: witness is for %s but %s is a %s key", w->path,
-                       curve_get(w->curve)->name, zk->path, zk->ci->name);
+                       curve_get(w->curve)->name, zk->path, curve_get(zk->curve)->name);
     if (w->n_witness != zk->n_vars)
         return sp_fail(e, SP_EMISMATCH, "%s: nWitness %u != the key's nVars %u (%s)", w->path,
                        w->n_witness, zk->n_vars, zk->path);

@@ -14,7 +14,7 @@
 
 #include "curve.h"
 #include "err.h"
-#include "zkey.h"
+#include "key_shape.h"
 
 struct wtns {
     const char *path;
@@ -33,9 +33,11 @@ int wtns_open(struct wtns *w, int fd, const char *path, struct sp_err *e);
 int wtns_read(const struct wtns *w, int fd, void *dst, uint64_t first,
               uint64_t count, struct sp_err *e);
 
-/* Checks that the witness fits the key: same curve, nWitness = nVars.
+/* Checks that the witness fits the key's shape (key_shape.h): same curve, nWitness = nVars.
  * -SP_EMISMATCH naming both files ("w.wtns: witness is for bls12381 but
  * k.zkey is a bn128 key", "w.wtns: nWitness 310 != the key's nVars 2981 (k.zkey)"). */
+int wtns_check_shape(const struct wtns *w, const struct key_shape *zk, struct sp_err *e);
+/* The same against a zkey's header. */
 int wtns_check_key(const struct wtns *w, const struct zkey *zk, struct sp_err *e);
 
 #endif

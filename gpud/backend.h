@@ -7,8 +7,10 @@
  *                 into its own buffers; the CUDA backend will upload it) —
  *                 after it returns, the caller releases the slot;
  *   prove_finish  does the rest and assembles the proof.
- * The CPU backend is a real, multi-threaded backend: the one CI tests and the
- * correctness oracle for the CUDA one. This header names no backend: each
+ * Each backend proves every key format (snarkjs zkey, bellperson .params +
+ * PCE) through its own row of backend_ops.format, one pair of files per
+ * format (gpud/README.md). The CPU backend is a real, multi-threaded
+ * backend: the one CI tests and the correctness oracle for the CUDA one. This header names no backend: each
  * implementation exports its ops (gpud/cpu/cpu_backend.h,
  * gpud/cuda/cuda_backend.h) and gpud/select.c chooses among them.
  */
@@ -17,11 +19,11 @@
 
 #include <stdint.h>
 
-#include "bellperson_prove.h"
+#include "child_keys.h"
+#include "ctl.h"
 #include "err.h"
 #include "proof.h"
 #include "stages.h"
-#include "zkey.h"
 
 /* Read-only views into a READY slot's payload (layout: shm/payload.h). */
 struct prove_input {
@@ -32,6 +34,37 @@ struct prove_input {
 };
 
 struct backend;
+
+/* One key format on one backend (a row of backend_ops.format; gpud/README.md
+ * "Adding a key format"). k is the loaded key (shm/child_keys.h): its
+ * shape in k->shape, the format's own parts beside it (a zkey's mapping in
+ * k->zk), and k->prover_key, what gpud decoded for it (gpud/key_format.h). */
+struct backend_format {
+    /* takes what the proof needs off the slot (in); after it returns the
+     * caller releases the slot. *job is the backend's. */
+    int (*prove_start)(struct backend *be, const struct child_key *k,
+                       const struct prove_input *in, void **job, struct sp_err *e);
+    /* On failure the job is freed. On success it is freed too, unless the
+     * format has job_done: then the caller checks the proof and calls
+     * reprove (a proof that failed the check) and/or job_done. */
+    int (*prove_finish)(struct backend *be, const struct child_key *k, void *job,
+                        struct groth16_proof *out, struct stage_times *t, struct sp_err *e);
+    void (*job_done)(struct backend *be, void *job);
+    /* optional: the job's proof failed the caller's check; prove it once
+     * more by an independent path (the CUDA backend: on be->fallback, from
+     * the inputs it kept) so a device fault is told from a bad witness.
+     * 0 and a new proof (to be checked), 1 when the job was proved on that
+     * path already (the check's verdict stands), or an error. */
+    int (*reprove)(struct backend *be, const struct child_key *k, void *job,
+                   struct groth16_proof *out, struct stage_times *t, struct sp_err *e);
+    /* optional: whether k can be proved within the backend's device memory
+     * budget (be->device_mem), checked when gpud loads the key: an error
+     * naming the budget and the figure needed makes the load fail */
+    int (*key_check)(struct backend *be, const struct child_key *k, struct sp_err *e);
+    /* optional: forget what the backend holds for k (before it is unmapped) */
+    void (*key_drop)(struct backend *be, const struct child_key *k);
+};
+
 struct backend_ops {
     const char *name;
     unsigned workers; /* proofs gpud runs at once on this backend (0: 1) */
@@ -45,44 +78,14 @@ struct backend_ops {
      * are reported as they are */
     int device_errors;
     int (*open)(struct backend *be, struct sp_err *e);
-    int (*prove_start)(struct backend *be, const struct zkey *zk,
-                       const struct prove_input *in, void **job, struct sp_err *e);
-    /* On failure the job is freed. On success it is freed too, unless the
-     * backend has job_done: then the caller checks the proof and calls
-     * reprove (a proof that failed the check) and/or job_done. */
-    int (*prove_finish)(struct backend *be, const struct zkey *zk, void *job,
-                        struct groth16_proof *out, struct stage_times *t,
-                        struct sp_err *e);
-    void (*job_done)(struct backend *be, void *job);
-    /* optional: the job's proof failed the caller's check; prove it once
-     * more by an independent path (the CUDA backend: on be->fallback, from
-     * the inputs it kept) so a device fault is told from a bad witness. */
-    int (*reprove)(struct backend *be, const struct zkey *zk, void *job,
-                   struct groth16_proof *out, struct stage_times *t, struct sp_err *e);
+    /* the key formats it proves, by enum ctl_key_kind (NULL: not this one) */
+    const struct backend_format *format[CTL_KEY_KINDS];
     /* optional: 1 once the backend can prove nothing more (a GPU's lost
      * context, a sticky error): gpud exits so a fresh process takes over */
     int (*lost)(struct backend *be);
-    /* optional: whether zk can be proved within the backend's device memory
-     * budget (be->device_mem), checked when gpud loads the key: an error
-     * naming the budget and the figure needed makes the load fail */
-    int (*key_check)(struct backend *be, const struct zkey *zk, struct sp_err *e);
-    /* optional: forget what the backend holds for zk (before it is unmapped) */
-    void (*key_drop)(struct backend *be, const struct zkey *zk);
     /* optional: the memory prove_input views will point into (the slot
      * pool's payload mapping), for the backend to register for fast copies */
     void (*host_memory)(struct backend *be, void *p, size_t len);
-    /* optional: one bellperson partition on the device (gpud/bellperson_work.h):
-     * *engine is what the backend keeps for key k (NULL before its first
-     * proof; freed by bp_key_drop); a, b the slot's vectors (the
-     * slot's form of shm/payload.h, left as they are; the backend forms c
-     * = a∘b), w the witness; A, B, C the proof. Without
-     * it, or when it fails with -E2BIG (the key does not fit the budget),
-     * the partition is proved on the CPU (gpud/cpu/bellperson_prove.h). */
-    int (*bp_prove)(struct backend *be, void **engine, const struct bp_key *k,
-                    const struct bp_pce *p, const uint8_t *w, const bls12381_fr_t *a,
-                    const bls12381_fr_t *b, bls12381_g1_affine_t *A,
-                    bls12381_g2_affine_t *B, bls12381_g1_affine_t *C, struct sp_err *e);
-    void (*bp_key_drop)(struct backend *be, void *engine);
     /* optional: one line for `slotprove status` (device memory, resident keys) */
     int (*status)(struct backend *be, char *buf, size_t len);
     /* optional: device memory in bytes: the budget the backend keeps within
@@ -115,5 +118,13 @@ struct backend {
     unsigned device_share;
     char description[200];      /* for the start-up line: "cuda: NVIDIA H200, …" */
 };
+
+/* k's row on be: set for every kind child_key_load accepts and the backend
+ * proves (gpud refuses a key whose row is NULL at KEY_LOAD). */
+static inline const struct backend_format *backend_format(const struct backend *be,
+                                                          const struct child_key *k)
+{
+    return k->kind < CTL_KEY_KINDS ? be->ops->format[k->kind] : NULL;
+}
 
 #endif

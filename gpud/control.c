@@ -24,7 +24,7 @@ int control_handle(void)
         if (rc <= 0)
             return 1; /* EOF: the supervisor is gone or closed us */
         int quit = 0;
-        if (m.type == CTL_KEY_LOAD && nfds == (m.key_kind == CTL_KEY_BELLPERSON ? 2 : 1))
+        if (m.type == CTL_KEY_LOAD) /* its descriptors checked by the loader (child_keys.h) */
             key_table_load(&m, fds, nfds);
         else if (m.type == CTL_KEY_DROP)
             key_table_drop(m.key_id);

@@ -3,7 +3,7 @@
 
 #include <pthread.h>
 
-#include "bellperson_key.h"
+#include "key_format.h"
 #include "send.h"
 #include "state.h"
 
@@ -33,14 +33,18 @@ void key_table_unlock(void)
     pthread_rwlock_unlock(&keys_lock);
 }
 
-/* called with the write side held */
+/* called with the write side held: the backend forgets the key, gpud's
+ * decoding is freed, then it is unmapped */
 static void drop_locked(uint32_t id)
 {
     const struct child_key *k = child_key_get(keys, id);
-    if (k && k->kind == CTL_KEY_ZKEY && gpud_backend.ops->key_drop)
-        gpud_backend.ops->key_drop(&gpud_backend, &k->zk);
-    if (k && k->kind == CTL_KEY_BELLPERSON)
-        bellperson_key_free(&keys[id]);
+    if (k) {
+        const struct backend_format *f = backend_format(&gpud_backend, k);
+        if (f && f->key_drop)
+            f->key_drop(&gpud_backend, k);
+        if (key_format(k)->free)
+            key_format(k)->free(&keys[id]);
+    }
     child_key_drop(keys, id);
 }
 
@@ -51,13 +55,18 @@ void key_table_load(const struct ctl_msg *req, const int *fds, int nfds)
     if (req->key_id < CTL_MAX_KEYS)
         drop_locked(req->key_id); /* a reload replaces it */
     int rc = child_key_load(keys, req, fds, nfds, gpud_backend.nthreads, &e);
-    if (rc == 0 && req->key_kind == CTL_KEY_BELLPERSON &&
-        (rc = bellperson_key_load(&keys[req->key_id], fds[0], &e)) < 0)
-        drop_locked(req->key_id);
-    else if (rc == 0 && req->key_kind == CTL_KEY_ZKEY && gpud_backend.ops->key_check) {
-        const struct child_key *k = child_key_get(keys, req->key_id);
-        if (k && (rc = gpud_backend.ops->key_check(&gpud_backend, &k->zk, &e)) < 0)
-            drop_locked(req->key_id); /* too large for the device budget */
+    if (rc == 0) {
+        struct child_key *k = &keys[req->key_id];
+        const struct backend_format *f = backend_format(&gpud_backend, k);
+        if (!f)
+            rc = sp_fail(&e, -SP_EUNSUPPORTED, "%s: the %s backend proves no key of this format",
+                         k->name, gpud_backend.ops->name);
+        if (rc == 0 && key_format(k)->load)
+            rc = key_format(k)->load(k, fds, nfds, &e); /* the points decoded */
+        if (rc == 0 && f->key_check)
+            rc = f->key_check(&gpud_backend, k, &e); /* too large for the device budget */
+        if (rc < 0)
+            drop_locked(req->key_id);
     }
     if (rc < 0)
         send_msg(CTL_KEY_ERR, 0, 0, req->key_id, rc, NULL, e.msg);

@@ -11,9 +11,10 @@
  *   key_table_load(req, fds, nfds)
  *                           KEY_LOAD: takes the write side, replaces key
  *                           req->key_id (the backend forgets the old one),
- *                           decodes a bellperson key's points
- *                           (bellperson_work.h) and answers KEY_OK or
- *                           KEY_ERR with the reason.
+ *                           decodes what its format needs (key_format.h),
+ *                           asks the backend's row whether it fits
+ *                           (key_check) and answers KEY_OK or KEY_ERR with
+ *                           the reason.
  *   key_table_drop(id)      KEY_DROP: takes the write side; the backend
  *                           forgets the key, then it is unmapped.
  */

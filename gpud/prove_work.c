@@ -7,10 +7,10 @@
 #include <string.h>
 
 #include "fault_delay.h"
+#include "key_format.h"
 #include "key_table.h"
 #include "payload.h"
 #include "pool_scan.h"
-#include "self_check.h"
 #include "send.h"
 #include "state.h"
 
@@ -25,18 +25,18 @@ void prove_work_verify(int on)
 
 /* A backend's error as the supervisor should read it: a device backend's
  * failures are the device's (the partition is proved again), never the
- * input's; the others' are reported as they are. */
+ * input's, except -E2BIG (a key the device cannot hold under `cuda`, no
+ * CPU behind it: proving it again would fail again); the others' are
+ * reported as they are. */
 static int device_status(int rc)
 {
-    return gpud_backend.ops->device_errors ? -SP_EDEVICE : rc;
+    return gpud_backend.ops->device_errors && rc != -E2BIG ? -SP_EDEVICE : rc;
 }
 
-int prove_work_self_verify(void)
-{
-    return self_verify;
-}
-
-void prove_work_send(const struct slot_header *hp, const struct stage_times *tp,
+/* A checked proof to the supervisor: the public signals it was checked
+ * against (n_public × 32 bytes, CTL_PUBLIC messages; pub may be NULL),
+ * then PROVED with the proof in binary and the stage times. */
+static void send_proof(const struct slot_header *hp, const struct stage_times *tp,
                      const uint8_t *pub, uint32_t n_public, const struct groth16_proof *proof)
 {
     struct slot_header h = *hp;
@@ -52,7 +52,7 @@ void prove_work_send(const struct slot_header *hp, const struct stage_times *tp,
         m.job_id = h.job_id;
         m.partition = h.partition;
         m.key_id = h.key_id;
-        m.slot = first;
+        m.first = first;
         ctl_bytes(&m, pub + (size_t)first * 32, n * 32);
         send_ctl(&m);
     }
@@ -77,16 +77,20 @@ void prove_work(const struct work *w)
     int rc;
 
     memset(&t, 0, sizeof(t));
-    const struct zkey *zk = &key_table_get(h.key_id)->zk;
+    /* the key's format: the backend's row proves, gpud's checks */
+    const struct child_key *k = key_table_get(h.key_id);
+    const struct backend_format *f = backend_format(be, k);
+    const struct key_format *kf = key_format(k);
+    const struct key_shape *sh = &k->shape;
     const uint8_t *p = pool_payload(&gpud_pool, slot);
-    struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
+    struct payload_layout pl = payload_layout(sh->domain_size, sh->n_vars);
     struct prove_input in = { p + pl.a, p + pl.b, p + pl.witness };
     void *job = NULL;
     /* the public signals, for the proof's check, before the slot goes */
-    uint8_t *pub = malloc((size_t)zk->n_public * 32 + 32);
+    uint8_t *pub = malloc((size_t)sh->n_public * 32 + 32);
     if (pub)
-        memcpy(pub, in.witness + 32, (size_t)zk->n_public * 32);
-    rc = be->ops->prove_start(be, zk, &in, &job, &e);
+        memcpy(pub, in.witness + 32, (size_t)sh->n_public * 32);
+    rc = f->prove_start(be, k, &in, &job, &e);
     /* the data is off the slot (or the start failed): either way it is free */
     slot_release(&gpud_pool, slot, gen, gpud_args.incarnation);
     pool_trace_buffers(&gpud_pool, gpud_trace_buffers, "gpud", gpud_args.incarnation, "release");
@@ -100,7 +104,7 @@ void prove_work(const struct work *w)
     struct groth16_proof proof;
     struct progress_ctx pc = { h.job_id, h.partition };
     progress_set(&pc);
-    rc = be->ops->prove_finish(be, zk, job, &proof, &t, &e);
+    rc = f->prove_finish(be, k, job, &proof, &t, &e);
     if (rc < 0) {
         progress_set(NULL);
         free(pub);
@@ -109,31 +113,34 @@ void prove_work(const struct work *w)
     }
     t.ns[STAGE_PROVE] = now_ns() - t0;
     if (self_verify) {
-        rc = pub ? proof_self_check(zk, pub, &proof, &t.ns[STAGE_VERIFY], &e)
+        rc = pub ? kf->check(k, pub, &proof, &t.ns[STAGE_VERIFY], &e)
                  : sp_fail(&e, -ENOMEM, "gpud: out of memory for the public signals");
-        if (rc == -SP_EVERIFY && be->ops->reprove) {
+        if (rc == -SP_EVERIFY && f->reprove) {
             /* a device fault fails the check as an unsatisfied witness
              * does: prove once more another way before saying which */
-            fprintf(stderr, "gpud: the %s proof of job %llu partition %u failed its check; "
-                    "proving it again on the %s backend\n", be->ops->name,
-                    (unsigned long long)h.job_id, h.partition,
-                    be->fallback ? be->fallback->ops->name : be->ops->name);
+            struct sp_err first = e;
             e.msg[0] = 0;
-            rc = be->ops->reprove(be, zk, job, &proof, &t, &e);
-            if (rc == 0)
-                rc = proof_self_check(zk, pub, &proof, &t.ns[STAGE_VERIFY], &e);
+            int r = f->reprove(be, k, job, &proof, &t, &e);
+            if (r > 0) { /* proved that other way already: the verdict stands */
+                e = first;
+            } else {
+                fprintf(stderr, "gpud: the %s proof of job %llu partition %u failed its check; "
+                        "proving it again on the %s backend\n", be->ops->name,
+                        (unsigned long long)h.job_id, h.partition,
+                        be->fallback ? be->fallback->ops->name : be->ops->name);
+                rc = r == 0 ? kf->check(k, pub, &proof, &t.ns[STAGE_VERIFY], &e) : r;
+            }
         }
         send_progress(&pc, STAGE_VERIFY, t.ns[STAGE_VERIFY]);
     }
     progress_set(NULL);
-    if (be->ops->job_done)
-        be->ops->job_done(be, job);
+    if (f->job_done)
+        f->job_done(be, job);
     if (rc < 0) { /* a proof that fails is never sent */
         free(pub);
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
         return;
     }
-    prove_work_send(&h, &t, pub, zk->n_public, &proof);
+    send_proof(&h, &t, pub, sh->n_public, &proof);
     free(pub);
 }
-

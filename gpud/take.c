@@ -26,7 +26,7 @@ static int check_header(const struct slot_header *h, uint32_t gen, struct sp_err
     const struct child_key *k = key_table_get(h->key_id);
     if (!k)
         return sp_fail(e, SP_EINTERNAL, "slot names key %u, which gpud has not loaded", h->key_id);
-    const struct zkey *zk = &k->zk;
+    const struct key_shape *zk = &k->shape;
     if (h->domain_size != zk->domain_size || h->n_vars != zk->n_vars)
         return sp_fail(e, SP_EINTERNAL,
                        "slot header (domain %llu, nVars %llu) does not match key %s (domain %u, nVars %u)",

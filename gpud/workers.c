@@ -7,7 +7,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "bellperson_work.h"
 #include "key_table.h"
 #include "send.h"
 #include "state.h"
@@ -36,11 +35,7 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&work_lock);
 
         key_table_rdlock();
-        const struct child_key *k = key_table_get(w.h.key_id);
-        if (k && k->kind == CTL_KEY_BELLPERSON)
-            bellperson_work(&w, k); /* bellperson_work.h */
-        else
-            prove_work(&w);
+        prove_work(&w); /* every key format: prove_work.h */
         key_table_unlock();
         /* the proof's freed working memory (copied-off vectors, MSM buckets
          * of every pool thread) goes back to the kernel: glibc keeps it in

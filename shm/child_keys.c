@@ -23,12 +23,18 @@ static int load_bellperson(struct child_key *k, int params_fd, int pce_fd, unsig
         return rc;
     }
     if ((rc = bp_params_match_pce(&k->params, &k->pce, e)) < 0 ||
-        (rc = bp_key_shape(&k->zk, &k->pce, k->name, e)) < 0) {
+        (rc = bp_key_shape(&k->shape, &k->pce, k->name, e)) < 0) {
         bp_pce_close(&k->pce);
         bp_params_close(&k->params);
         return rc;
     }
     return 0;
+}
+
+int child_key_nfds(uint32_t kind)
+{
+    static const int nfds[CTL_KEY_KINDS] = { [CTL_KEY_ZKEY] = 1, [CTL_KEY_BELLPERSON] = 2 };
+    return kind < CTL_KEY_KINDS ? nfds[kind] : 0;
 }
 
 int child_key_load(struct child_key tab[CTL_MAX_KEYS], const struct ctl_msg *req,
@@ -50,7 +56,8 @@ int child_key_load(struct child_key tab[CTL_MAX_KEYS], const struct ctl_msg *req
     } else if (k->kind == CTL_KEY_ZKEY) {
         if (nfds < 1)
             return sp_fail(e, -EINVAL, "KEY_LOAD without a key descriptor");
-        rc = zkey_open(&k->zk, fds[0], k->name, e);
+        if ((rc = zkey_open(&k->zk, fds[0], k->name, e)) == 0)
+            key_shape_of_zkey(&k->shape, &k->zk);
     } else {
         return sp_fail(e, -EINVAL, "%s: KEY_LOAD of unknown kind %u", k->name, k->kind);
     }

@@ -4,7 +4,8 @@
  * in ctl.h). A snarkjs key is a read-only mapping of the .zkey (zkey_open);
  * a bellperson key (kind CTL_KEY_BELLPERSON) is its .params' layout
  * (bp_params_open, no point decoded here) and its cuzk PCE (bp_pce_open,
- * validated whole), with zk holding the key's shape only (bellperson_shape.h).
+ * validated whole). Every format fills shape, the one thing the slot
+ * layout, the witness checks and the proofs' public signals read.
  */
 #ifndef SLOTPROVE_CHILD_KEYS_H
 #define SLOTPROVE_CHILD_KEYS_H
@@ -15,13 +16,16 @@
 #include "bellperson_pce.h"
 #include "ctl.h"
 #include "err.h"
+#include "key_shape.h"
 #include "zkey.h"
 
 struct child_key {
     int loaded;
     char name[256];            /* the name the supervisor gave it, for messages */
     uint32_t kind;             /* enum ctl_key_kind */
-    struct zkey zk;            /* a zkey's mapping; a bellperson key's shape */
+    struct key_shape shape;    /* every format's: the slot layout, the witness checks
+                                  (common/key_shape.h) */
+    struct zkey zk;            /* a zkey's mapping (zeroed for other formats) */
     char params_name[256], pce_name[256]; /* bellperson: the two files, for messages */
     struct bp_params params;   /* bellperson: the .params (layout, mapped) */
     struct bp_pce pce;         /* bellperson: the constraint file (mapped, checked) */
@@ -36,6 +40,11 @@ struct child_key {
  * the reader's code, with the reason in e. */
 int child_key_load(struct child_key tab[CTL_MAX_KEYS], const struct ctl_msg *req,
                    const int *fds, int nfds, unsigned nthreads, struct sp_err *e);
+
+/* The descriptors a KEY_LOAD of this kind carries for the key itself (a
+ * zkey 1: the .zkey; bellperson 2: .params and PCE); 0 for an unknown kind.
+ * Any after them are the child's own (synthd: a shared index). */
+int child_key_nfds(uint32_t kind);
 
 /* KEY_DROP: unmaps key id if loaded (the caller freed prover_key). */
 void child_key_drop(struct child_key tab[CTL_MAX_KEYS], uint32_t id);

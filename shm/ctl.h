@@ -54,10 +54,18 @@ enum ctl_type {
                         job's public.json: run/witness_job.h) */
 };
 
+/* What a SYNTH asks for (its descriptors follow from it). */
+enum ctl_synth_mode {
+    CTL_SYNTH_WITNESS = 0, /* fd[0]: the partition's .wtns */
+    CTL_SYNTH_INPUT = 1,   /* fd[0]: the input .json, fd[1]: the witness program, then
+                              its companions (a .dat, or two .js files): an input job */
+};
+
 /* What a KEY_LOAD carries. */
 enum ctl_key_kind {
     CTL_KEY_ZKEY = 0,       /* a snarkjs .zkey */
     CTL_KEY_BELLPERSON = 1, /* a bellperson .params and cuzk's PCE (common/README-bellperson.md) */
+    CTL_KEY_KINDS           /* how many: the formats' tables are indexed by kind */
 };
 
 struct ctl_msg {
@@ -68,8 +76,13 @@ struct ctl_msg {
     uint32_t slot;
     uint32_t gen;
     uint32_t gpud;       /* SYNTH: the gpud whose ring and doorbell get the ticket */
+    uint32_t synth_mode; /* SYNTH: enum ctl_synth_mode */
     uint32_t stage;      /* PROGRESS: the enum stage that finished */
     uint32_t key_kind;   /* KEY_LOAD: enum ctl_key_kind */
+    uint32_t first;      /* PUBLIC: the index of the first public signal in text */
+    uint64_t load_seq;   /* KEY_LOAD: the supervisor's load sequence, echoed by a
+                            synthd's KEY_OK and KEY_ERR (a late answer for an
+                            evicted key under the same id is told apart) */
     int32_t status;      /* 0 or a negative error code */
     struct stage_times times;
     uint64_t slot_wait_ns; /* SYNTH_DONE: time synthd waited for a FREE slot */

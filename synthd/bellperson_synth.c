@@ -16,6 +16,6 @@ int bellperson_synth_slot(const struct child_key *k, const uint8_t *witness, uin
         return sp_fail(e, SP_ERANGE, "%s: wire 0 is not 1 (bellperson's \"one\" input)", wname);
     /* the slot's witness is read in place (standard form; pce_synth.h) */
     bp_pce_synth_ab(&k->pce, (const bls12381_fr_t *)witness, (bls12381_fr_t *)a,
-                    (bls12381_fr_t *)b, k->zk.domain_size, nthreads);
+                    (bls12381_fr_t *)b, k->shape.domain_size, nthreads);
     return 0;
 }

@@ -11,7 +11,7 @@
  * slot header, publishes the slot (READY + ticket) and rings gpud's doorbell.
  * A bellperson key (KEY_LOAD of kind CTL_KEY_BELLPERSON) brings cuzk's
  * constraint file instead of a zkey: a, b come from its CSR rows
- * (bellperson_synth.h), into the same slot layout.
+ * (bellperson_synth.h, its row in key_synth.h), into the same slot layout.
  * It never talks to the GPU. It may be SIGKILLed at any moment: the
  * supervisor reclaims a FILLING slot after reaping it.
  */
@@ -25,11 +25,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "bellperson_synth.h"
 #include "child.h"
 #include "child_keys.h"
 #include "ctl.h"
 #include "fault_point.h"
+#include "key_synth.h"
 #include "parallel.h"
 #include "payload.h"
 #include "pool.h"
@@ -61,6 +61,7 @@ static void reply(const struct ctl_msg *req, uint32_t type, int status, const ch
     ctl_init(&m, type);
     m.key_id = req->key_id;
     m.job_id = req->job_id;
+    m.load_seq = req->load_seq; /* KEY_ERR: the load it answers */
     m.partition = req->partition;
     m.status = status;
     ctl_text(&m, "%s", text ? text : "");
@@ -69,9 +70,8 @@ static void reply(const struct ctl_msg *req, uint32_t type, int status, const ch
 
 static void key_drop(uint32_t id)
 {
-    const struct child_key *k = child_key_get(keys, id);
-    if (k && k->kind == CTL_KEY_ZKEY)
-        synth_index_free(&index_of[id]);
+    if (id < CTL_MAX_KEYS)
+        synth_index_free(&index_of[id]); /* none (zeroed) for a key without one */
     child_key_drop(keys, id);
 }
 
@@ -82,7 +82,7 @@ static void reply_key_ok(const struct ctl_msg *req, int index_fd)
     struct ctl_msg m;
     ctl_init(&m, CTL_KEY_OK);
     m.key_id = req->key_id;
-    m.job_id = req->job_id; /* the supervisor's load sequence, echoed */
+    m.load_seq = req->load_seq; /* the supervisor's, echoed */
     for (;;) {
         int rc = ctl_send(args.ctl_fd, &m, &index_fd, index_fd >= 0 ? 1 : 0);
         if ((rc != -EAGAIN && rc != -ENOBUFS) || !child_supervisor_alive(&args))
@@ -157,21 +157,21 @@ static void key_settle(void)
     build.index_fd = -1;
 }
 
-/* KEY_LOAD: fd[0] the key; fd[1], when the supervisor has one, the index
- * another synthd built for it (mapped, not rebuilt). A zkey's index is
- * built in the background (above); a bellperson key loads here. */
+/* KEY_LOAD: the key's descriptors (child_key_nfds of its kind); after
+ * them, when the supervisor has one, the index another synthd built for it
+ * (mapped, not rebuilt). A key with an index (key_synth.h) has it built in
+ * the background (above); any other loads here. */
 static void key_load(const struct ctl_msg *req, const int *fds, int nfds)
 {
     struct sp_err e = { "" };
     key_settle();
     key_drop(req->key_id);
-    int bellperson = req->key_kind == CTL_KEY_BELLPERSON;
-    int rc = child_key_load(keys, req, fds, bellperson ? nfds : 1, nthreads, &e);
+    int rc = child_key_load(keys, req, fds, nfds, nthreads, &e);
     if (rc < 0) {
         reply(req, CTL_KEY_ERR, rc, e.msg);
         return;
     }
-    if (bellperson) {
+    if (!key_synth(&keys[req->key_id])->index) {
         reply_key_ok(req, -1);
         return;
     }
@@ -179,8 +179,9 @@ static void key_load(const struct ctl_msg *req, const int *fds, int nfds)
     build.rc = 0;
     build.e.msg[0] = 0;
     build.index_fd = -1;
-    build.offered = nfds >= 2;
-    build.shared_fd = build.offered ? dup(fds[1]) : -1; /* -1: a private build */
+    int nkey = child_key_nfds(req->key_kind);
+    build.offered = nfds > nkey;
+    build.shared_fd = build.offered ? dup(fds[nkey]) : -1; /* -1: a private build */
     build.active = 1;
     build.threaded = pthread_create(&build.th, NULL, build_index, NULL) == 0;
     if (!build.threaded) { /* no thread to spare: build here and answer */
@@ -253,9 +254,10 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
         reply(req, CTL_SYNTH_ERR, -EINVAL, "synthd: key not loaded");
         return;
     }
-    const struct zkey *zk = &k->zk;
+    const struct key_shape *zk = &k->shape;
     const struct synth_index *ix = &index_of[req->key_id];
-    if ((rc = wtns_open(&w, wfd, wname, &e)) < 0 || (rc = wtns_check_key(&w, zk, &e)) < 0) {
+    const struct key_synth *ks = key_synth(k);
+    if ((rc = wtns_open(&w, wfd, wname, &e)) < 0 || (rc = wtns_check_shape(&w, zk, &e)) < 0) {
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;
     }
@@ -284,7 +286,7 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
     /* pread straight into the slot; for a large circom witness also into
      * the private huge-page copy synth_ab gathers from (witness_read.h) */
     const void *gw = wit;
-    if ((rc = synth_read_witness_copy(&w, wfd, wit, k->kind == CTL_KEY_BELLPERSON ? NULL : &wcopy,
+    if ((rc = synth_read_witness_copy(&w, wfd, wit, ks->wcopy ? &wcopy : NULL,
                                       &gw, nthreads, &e)) < 0 ||
         (pinned &&
          (rc = wtns_pin_check(&req->pin, wfd, wit + 32, (size_t)zk->n_public * 32, wname, &e)) < 0)) {
@@ -293,16 +295,12 @@ static void synthesize(const struct ctl_msg *req, int wfd, const char *wname, in
         reply(req, CTL_SYNTH_ERR, rc, e.msg);
         return;
     }
-    if (k->kind == CTL_KEY_BELLPERSON) {
-        if ((rc = bellperson_synth_slot(k, wit, a, b, wname, nthreads, &e)) < 0) {
-            slot_abandon(&pool, slot, gen, args.incarnation);
-            reply(req, CTL_SYNTH_ERR, rc, e.msg);
-            return;
-        }
-    } else if (zk->curve == CURVE_BN254)
-        bn254_synth_ab(ix, zk, gw, a, b, nthreads);
-    else
-        bls12381_synth_ab(ix, zk, gw, a, b, nthreads);
+    if ((rc = ks->fill(k, ix, gw, wit, a, b, wname, nthreads, &e)) < 0) {
+        synth_wcopy_done(&wcopy);
+        slot_abandon(&pool, slot, gen, args.incarnation);
+        reply(req, CTL_SYNTH_ERR, rc, e.msg);
+        return;
+    }
     synth_wcopy_done(&wcopy);
 
     struct slot_header h;
@@ -369,7 +367,7 @@ static void synthesize_input(const struct ctl_msg *req, int input_fd, int prog_f
     }
     witness_limits_init(&lim, args.witness_mem, args.witness_cpu, args.witness_time);
     /* .wtns: header 12, section 1 (12 + 40), section 2 header 12, values */
-    uint64_t max_wtns = 76 + (uint64_t)k->zk.n_vars * 32 + 4096;
+    uint64_t max_wtns = 76 + (uint64_t)k->shape.n_vars * 32 + 4096;
     fault_point_kill("synthd-witness", name);
     int rc = witness_program_run(prog_fd, prog, aux, naux, input_fd, name, &lim, max_wtns, &wfd, &e);
     /* a program of another circuit: one message with both wire counts */
@@ -442,25 +440,23 @@ int main(int argc, char **argv)
             return 1;
         }
         switch (m.type) {
-        case CTL_KEY_LOAD:
-            if (nfds == 1 || nfds == 2)
-                key_load(&m, fds, nfds);
-            else
-                reply(&m, CTL_KEY_ERR, -EINVAL, "KEY_LOAD without a key descriptor");
+        case CTL_KEY_LOAD: /* its descriptors checked by the loader (child_keys.h) */
+            key_load(&m, fds, nfds);
             break;
         case CTL_SYNTH:
             /* an input job's witness program starts before the pending
              * build is waited for (synthesize_input settles it) */
-            if (nfds < 2)
-                key_settle();
-            if (nfds == 1) {
+            if (m.synth_mode == CTL_SYNTH_WITNESS && nfds == 1) {
                 char wname[256];
+                key_settle();
                 snprintf(wname, sizeof(wname), "%.255s", m.text);
                 synthesize(&m, fds[0], wname, 1);
-            } else if (nfds >= 2) {
+            } else if (m.synth_mode == CTL_SYNTH_INPUT && nfds >= 2) {
                 synthesize_input(&m, fds[0], fds[1], fds + 2, nfds - 2);
-            } else
-                reply(&m, CTL_SYNTH_ERR, -EINVAL, "SYNTH without a witness descriptor");
+            } else {
+                key_settle();
+                reply(&m, CTL_SYNTH_ERR, -EINVAL, "SYNTH: its descriptors do not match its mode");
+            }
             break;
         case CTL_KEY_DROP:
             key_settle();

@@ -22,10 +22,19 @@ include its own room and lower rooms only; synthd and gpud (two programs of
 one level) include neither each other; tests/ may include anything and
 nothing includes tests/ except tests/.
 
+Inside gpud (SUBFOLDER_ROOMS; run/ has its own order of sub-rooms,
+run/README.md), the subfolders of one folder are siblings that know nothing
+of each other (gpud/cpu and gpud/cuda: no arrow between them, the
+"sideways" check), and a room's own top-level files are what its
+subfolders build on: a top-level module reaches into a subfolder only if
+it is the room's one chooser (CHOOSERS: gpud/select names the backends).
+
 Fails (exit 1) on
   - a cycle: every strongly connected component of more than one module is
     printed with one concrete circle and the #include lines that make it;
-  - an arrow from a lower room to a higher one (or between synthd and gpud).
+  - an arrow from a lower room to a higher one (or between synthd and gpud);
+  - inside gpud, an arrow between sibling subfolders, or from the room's
+    top level into a subfolder (other than from CHOOSERS).
 --graph prints every arrow as well. Python 3 standard library only.
 """
 import os
@@ -36,6 +45,8 @@ ROOTS = ["common", "shm", "synthd", "gpud", "run", "tests"]
 RANK = {"common": 0, "shm": 1, "synthd": 2, "gpud": 2, "run": 3, "tests": 4}
 EXTS = (".c", ".h", ".cu", ".cuh")
 SKIP_DIRS = {"node_modules", "fixtures", "corpus", ".git"}
+SUBFOLDER_ROOMS = {"gpud"}
+CHOOSERS = {"gpud/select"}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 
 
@@ -234,6 +245,23 @@ def main(argv):
             if rb == "tests" or RANK[rb] > RANK[ra] or (RANK[rb] == RANK[ra]):
                 upward.append("  %s (%s) -> %s (%s)   %s" % (a, ra, b, rb, why[(a, b)]))
 
+    # inside a room: sibling subfolders apart, the top level below them
+    inner = []
+    for a in nodes:
+        for b in sorted(edges.get(a, ())):
+            if room(a) != room(b) or room(a) not in SUBFOLDER_ROOMS:
+                continue
+            pa, pb = a.split("/"), b.split("/")
+            i = 0
+            while i < min(len(pa), len(pb)) - 1 and pa[i] == pb[i]:
+                i += 1
+            a_sub, b_sub = len(pa) > i + 1, len(pb) > i + 1
+            if a_sub and b_sub and pa[i] != pb[i]:
+                inner.append("  %s -> %s (sideways, between sibling folders)   %s" % (a, b, why[(a, b)]))
+            elif i == 1 and not a_sub and b_sub and a not in CHOOSERS:
+                inner.append("  %s -> %s (up, from %s's top level into a subfolder)   %s"
+                             % (a, b, room(a), why[(a, b)]))
+
     comps = sccs(nodes, edges)
     for c in comps:
         path = circle(c, edges)
@@ -242,6 +270,9 @@ def main(argv):
         for a, b in zip(path, path[1:]):
             lines.append("    " + why[(a, b)])
         problems.append("\n".join(lines))
+    if inner:
+        problems.append("arrows inside a room against its folders (siblings apart, subfolders above "
+                        "the top level):\n" + "\n".join(inner))
     if upward:
         problems.append("arrows against the room order (common -> shm -> synthd | gpud -> run):\n"
                         + "\n".join(upward))
@@ -251,8 +282,8 @@ def main(argv):
     if problems:
         for p in problems:
             print(p)
-        print("check-layout: FAILED (%d cycles, %d arrows against the room order)"
-              % (len(comps), len(upward)))
+        print("check-layout: FAILED (%d cycles, %d arrows against the room order, %d inside a room)"
+              % (len(comps), len(upward), len(inner)))
         return 1
     print("check-layout: no cycles, every arrow goes down the room order")
     return 0

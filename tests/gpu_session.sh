@@ -416,7 +416,7 @@ for stage in $STAGES; do
                     "$d/circuit.wtns" "$d/circuit.wtns" "$d/proof-$be$mem.bin" 2>"$d/err.txt" &&
                     "$BIN_DIR/slotprove" verify --bellperson -q "$d/circuit.vk" \
                         "$d/public.json,$d/public.json" "$d/proof-$be$mem.bin" 2>>"$d/err.txt"; then
-                    if [ "$be" = cuda ] && grep -q 'proving it again on the CPU\|proved on the CPU' "$d/err.txt"; then
+                    if [ "$be" = cuda ] && grep -qi 'proving it again on the CPU\|proved on the CPU' "$d/err.txt"; then
                         bad "2^$lg ${opt[*]}: the device's proof was not the one written (the CPU proved it)"
                     else
                         ok "2^$lg, 2 partitions, ${opt[*]}: proved, verified ($(((${EPOCHREALTIME/./} - ${t/./}) / 1000)) ms whole command)"
@@ -454,7 +454,7 @@ for stage in $STAGES; do
             grep -i 'bellperson key\|gpud:' "$d/serve.txt" | sed 's/^/#   /' | head -5
             # the unsatisfied witness's proof fails its check once and is proved again on
             # the CPU (which fails too); any other partition doing so is the device's fault
-            [ "$(grep -c 'proving it again on the CPU' "$d/serve.txt")" -le 1 ] &&
+            [ "$(grep -ci 'proving it again on the CPU' "$d/serve.txt")" -le 1 ] &&
                 ! grep -q 'proved on the CPU' "$d/serve.txt" ||
                 bad "serve --backend cuda: a device proof failed its check or fell back (the CPU proved it)"
         } 2>&1 | tee "$log"

@@ -54,7 +54,7 @@ Test(jobs, new_find_by_uid_and_number)
     for (uint32_t i = 0; i < 5; i++) {
         cr_assert_eq(b->parts[i].wfd, -1);
         cr_assert_null(b->parts[i].public_json);
-        cr_assert_null(b->parts[i].proof_json);
+        cr_assert_eq(b->parts[i].proved, 0);
     }
     cr_assert_eq(jobs_find(&t, a->id, 1000), a);
     cr_assert_null(jobs_find(&t, a->id, 1001), "another uid's job must not be found");

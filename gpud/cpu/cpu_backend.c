@@ -1,5 +1,6 @@
 /*
- * cpu_backend.c — the CPU prover backend (see backend.h).
+ * cpu_backend.c — the CPU prover backend (see backend.h), and its zkey row
+ * (the bellperson row: cpu_bellperson.h).
  *
  * prove_start copies a, b and the witness off the slot into private
  * buffers, with a third for c = a∘b, formed when the proof runs (gpud
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "cpu_backend.h"
+#include "cpu_bellperson.h"
 #include "cpu_prove.h"
 #include "payload.h"
 
@@ -39,10 +41,11 @@ static void job_free(struct cpu_job *j)
     free(j);
 }
 
-static int cpu_prove_start(struct backend *be, const struct zkey *zk,
+static int cpu_prove_start(struct backend *be, const struct child_key *k,
                            const struct prove_input *in, void **job, struct sp_err *e)
 {
     (void)be;
+    const struct zkey *zk = &k->zk;
     struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
     size_t vec = (size_t)pl.vec_bytes, wit = (size_t)pl.witness_bytes;
     struct cpu_job *j = calloc(1, sizeof(*j));
@@ -75,10 +78,11 @@ static int cpu_open(struct backend *be, struct sp_err *e)
     return 0;
 }
 
-static int cpu_prove_finish(struct backend *be, const struct zkey *zk, void *job,
+static int cpu_prove_finish(struct backend *be, const struct child_key *key, void *job,
                             struct groth16_proof *out, struct stage_times *t,
                             struct sp_err *e)
 {
+    const struct zkey *zk = &key->zk;
     struct cpu_job *j = job;
     struct cpu_priv *p = be->priv;
     unsigned k = zk->log_domain;
@@ -118,10 +122,18 @@ static void cpu_close(struct backend *be)
     be->priv = NULL;
 }
 
+/* the zkey row; the bellperson row is cpu_bellperson.c's */
+static const struct backend_format cpu_zkey_format = {
+    .prove_start = cpu_prove_start,
+    .prove_finish = cpu_prove_finish,
+};
+
 const struct backend_ops cpu_backend_ops = {
     .name = "cpu",
     .open = cpu_open,
-    .prove_start = cpu_prove_start,
-    .prove_finish = cpu_prove_finish,
+    .format = {
+        [CTL_KEY_ZKEY] = &cpu_zkey_format,
+        [CTL_KEY_BELLPERSON] = &cpu_bellperson_format,
+    },
     .close = cpu_close,
 };

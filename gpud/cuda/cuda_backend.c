@@ -1,6 +1,7 @@
 /*
  * cuda_backend.c — the CUDA prover backend (see cuda_backend.h, backend.h),
- * on the kernels of gpud/cuda/kernels/gpu_*.h.
+ * on the kernels of gpud/cuda/kernels/gpu_*.h, and its zkey row (the
+ * bellperson row: cuda_bellperson_row.h).
  *
  *   prove_start   uploads a, b and the witness off the slot into one of
  *                 the backend's device buffer sets (the slot is released
@@ -49,7 +50,7 @@
 #include "child.h"
 #include "fault_point.h"
 #include "cuda_backend.h"
-#include "cuda_bellperson.h"
+#include "cuda_bellperson_row.h"
 #include "cuda_budget.h"
 #include "cuda_fallback.h"
 #include "cuda_keys.h"
@@ -83,10 +84,11 @@ static void job_free(struct cuda_priv *p, struct cuda_job *j)
     free(j);
 }
 
-static int cuda_prove_start(struct backend *be, const struct zkey *zk,
+static int cuda_prove_start(struct backend *be, const struct child_key *ck,
                             const struct prove_input *in, void **job, struct sp_err *e)
 {
     struct cuda_priv *p = be->priv;
+    const struct zkey *zk = &ck->zk;
     struct payload_layout pl = payload_layout(zk->domain_size, zk->n_vars);
     size_t vec = (size_t)pl.vec_bytes, wit = (size_t)pl.witness_bytes;
     struct cuda_job *j = calloc(1, sizeof(*j));
@@ -137,7 +139,7 @@ static int cuda_prove_start(struct backend *be, const struct zkey *zk,
             job_free(p, j);
             return sp_fail(e, -E2BIG, "key %s is too large for the GPU", k->name);
         }
-        rc = cuda_cpu_start(p, j, zk, in, e);
+        rc = cuda_fallback_start(p, ck, in, &j->cpu_job, e);
         if (rc < 0) {
             job_free(p, j);
             return rc;
@@ -181,7 +183,7 @@ static int cuda_prove_start(struct backend *be, const struct zkey *zk,
             fprintf(stderr, "gpud: %s; proving this partition on the CPU\n", e->msg);
             cuda_set_put(p, j->set);
             j->set = NULL;
-            rc = cuda_cpu_start(p, j, zk, in, e);
+            rc = cuda_fallback_start(p, ck, in, &j->cpu_job, e);
         }
         if (rc < 0) {
             job_free(p, j);
@@ -289,17 +291,17 @@ static int gpu_phase(struct backend *be, const struct zkey *zk, struct cuda_job 
     return 0;
 }
 
-static int cuda_prove_finish(struct backend *be, const struct zkey *zk, void *job,
+static int cuda_prove_finish(struct backend *be, const struct child_key *ck, void *job,
                              struct groth16_proof *out, struct stage_times *t, struct sp_err *e)
 {
     struct cuda_priv *p = be->priv;
     struct cuda_job *j = job;
+    const struct zkey *zk = &ck->zk;
     int rc;
     if (j->cpu_job) {
-        p->fb->progress = be->progress;
-        p->fb->progress_arg = be->progress_arg;
-        rc = p->fb->ops->prove_finish(p->fb, zk, j->cpu_job, out, t, e);
+        rc = cuda_fallback_finish(be, ck, j->cpu_job, out, t, e);
         j->cpu_job = NULL; /* the CPU backend freed it */
+        j->on_fallback = 1;
         if (rc < 0)
             job_free(p, j);
         return rc;
@@ -333,7 +335,8 @@ static int cuda_prove_finish(struct backend *be, const struct zkey *zk, void *jo
          * again from the start (the failure is the device's) */
         if (p->fallback && !cuda_is_lost() && !j->set->lean) {
             fprintf(stderr, "gpud: %s; proving this partition on the CPU\n", e->msg);
-            rc = cuda_cpu_from_device(be, zk, j, out, t, e);
+            rc = cuda_cpu_from_device(be, ck, j, out, t, e);
+            j->on_fallback = rc == 0;
         }
         if (rc < 0)
             job_free(p, j);
@@ -352,15 +355,17 @@ static int cuda_prove_finish(struct backend *be, const struct zkey *zk, void *jo
     return rc;
 }
 
-static int cuda_reprove(struct backend *be, const struct zkey *zk, void *job,
+static int cuda_reprove(struct backend *be, const struct child_key *ck, void *job,
                         struct groth16_proof *out, struct stage_times *t, struct sp_err *e)
 {
     struct cuda_job *j = job;
+    if (j->on_fallback) /* the fallback proved it: its check's verdict stands */
+        return 1;
     if (j->set && j->set->lean) /* its inputs were overwritten by the LDEs in place */
         return sp_fail(e, -SP_EDEVICE,
                        "cuda backend: the proof failed its check and the partition's inputs are not kept "
                        "on the device under this budget (lean buffers): it is proved again");
-    return j->set ? cuda_cpu_from_device(be, zk, j, out, t, e)
+    return j->set ? cuda_cpu_from_device(be, ck, j, out, t, e)
                   : sp_fail(e, -EINVAL, "cuda backend: the partition's inputs are gone");
 }
 
@@ -369,9 +374,10 @@ static void cuda_job_done(struct backend *be, void *job)
     job_free(be->priv, job);
 }
 
-static void cuda_key_drop(struct backend *be, const struct zkey *zk)
+static void cuda_key_drop(struct backend *be, const struct child_key *ck)
 {
     struct cuda_priv *p = be->priv;
+    const struct zkey *zk = &ck->zk;
     pthread_mutex_lock(&p->gpu);
     pthread_mutex_lock(&p->lock);
     for (int i = 0; i < CUDA_MAX_KEYS; i++)
@@ -521,9 +527,10 @@ static int cuda_open(struct backend *be, struct sp_err *e)
 
 /* Whether zk can be proved within the budget (cuda_budget.h); under auto
  * a key that cannot is proved on the CPU, so only said. */
-static int cuda_key_check(struct backend *be, const struct zkey *zk, struct sp_err *e)
+static int cuda_key_check(struct backend *be, const struct child_key *ck, struct sp_err *e)
 {
     struct cuda_priv *p = be->priv;
+    const struct zkey *zk = &ck->zk;
     struct cuda_plan pl;
     const char *base = strrchr(zk->path ? zk->path : "key", '/');
     const char *name = base ? base + 1 : zk->path ? zk->path : "key";
@@ -591,22 +598,15 @@ static void cuda_close(struct backend *be)
     be->priv = NULL;
 }
 
-/* bellperson keys: gpud/cuda/cuda_bellperson.h */
-static int cuda_bp_prove_op(struct backend *be, void **engine, const struct bp_key *k,
-                            const struct bp_pce *p, const uint8_t *w, const bls12381_fr_t *a,
-                            const bls12381_fr_t *b, bls12381_g1_affine_t *A,
-                            bls12381_g2_affine_t *B,
-                            bls12381_g1_affine_t *C, struct sp_err *e)
-{
-    return cuda_bp_prove((struct cuda_bp_engine **)engine, k, p, w, a, b, A, B, C,
-                         be->nthreads, e);
-}
-
-static void cuda_bp_key_drop(struct backend *be, void *engine)
-{
-    (void)be;
-    cuda_bp_free(engine);
-}
+/* the zkey row; the bellperson row is cuda_bellperson_row.c's */
+static const struct backend_format cuda_zkey_format = {
+    .prove_start = cuda_prove_start,
+    .prove_finish = cuda_prove_finish,
+    .job_done = cuda_job_done,
+    .reprove = cuda_reprove,
+    .key_check = cuda_key_check,
+    .key_drop = cuda_key_drop,
+};
 
 const struct backend_ops cuda_backend_ops = {
     .name = "cuda",
@@ -614,15 +614,11 @@ const struct backend_ops cuda_backend_ops = {
     .workers_now = cuda_workers_now,
     .device_errors = 1,
     .open = cuda_open,
-    .prove_start = cuda_prove_start,
-    .prove_finish = cuda_prove_finish,
-    .job_done = cuda_job_done,
-    .reprove = cuda_reprove,
+    .format = {
+        [CTL_KEY_ZKEY] = &cuda_zkey_format,
+        [CTL_KEY_BELLPERSON] = &cuda_bellperson_format,
+    },
     .lost = cuda_lost,
-    .key_check = cuda_key_check,
-    .key_drop = cuda_key_drop,
-    .bp_prove = cuda_bp_prove_op,
-    .bp_key_drop = cuda_bp_key_drop,
     .status = cuda_status,
     .device_memory = cuda_device_memory,
     .host_memory = cuda_host_memory,

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bellperson_assemble.h"
 #include "bellperson_ntt.h"
 #include "cuda_budget.h"
 #include "gpu_bellperson.h"
@@ -141,6 +142,24 @@ int cuda_bp_quotient(unsigned log_n, int lean, const bls12381_fr_t *a, const bls
     if (rc == 0)
         rc = gpu_download(h, hd, ((size_t)32) << log_n, e);
     gpu_mem_free(hd);
+    return rc;
+}
+
+int cuda_bp_ready(struct cuda_bp_engine **engp, const struct bp_key *k, const struct bp_pce *p,
+                  struct sp_err *e)
+{
+    if (__atomic_load_n(engp, __ATOMIC_ACQUIRE))
+        return 0;
+    unsigned log_n;
+    bp_pce_domain_size(p, &log_n);
+    int rc = 0;
+    pthread_mutex_lock(&bp_lock);
+    if (!*engp) {
+        struct cuda_bp_engine *eng = NULL;
+        if ((rc = make_engine(&eng, k, log_n, e)) == 0)
+            __atomic_store_n(engp, eng, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&bp_lock);
     return rc;
 }
 

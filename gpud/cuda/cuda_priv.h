@@ -53,6 +53,7 @@ struct cuda_job {
     struct cuda_key *key;
     struct cuda_set *set;
     void *cpu_job;      /* set when the partition is proved on the CPU */
+    int on_fallback;    /* it was: a re-prove has nothing other to try */
     uint8_t *witness;   /* host copy, for the G2 MSM on the CPU */
 };
 

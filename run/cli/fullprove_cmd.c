@@ -185,9 +185,15 @@ int cmd_fullprove(int argc, char **argv)
         goto out;
     }
     const char *paths[2] = { proof_path, public_path };
-    const char *texts[2] = { j->parts[0].proof_json, j->parts[0].public_json };
-    if (write_outputs(2, paths, texts, &e) < 0)
+    char *proof_text = proof_to_json(&j->parts[0].proof);
+    const char *texts[2] = { proof_text, j->parts[0].public_json };
+    if (!proof_text)
+        sp_fail(&e, -ENOMEM, "out of memory");
+    if (!proof_text || write_outputs(2, paths, texts, &e) < 0) {
+        free(proof_text);
         goto out;
+    }
+    free(proof_text);
     if (!r.quiet)
         fprintf(stderr, "  %-10s %10.3f ms (wall: processes, key load, witness, proof)\n",
                 "total", (now_ns() - t_start) / 1e6);

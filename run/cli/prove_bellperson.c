@@ -107,18 +107,12 @@ static void on_job_ended(void *ctx, struct job *j)
     ((struct bp_run *)ctx)->ended = 1;
 }
 
-/* The job's proofs (proof.json text per partition) as 192 bytes each. */
+/* The job's proofs (binary, as gpud sent them) as 192 bytes each. */
 static int proofs_bytes(const struct job *j, uint32_t n, uint8_t *out, struct sp_err *e)
 {
     for (uint32_t i = 0; i < n; i++) {
-        json_error_t je;
-        json_t *doc = json_loads(j->parts[i].proof_json, 0, &je);
-        struct groth16_proof p;
-        int rc = doc ? groth16_proof_from_json(&p, doc, CURVE_BLS12381, j->parts[i].wname, e)
-                     : sp_fail(e, -EPROTO, "%s: unreadable proof", j->parts[i].wname);
-        json_decref(doc);
-        if (rc == 0)
-            rc = bp_proof_from_groth16(out + (size_t)i * BP_PROOF_BYTES, &p, j->parts[i].wname, e);
+        int rc = bp_proof_from_groth16(out + (size_t)i * BP_PROOF_BYTES, &j->parts[i].proof,
+                                       j->parts[i].wname, e);
         if (rc < 0)
             return rc;
     }
@@ -215,7 +209,7 @@ int cmd_prove_bellperson(int argc, char **argv)
     if (keys_add_bellperson(&core.keys, pfd, cfd, params, pce, "prove", threads, !nosub, &key_id,
                             &e) < 0)
         goto out;
-    const struct zkey *zk = &core.keys.keys[key_id].zk;
+    const struct key_shape *zk = &core.keys.keys[key_id].shape;
     if (!quiet)
         fprintf(stderr, "slotprove prove: bellperson key %s: %u public inputs, %u wires, domain "
                 "2^%u; %llu points checked%s in %.3f s\n", params, zk->n_public, zk->n_vars,
@@ -258,12 +252,18 @@ int cmd_prove_bellperson(int argc, char **argv)
         goto out;
     {
         const char *paths[3] = { out, jp, jq };
-        const char *texts[3] = { (const char *)bytes, j->parts[0].proof_json,
-                                 j->parts[0].public_json };
+        char *proof_text = jp ? proof_to_json(&j->parts[0].proof) : NULL;
+        const char *texts[3] = { (const char *)bytes, proof_text, j->parts[0].public_json };
         size_t lens[3] = { (size_t)nwit * BP_PROOF_BYTES, 0, 0 };
+        if (jp && !proof_text) {
+            sp_fail(&e, -ENOMEM, "out of memory");
+            goto out;
+        }
         if (jp)
             lens[1] = strlen(texts[1]), lens[2] = strlen(texts[2]);
-        if (write_outputs_len(jp ? 3 : 1, paths, texts, lens, &e) < 0)
+        int wrc = write_outputs_len(jp ? 3 : 1, paths, texts, lens, &e);
+        free(proof_text);
+        if (wrc < 0)
             goto out;
     }
     if (!quiet) {

@@ -219,9 +219,15 @@ int cmd_prove(int argc, char **argv)
     /* both temporary files are written before either is renamed: a failure
      * leaves neither a new proof next to an old public.json nor the reverse */
     const char *paths[2] = { proof_path, public_path };
-    const char *texts[2] = { j->parts[0].proof_json, j->parts[0].public_json };
-    if (write_outputs(2, paths, texts, &e) < 0)
+    char *proof_text = proof_to_json(&j->parts[0].proof);
+    const char *texts[2] = { proof_text, j->parts[0].public_json };
+    if (!proof_text)
+        sp_fail(&e, -ENOMEM, "out of memory");
+    if (!proof_text || write_outputs(2, paths, texts, &e) < 0) {
+        free(proof_text);
         goto out;
+    }
+    free(proof_text);
     print_totals(&r, &j->parts[0].times, now_ns() - t_start);
     rc = 0;
 out:

@@ -170,7 +170,7 @@ void conn_accept(struct server *d)
                  "{\"ok\":false,\"error\":\"uid %u is not allowed to use this daemon\"}",
                  (unsigned)cr.uid);
         conn_send(d, c, line);
-        c->closing = 1;
+        c->closing = CONN_CLOSE_FLUSHED;
         sup_log(LOG_NOTE, "event=conn_refused reason=not_allowed uid=%u gid=%u|refused a client with uid %u gid %u",
                 (unsigned)cr.uid, (unsigned)cr.gid, (unsigned)cr.uid, (unsigned)cr.gid);
     }
@@ -183,14 +183,14 @@ static void out_append(struct conn *c, const char *line)
 {
     size_t n = strlen(line);
     if (c->outlen && c->outlen + n + 1 > CONN_OUT_MAX) {
-        c->closing = 2; /* not reading: drop it */
+        c->closing = CONN_CLOSE_NOW; /* not reading: drop it */
         return;
     }
     if (c->outlen + n + 1 > c->outcap) {
         size_t cap = (c->outlen + n + 1) * 2;
         char *p = realloc(c->out, cap);
         if (!p) {
-            c->closing = 2;
+            c->closing = CONN_CLOSE_NOW;
             return;
         }
         c->out = p;
@@ -210,7 +210,7 @@ static void out_flush(struct conn *c)
             if (errno == EINTR)
                 continue;
             if (errno != EAGAIN)
-                c->closing = 2;
+                c->closing = CONN_CLOSE_NOW;
             return;
         }
         memmove(c->out, c->out + n, c->outlen - (size_t)n);
@@ -251,7 +251,7 @@ static void stream_pump(struct conn *c)
         }
         char *s = jobs_partition_json(j, c->stream_next++);
         if (!s) {
-            c->closing = 2;
+            c->closing = CONN_CLOSE_NOW;
             break;
         }
         out_append(c, s);
@@ -387,7 +387,7 @@ void conn_readable(struct server *d, struct conn *c)
     if (c->closing)
         return;
     if (!c->in && !(c->in = malloc(REQUEST_LINE_MAX + 1))) {
-        c->closing = 2;
+        c->closing = CONN_CLOSE_NOW;
         return;
     }
     for (;;) {
@@ -406,7 +406,7 @@ void conn_readable(struct server *d, struct conn *c)
             if (errno == EINTR)
                 continue;
             if (errno != EAGAIN)
-                c->closing = 2;
+                c->closing = CONN_CLOSE_NOW;
             return;
         }
         for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm)) {
@@ -429,12 +429,12 @@ void conn_readable(struct server *d, struct conn *c)
             snprintf(why, sizeof(why), "more than %d descriptors in one message (a job is one "
                      "key, a program and at most %d witnesses)", REQUEST_MAX_FDS, REQUEST_MAX_WITNESSES);
             send_error(d, c, why);
-            c->closing = 1;
+            c->closing = CONN_CLOSE_FLUSHED;
             return;
         }
         if (n == 0) {
             /* client went away: its jobs carry on */
-            c->closing = c->outlen ? 1 : 2;
+            c->closing = c->outlen ? CONN_CLOSE_FLUSHED : CONN_CLOSE_NOW;
             c->waiting = NULL;
             return;
         }
@@ -445,7 +445,7 @@ void conn_readable(struct server *d, struct conn *c)
         if (c->inlen > REQUEST_LINE_MAX) {
             close_fds(c);
             send_error(d, c, "request line too long");
-            c->closing = 1;
+            c->closing = CONN_CLOSE_FLUSHED;
             return;
         }
     }
@@ -468,7 +468,7 @@ void conn_hangup(struct server *d, struct conn *c)
     (void)d;
     stream_stop(c);
     c->waiting = NULL; /* its job carries on */
-    c->closing = 2;
+    c->closing = CONN_CLOSE_NOW;
 }
 
 void conns_tick(struct server *d, uint64_t now)

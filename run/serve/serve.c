@@ -538,7 +538,7 @@ static int loop(struct server *d, int sfd)
                     sup_log(LOG_NOTE, "event=drain signal=%u running=%d|signal %u: draining (no new "
                             "jobs; %d running)", si.ssi_signo, jobs_active(&core->jobs),
                             si.ssi_signo, jobs_active(&core->jobs));
-                    core->draining = 1;
+                    core->draining = DRAIN_NO_JOBS;
                 }
             } else if (kind[i] == PF_LISTEN) {
                 conn_accept(d);
@@ -559,7 +559,7 @@ static int loop(struct server *d, int sfd)
         }
         for (int q = 0; q < MAX_CONNS; q++) {
             struct conn *c = d->conns[q];
-            if (c && (c->closing == 2 || (c->closing == 1 && c->outlen == 0)))
+            if (c && (c->closing == CONN_CLOSE_NOW || (c->closing == CONN_CLOSE_FLUSHED && c->outlen == 0)))
                 conn_close(d, c);
         }
         uint64_t now = now_ns();
@@ -574,7 +574,7 @@ static int loop(struct server *d, int sfd)
                     pending = 1;
             if (!d->flush_deadline_ns) { /* jobs done: flush the answers for up to 5 s */
                 d->flush_deadline_ns = now + DRAIN_FLUSH_NS;
-                core->draining = 2;      /* no new dispatch either (core_state.h) */
+                core->draining = DRAIN_NO_DISPATCH; /* core_state.h */
             }
             if (!pending || now >= d->flush_deadline_ns)
                 return 0;
@@ -600,9 +600,9 @@ static void plan_synthesis(struct server *d)
     };
     for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
         const struct key_entry *k = &core->keys.keys[i];
-        if (k->used && k->zk.domain_size > in.key_rows) {
-            in.key_rows = k->zk.domain_size;
-            in.key_coefs = k->zk.n_coefs;
+        if (k->used && k->shape.domain_size > in.key_rows) {
+            in.key_rows = k->shape.domain_size;
+            in.key_coefs = k->shape.n_coefs;
         }
     }
     struct synth_plan p;

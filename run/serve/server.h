@@ -32,6 +32,13 @@ struct http_api;
 #define CONN_RESERVED_OWN 16
 #define CONN_MAX_PER_UID (MAX_CONNS / 4)
 
+/* A connection's way out (CONN_OPEN while it is served). */
+enum conn_closing {
+    CONN_OPEN = 0,
+    CONN_CLOSE_FLUSHED = 1, /* close once out is flushed */
+    CONN_CLOSE_NOW = 2,     /* close now (not reading, or it went wrong) */
+};
+
 struct conn {
     int fd;
     uid_t uid;
@@ -46,7 +53,7 @@ struct conn {
     struct job *streaming;     /* results being sent, one partition a line */
     uint32_t stream_next;      /* the next partition to send */
     uint64_t last_active_ns;   /* last byte in or out: for the idle timeout */
-    int closing;               /* 1: close once out is flushed; 2: close now */
+    int closing;               /* enum conn_closing */
 };
 
 struct server_opts {

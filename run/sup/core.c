@@ -140,7 +140,7 @@ static struct job *running_job(struct core *c, uint64_t num, uint32_t part)
 static uint64_t work_deadline(struct core *c, const struct job *j, uint64_t now)
 {
     const struct key_entry *ke = &c->keys.keys[j->d.key_id];
-    uint64_t n = ke->used ? ke->zk.domain_size : 0;
+    uint64_t n = ke->used ? ke->shape.domain_size : 0;
     /* an input's witness program may run up to its wall-clock limit first */
     uint64_t program = j->prog_fd >= 0 ? (uint64_t)c->o.witness_wall_s * 1000000000ull : 0;
     return now + 120000000000ull + n * 50000ull + program;
@@ -218,7 +218,7 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
     /* the one descriptor a child sends: a synthd's KEY_OK may bring the
      * key's synthesis index (synth_share.h) */
     int index_fd = m->type == CTL_KEY_OK && k->role == ROLE_SYNTHD && nfds == 1 &&
-                   m->key_id < CTL_MAX_KEYS && c->keys.keys[m->key_id].load_seq == m->job_id
+                   m->key_id < CTL_MAX_KEYS && c->keys.keys[m->key_id].load_seq == m->load_seq
                        ? fds[0]
                        : -1;
     for (int i = 0; i < nfds; i++)
@@ -245,7 +245,7 @@ static void kid_msg(struct core *c, struct kid *k, struct ctl_msg *m, int *fds, 
         break;
     case CTL_PUBLIC:
         if ((j = running_job(c, m->job_id, m->partition)) && j->prog_fd >= 0)
-            witness_job_public_part(c, j, m->partition, m->slot, m->text, m->text_len);
+            witness_job_public_part(c, j, m->partition, m->first, m->text, m->text_len);
         break;
     case CTL_KEY_OK:
         if (m->key_id < CTL_MAX_KEYS) {
@@ -540,7 +540,7 @@ void core_on_fd(struct core *c, int fd)
 static void dispatch_idle(struct core *c, uint64_t now)
 {
     static struct ctl_msg m;
-    if (c->draining > 1)
+    if (c->draining >= DRAIN_NO_DISPATCH)
         return;
     foreign_share(c);
     for (unsigned i = 0; i < c->kids.nsynthds; i++) {
@@ -566,7 +566,9 @@ static void dispatch_idle(struct core *c, uint64_t now)
         /* an input's: [input, program, its companions (witness_companions_pin)] */
         int sfds[4] = { j->parts[p].wfd, j->prog_fd, j->prog_aux[0], j->prog_aux[1] };
         int nsfds = 1;
+        m.synth_mode = CTL_SYNTH_WITNESS;
         if (j->prog_fd >= 0) {
+            m.synth_mode = CTL_SYNTH_INPUT;
             witness_job_text(&m, j->parts[p].wname, j->prog_path);
             nsfds = 2 + (j->prog_aux[0] >= 0) + (j->prog_aux[1] >= 0);
         }

@@ -17,6 +17,14 @@
 #include "pool_guard.h"
 #include "stages.h"
 
+/* Where a draining daemon is (serve.c: SIGTERM, then the jobs' end, then
+ * the answers flushed until its deadline, server.h flush_deadline_ns). */
+enum core_drain {
+    DRAIN_NONE = 0,
+    DRAIN_NO_JOBS = 1,     /* SIGTERM: no new jobs; the running ones go on */
+    DRAIN_NO_DISPATCH = 2, /* every job done: no new dispatch either, answers flushing */
+};
+
 struct core_opts {
     unsigned synthds;          /* 1..MAX_SYNTHDS */
     unsigned gpuds;            /* 1..MAX_GPUDS */
@@ -117,7 +125,7 @@ struct core {
     uint64_t done_ns[4096];    /* ring of proof completion times, for proofs/s */
     unsigned done_head;
     uint64_t last_purge_ns;
-    int draining;              /* 1: no new jobs; > 1: no new dispatch either */
+    int draining;              /* enum core_drain (0: not draining) */
 };
 
 #endif

@@ -31,7 +31,7 @@ int intake_init(struct intake *in, struct sp_err *e)
 /* Public signals of an opened witness (values 1..nPublic) as snarkjs's
  * public.json, and the witness pinned with them (wtns_pin.h); NULL with the
  * reason in e. */
-static char *public_signals(const struct zkey *zk, const struct wtns *w, int wfd,
+static char *public_signals(const struct key_shape *zk, const struct wtns *w, int wfd,
                             struct wtns_pin *pin, struct sp_err *e)
 {
     char *s = NULL;
@@ -47,7 +47,7 @@ static char *public_signals(const struct zkey *zk, const struct wtns *w, int wfd
 
 static void read_files(struct intake_task *t)
 {
-    const struct zkey *zk = &t->zk;
+    const struct key_shape *zk = &t->shape;
     int rc;
     t->rc = -EIO;
     if (t->key_fd >= 0) {
@@ -61,7 +61,7 @@ static void read_files(struct intake_task *t)
                                   &t->err)) < 0)
             return;
         t->have_key = 1;
-        zk = &t->key.zk;
+        zk = &t->key.shape;
     }
     if (t->prog_fd >= 0) {
         int pfd = t->prog_fd;
@@ -89,7 +89,7 @@ static void read_files(struct intake_task *t)
         while (fault_point("intake-stall", t->wnames[i]))
             sleep(3600);
         if ((rc = wtns_open(&w, t->wfds[i], t->wnames[i], &t->err)) < 0 ||
-            (rc = wtns_check_key(&w, zk, &t->err)) < 0) {
+            (rc = wtns_check_shape(&w, zk, &t->err)) < 0) {
             t->rc = rc;
             return;
         }

@@ -47,7 +47,7 @@ struct intake_task {
     char key_name[JOB_NAME_MAX + 1];
     uint64_t max_key_bytes;
     int hash_key;
-    struct zkey zk;            /* with key_fd -1: the cached key's header view */
+    struct key_shape shape;    /* with key_fd -1: the cached key's shape */
     uint32_t preloaded_id;     /* with key_fd -1: its id in the key cache */
     uint32_t n;                /* witnesses */
     int wfds[JOB_MAX_PARTS];   /* duplicates, owned by the task */

@@ -67,7 +67,6 @@ void jobs_free(struct job *j)
         return;
     close_witnesses(j);
     for (uint32_t i = 0; i < j->d.nparts; i++) {
-        free(j->parts[i].proof_json);
         free(j->parts[i].public_json);
         free(j->parts[i].public_raw);
     }
@@ -117,9 +116,8 @@ int jobs_store_proof(struct job *j, uint32_t part, const struct groth16_proof *p
                      const struct stage_times *t)
 {
     struct job_part *p = &j->parts[part];
-    free(p->proof_json);
-    if (!(p->proof_json = proof_to_json(proof)))
-        return -ENOMEM;
+    p->proof = *proof;
+    p->proved = 1;
     p->times = *t;
     p->times.ns[STAGE_SYNTH] = p->synth_ns;
     return 0;
@@ -150,7 +148,8 @@ char *jobs_partition_json(const struct job *j, uint32_t i)
 {
     json_t *o = json_object();
     json_object_set_new(o, "partition", json_integer(i));
-    json_object_set_new(o, "proof", json_loads(j->parts[i].proof_json, 0, NULL));
+    if (j->parts[i].proved) /* formatted here, at the edge: the proof stays binary */
+        json_object_set_new(o, "proof", proof_to_json_object(&j->parts[i].proof));
     json_object_set_new(o, "public", json_loads(j->parts[i].public_json, 0, NULL));
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(o);

@@ -28,7 +28,9 @@ enum job_state { JOB_RUNNING, JOB_DONE, JOB_FAILED, JOB_CANCELLED };
 struct job_part {
     int wfd;                   /* the client's witness, kept for retries */
     char wname[JOB_NAME_MAX + 1];
-    char *proof_json;          /* formatted once from gpud's binary proof, once done */
+    struct groth16_proof proof; /* gpud's, in binary, once proved (proved = 1): formatted
+                                   at each edge (the answers' JSON, the files written) */
+    int proved;
     char *public_json;         /* read from the witness at submit (an input job: from gpud) */
     uint8_t *public_raw;       /* an input job: the public signals as gpud sends them */
     uint32_t public_next;      /* … received [0, public_next) */
@@ -88,8 +90,9 @@ int jobs_active(const struct job_table *t);
  * last) and closes its witnesses. 1 if it was running, 0 if it had ended. */
 int jobs_end(struct job *j, enum job_state st, const char *reason);
 
-/* Stores partition part's proof, formatted as snarkjs's proof.json (the one
- * place a proof becomes text), and its stage times. 0 or -ENOMEM. */
+/* Stores partition part's proof, in binary as gpud sent it (formatted at
+ * each edge: jobs_partition_json, the files `prove` writes), and its stage
+ * times. 0. */
 int jobs_store_proof(struct job *j, uint32_t part, const struct groth16_proof *proof,
                      const struct stage_times *t);
 

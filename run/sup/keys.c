@@ -108,7 +108,7 @@ static int insert_key(struct key_cache *kc, struct key_prep *p, const char *name
             *key_id = i;
             return 0;
         }
-    uint64_t need = payload_layout(p->zk.domain_size, p->zk.n_vars).total;
+    uint64_t need = payload_layout(p->shape.domain_size, p->shape.n_vars).total;
     if (kc->slot_bytes && need > kc->slot_bytes) {
         sp_fail(e, -SP_ESLOTSIZE, "%s: needs %llu-byte slots but the pool's are %llu bytes "
                  "(start serve with a larger --slot-bytes)", name, (unsigned long long)need,
@@ -130,13 +130,14 @@ static int insert_key(struct key_cache *kc, struct key_prep *p, const char *name
         k->kind = p->kind;
         k->pce_fd = p->kind == CTL_KEY_BELLPERSON ? p->pce_fd : -1;
         k->zk = p->zk;
+        k->shape = p->shape;
         k->preloaded = preloaded;
         k->last_used_ns = now_ns();
         k->check_ns = p->check_ns;
         k->check_points = p->check_points;
         memcpy(k->hash, p->hash, 32);
         snprintf(k->name, sizeof(k->name), "%s", name);
-        k->zk.path = k->name;
+        k->zk.path = k->shape.path = k->name;
         *key_id = i;
         return 0;
     }
@@ -162,6 +163,7 @@ static int open_key(int fd, const char *name, int hash, struct key_prep *out, st
     sup_log(LOG_NOTE, "event=key_checked points=%llu ms=%.3f|key %s: %llu points on their curves, "
             "checked in %.3f ms", (unsigned long long)npts, out->check_ns / 1e6, name,
             (unsigned long long)npts, out->check_ns / 1e6);
+    key_shape_of_zkey(&out->shape, &out->zk);
     out->fd = fd;
     out->kind = CTL_KEY_ZKEY;
     out->pce_fd = -1;
@@ -255,7 +257,7 @@ uint64_t keys_max_slot_bytes(const struct key_cache *kc)
     uint64_t m = 0;
     for (uint32_t i = 0; i < CTL_MAX_KEYS; i++)
         if (kc->keys[i].used) {
-            uint64_t b = payload_layout(kc->keys[i].zk.domain_size, kc->keys[i].zk.n_vars).total;
+            uint64_t b = payload_layout(kc->keys[i].shape.domain_size, kc->keys[i].shape.n_vars).total;
             m = b > m ? b : m;
         }
     return m;

@@ -18,6 +18,7 @@
 #include "ctl.h"
 #include "err.h"
 #include "job_limits.h"
+#include "key_shape.h"
 #include "zkey.h"
 
 struct key_entry {
@@ -32,8 +33,8 @@ struct key_entry {
     int synth_index_fd;        /* index (synthd/synth_index_share.h), sent to synthds */
     uint64_t load_seq;         /* KEY_LOAD's job_id, echoed by KEY_OK: a late KEY_OK
                                   for an evicted key under the same id is told apart */
-    struct zkey zk;            /* header view, for validation and sizes (bellperson: the
-                                  shape only, common/bellperson_shape.h) */
+    struct key_shape shape;    /* every format's: sizes, witness checks (common/key_shape.h) */
+    struct zkey zk;            /* a zkey's mapped view (other formats: zeroed) */
     int preloaded;
     int failed;                /* a child could not load it */
     uint64_t last_used_ns;     /* for eviction when the table is full */
@@ -88,7 +89,8 @@ struct key_prep {
     uint32_t kind;             /* enum ctl_key_kind */
     int fd;                    /* sealed memfd copy; a preloaded key's file */
     int pce_fd;                /* bellperson: the PCE (-1 otherwise) */
-    struct zkey zk;            /* mapped view of it */
+    struct key_shape shape;    /* its shape, whatever the format */
+    struct zkey zk;            /* a zkey's mapped view (other formats: zeroed) */
     uint8_t hash[32];          /* SHA-256, or zeros without hashing */
     uint64_t check_ns, check_points; /* zkey_check_points: ns, points checked */
 };

@@ -63,7 +63,7 @@ int keys_add_bellperson(struct key_cache *kc, int params_fd, int pce_fd, const c
         goto fail;
     have_pce = 1;
     if ((rc = bp_params_match_pce(&params, &pce, e)) < 0 ||
-        (rc = bp_key_shape(&p.zk, &pce, name, e)) < 0)
+        (rc = bp_key_shape(&p.shape, &pce, name, e)) < 0)
         goto fail;
     if (kc->hash_keys)
         hash_pair(&params, &pce, p.hash);

@@ -16,7 +16,7 @@ int core_send_key(struct core *c, struct kid *k, uint32_t key_id)
     int nfds = k->role == ROLE_SYNTHD && ke->has_synth_index ? 2 : 1;
     ctl_init(&m, CTL_KEY_LOAD);
     m.key_id = key_id;
-    m.job_id = ke->load_seq;
+    m.load_seq = ke->load_seq;
     m.key_kind = ke->kind;
     if (ke->kind == CTL_KEY_BELLPERSON) { /* .params and PCE, to every child */
         fds[1] = ke->pce_fd;

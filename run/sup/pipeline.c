@@ -15,7 +15,7 @@
 static uint64_t key_rows(const struct core *c, const struct job *j)
 {
     const struct key_entry *ke = &c->keys.keys[j->d.key_id];
-    return ke->used ? ke->zk.domain_size : 0;
+    return ke->used ? ke->shape.domain_size : 0;
 }
 
 void core_note_synth_start(struct core *c, struct job_part *jp, uint64_t now)

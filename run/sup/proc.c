@@ -25,15 +25,20 @@ static int pidfd_open_(pid_t pid)
 /* In the child, between fork and exec: async-signal-safe calls only. */
 static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const char *role)
 {
-    char a_inc[16], a_sup[16], a_thr[16], a_nd[16], a_gi[16];
-    int src[3 + CHILD_MAX_DOORBELLS] = { ctl, o->pool_ctl_fd, o->pool_payload_fd };
-    unsigned n = 3 + o->ndoorbells;
+    char a_inc[16], a_sup[16], a_thr[16], a_nd[16], a_gi[16], a_ctl[8], a_pool[16], a_bell[8];
+    /* src[i] becomes fd CHILD_FD_CTL + i (shm/child.h): the control socket,
+     * the pool's two memfds, then the doorbells from CHILD_FD_DOORBELL on */
+    enum { FIXED = CHILD_FD_DOORBELL - CHILD_FD_CTL };
+    _Static_assert(CHILD_FD_POOL_CTL == CHILD_FD_CTL + 1 && CHILD_FD_POOL_PAYLOAD == CHILD_FD_CTL + 2 &&
+                   FIXED == 3, "the child's fds follow one another");
+    int src[FIXED + CHILD_MAX_DOORBELLS] = { ctl, o->pool_ctl_fd, o->pool_payload_fd };
+    unsigned n = FIXED + o->ndoorbells;
 
     for (unsigned i = 0; i < o->ndoorbells; i++)
-        src[3 + i] = o->doorbell_fds[i];
+        src[FIXED + i] = o->doorbell_fds[i];
     if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != sup)
         _exit(2);
-    /* move the sources out of the way of 3.., then into place */
+    /* move the sources out of the way of CHILD_FD_CTL.., then into place */
     for (unsigned i = 0; i < n; i++)
         if (src[i] >= 0 && (src[i] = fcntl(src[i], F_DUPFD, 64)) < 0)
             _exit(2);
@@ -46,8 +51,11 @@ static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const cha
     snprintf(a_thr, sizeof(a_thr), "%u", o->threads);
     snprintf(a_nd, sizeof(a_nd), "%u", o->ndoorbells);
     snprintf(a_gi, sizeof(a_gi), "%d", o->gpud_index);
+    snprintf(a_ctl, sizeof(a_ctl), "%d", CHILD_FD_CTL);
+    snprintf(a_pool, sizeof(a_pool), "%d,%d", CHILD_FD_POOL_CTL, CHILD_FD_POOL_PAYLOAD);
+    snprintf(a_bell, sizeof(a_bell), "%d", CHILD_FD_DOORBELL);
     char *argv[40] = {
-        (char *)role, "--ctl-fd", "3", "--pool-fds", "4,5", "--doorbell-fd", "6",
+        (char *)role, "--ctl-fd", a_ctl, "--pool-fds", a_pool, "--doorbell-fd", a_bell,
         "--incarnation", a_inc, "--supervisor", a_sup, "--threads", a_thr,
     };
     int k = 13;

@@ -174,7 +174,7 @@ int core_submit(struct core *c, uid_t uid, const struct submission *r, int *fds,
             snprintf(t->prog_path, sizeof(t->prog_path), "%s", r->program);
         }
     } else {
-        t->zk = c->keys.keys[key_id].zk;
+        t->shape = c->keys.keys[key_id].shape;
         t->preloaded_id = key_id;
     }
     t->n = r->n_witnesses;

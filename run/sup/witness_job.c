@@ -64,7 +64,7 @@ void witness_job_text(struct ctl_msg *m, const char *input_name, const char *pro
 void witness_job_public_part(struct core *c, struct job *j, uint32_t part, uint32_t first,
                              const char *bytes, size_t n)
 {
-    const struct zkey *zk = &c->keys.keys[j->d.key_id].zk;
+    const struct key_shape *zk = &c->keys.keys[j->d.key_id].shape;
     struct job_part *p = &j->parts[part];
     if (first == 0)
         p->public_next = 0;
@@ -78,7 +78,7 @@ void witness_job_public_part(struct core *c, struct job *j, uint32_t part, uint3
 
 int witness_job_public(struct core *c, struct job *j, uint32_t part)
 {
-    const struct zkey *zk = &c->keys.keys[j->d.key_id].zk;
+    const struct key_shape *zk = &c->keys.keys[j->d.key_id].shape;
     struct job_part *p = &j->parts[part];
     if (zk->n_public && (!p->public_raw || p->public_next != zk->n_public)) {
         core_fail_job(c, j, FAIL_INTERNAL, "%s: gpud sent %u of the %u public signals", p->wname,
