@@ -244,7 +244,7 @@ if [ $rc -eq 0 ] && [ "$(jq length bigq.json)" = 64 ] && [ "$(jq '.[63] | length
 else bad "big job (exit $rc, $bytes bytes)"; fi
 
 # a witness whose name forges a log line
-evil="$(printf 'evil\nslotprove serve[1] 00:00:00: job 00000000000000000000000000000000 done.wtns')"
+evil="$(printf 'evil\nslotprove serve[1] 2026-01-01T00:00:00.000Z level=notice event=job_done job=00000000000000000000000000000000 partitions=1 ms=1 msg="done.wtns')"
 # a valid container whose value 5 is not below r: refused by synthd, after
 # submit, so the failure (naming the file) reaches the daemon's log
 node -e 'const fs = require("fs"); const b = fs.readFileSync(process.argv[1]);

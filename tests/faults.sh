@@ -492,11 +492,11 @@ backoff_snapshot() {
 # backoffs_kept: "N M": of the synthds' crash-loop backoffs in $LOG that a
 # start of the same synthd followed, N were checked and M ended early: the
 # start came less than backoff_s - 1 s after the crash_loop line (the log's
-# times are whole seconds)
+# times are RFC 3339 in milliseconds; 1 s of room for the supervisor's tick)
 backoffs_kept() {
     awk 'function ix() { match($0, / index=[0-9]+/); return substr($0, RSTART + 7, RLENGTH - 7) }
-        match($0, /\] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]: /) {
-            split(substr($0, RSTART + 2, 8), h, ":")
+        match($0, /\] [0-9-]+T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9][0-9][0-9]Z level=/) {
+            split(substr($0, RSTART + 13, 12), h, ":")
             t = h[1] * 3600 + h[2] * 60 + h[3]
         }
         / event=crash_loop role=synthd / {

@@ -182,7 +182,7 @@ if poll 60 up d3/s.sock; then
         && ok "--config: the file's options apply (slot-bytes 8M, synth 1); --slots 5 on the command line overrides slots = 3" \
         || bad "--config values" d3/status.json
     "$BIN" submit --socket d3/s.sock --key chain --witness "$FIX/bn128/chain.wtns" --wait --proof p3.json --public pub3.json >/dev/null 2>err \
-        && verifies p3.json pub3.json chain && grep -q ' event=times job=[0-9]* part=0 ' d3/log \
+        && verifies p3.json pub3.json chain && grep -q ' event=times job=[0-9a-f]\{32\} part=0 ' d3/log \
         && ok "--config: the key named in the file proves (snarkjs verifies); trace-times = true logs event=times" \
         || bad "--config: key from the file" d3/log
     stop $P || bad "--config: exit" d3/log

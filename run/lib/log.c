@@ -26,6 +26,18 @@ void log_setup(const char *prefix, int stamp, enum log_level min_level, int quie
     log_journal = stderr_is_journal();
 }
 
+/* Now as RFC 3339 in UTC with milliseconds, "2026-12-07T23:45:01.123Z", into
+ * ts (cap >= 25 bytes). */
+static void log_rfc3339(char *ts, size_t cap)
+{
+    struct timespec now;
+    struct tm tm;
+    clock_gettime(CLOCK_REALTIME, &now);
+    gmtime_r(&now.tv_sec, &tm);
+    size_t n = strftime(ts, cap, "%Y-%m-%dT%H:%M:%S", &tm);
+    snprintf(ts + n, cap - n, ".%03uZ", (unsigned)(now.tv_nsec / 1000000) % 1000u);
+}
+
 /* src as a logfmt quoted value into dst (cap bytes): control bytes escaped
  * (escape.h), then '"' and '\' backslashed, in quotes. */
 static void quote(char *dst, size_t cap, const char *src)
@@ -49,18 +61,17 @@ void sup_log(enum log_level level, const char *fmt, ...)
 {
     static const char *const level_event[] = { "note", "warning", "error" };
     static const int priority[] = { 5, 4, 3 };
+    static const char *const level_name[] = { "notice", "warning", "error" };
     if (log_quiet || level < log_min)
         return;
     char prefix[128], body[1024], text[3072], line[4096];
     if (log_journal) { /* the journal keeps the pid and time itself */
         snprintf(prefix, sizeof(prefix), "<%d>%s: ", priority[level], log_prefix);
     } else if (log_stamp) {
-        char ts[32];
-        time_t t = time(NULL);
-        struct tm tm;
-        localtime_r(&t, &tm);
-        strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
-        snprintf(prefix, sizeof(prefix), "%s[%d] %s: ", log_prefix, (int)getpid(), ts);
+        char ts[40];
+        log_rfc3339(ts, sizeof(ts));
+        snprintf(prefix, sizeof(prefix), "%s[%d] %s level=%s ", log_prefix, (int)getpid(), ts,
+                 level_name[level]);
     } else {
         snprintf(prefix, sizeof(prefix), "%s: ", log_prefix);
     }

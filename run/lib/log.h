@@ -2,7 +2,9 @@
  * log.h — the supervisor's log lines on stderr.
  *
  * One line per event. The daemon (`slotprove serve`) writes logfmt after its
- * prefix: "PREFIX[PID] HH:MM:SS: event=NAME key=value … msg=\"text\"", the
+ * prefix and time: "PREFIX[PID] 2026-12-07T23:45:01.123Z level=LEVEL
+ * event=NAME key=value … msg=\"text\"" (the time RFC 3339, UTC, in
+ * milliseconds; LEVEL notice, warning or error), the
  * fields first (event names and keys are listed in run/README.md, "Logs"),
  * then the human-readable text, quoted (\" and \\ escaped; control bytes
  * as escape.h writes them). When stderr is the systemd journal (journal.h)

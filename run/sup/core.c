@@ -398,6 +398,11 @@ static void death_outcome(void *ctx, struct dsp_job *dj, uint32_t part, enum dsp
         x->c->c.reproved_from_shm++;
     else if (o == DSP_POISONED)
         fail_poisoned(x->c, j, part, x->dd->why);
+    if (o == DSP_REQUEUED || o == DSP_REPROVE) /* the died line names the process, this the job */
+        sup_log(LOG_WARN, "event=requeued job=%s partition=%u role=%s how=%s|job %s partition %u: "
+                "%s; %s", j->id, part, x->gpud ? "gpud" : "synthd",
+                o == DSP_REPROVE ? "reprove" : "resynthesize", j->id, part, x->dd->why,
+                o == DSP_REPROVE ? "proving its slot again" : "synthesizing it again");
 }
 
 static void on_exit_(struct core *c, struct kid *k)
