@@ -26,7 +26,13 @@ $(BUILD)/obj/run/keygen/%.o: CFLAGS += -Irun/keygen -Irun/lib
 $(BUILD)/obj/run/fleet/%.o: CFLAGS += -Irun/fleet -Irun/cli -Irun/sup -Irun/lib $(PQ_CFLAGS)
 # the schema files are embedded by .incbin (run/fleet/schema_sql.c)
 $(BUILD)/obj/run/fleet/schema_sql.o: $(wildcard run/fleet/sql/*.sql)
-$(BUILD)/obj/run/main.o: CFLAGS += -Irun/cli -Irun/serve -Irun/keygen
+$(BUILD)/obj/run/main.o: CFLAGS += -Irun/cli -Irun/serve -Irun/keygen -Irun/lib
+# the commit for --version and slotprove_build_info (run/lib/version.h):
+# build/commit.h is rewritten only when the commit changes
+COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+COMMIT_H := $(shell printf '\043define SLOTPROVE_COMMIT "%s"' '$(COMMIT)')
+$(shell mkdir -p $(BUILD) && echo '$(COMMIT_H)' | cmp -s - $(BUILD)/commit.h || echo '$(COMMIT_H)' > $(BUILD)/commit.h)
+$(BUILD)/obj/run/lib/version.o: CFLAGS += -I$(BUILD)
 $(BUILD)/obj/tests/%.o: CFLAGS += -Isynthd -Igpud -Igpud/cpu $(addprefix -Irun/,$(RUN_ROOMS) fleet)
 # liburing is linked statically so the binaries also run on hosts without it.
 LDLIBS  := -l:liburing.a -lbsd -lmd -ljansson -lgmp -lpthread -lm

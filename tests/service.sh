@@ -103,6 +103,20 @@ if poll 60 up d4/s.sock; then
 else
     bad "serve --metrics did not come up" d4/log
 fi
+# --metrics-cuzk-aliases: cuzk's series with cuzk's meanings (jobs, not partitions)
+PORT=$(free_port)
+SLOTPROVE_FAULT_DELAY_MS=1500 "$BIN" serve --socket d4/c.sock --slot-bytes 8M --slots 1 --synth 1 \
+    --metrics 127.0.0.1:$PORT --metrics-cuzk-aliases 2>d4/clog &
+P=$!; PIDS="$PIDS $P"
+if poll 60 up d4/c.sock; then
+    /usr/bin/python3 "$ROOT/tests/service_cuzk.py" "$BIN" d4/c.sock "$PORT" "$FIX" >d4/cout 2>&1; rc=$?
+    grep -E '^(ok|FAIL)' d4/cout | while read -r line; do echo "   $line"; done
+    [ $rc = 0 ] && ok "--metrics-cuzk-aliases: cuzk_* series count jobs, as cuzk's do ($(grep -c '^ok' d4/cout) checks)" \
+        || bad "--metrics-cuzk-aliases (see the lines above)" d4/cout
+    stop $P || bad "--metrics-cuzk-aliases: exit" d4/clog
+else
+    bad "serve --metrics-cuzk-aliases did not come up" d4/clog
+fi
 "$BIN" serve --socket d4/s2.sock --slot-bytes 8M --metrics 127.0.0.1:$PORT:x >/dev/null 2>err; rc=$?
 [ $rc != 0 ] && grep -q 'metrics 127.0.0.1:'"$PORT"':x: expected ADDR:PORT' err && ok "--metrics: a bad address is named" || bad "--metrics bad address (exit $rc)"
 

@@ -131,6 +131,9 @@ static void usage(FILE *f)
         "                         one request a connection, answered within %d ms of\n"
         "                         its accept or closed; past %d connections the\n"
         "                         oldest still sending its request is closed\n"
+        "  --metrics-cuzk-aliases also the cuzk_* series of cuzk's metrics (Curio's\n"
+        "                         proving daemon), with cuzk's meanings: a request\n"
+        "                         is a job (run/serve/README.md)\n"
         "  --config FILE          options from FILE, one `key = value` a line, key a\n"
         "                         long option without the dashes (e.g. slots = 8;\n"
         "                         no-verify = true); the command line overrides it;\n"
@@ -192,6 +195,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         { "witness-time", required_argument, NULL, 'L' },
         { "config", required_argument, NULL, 'c' },
         { "metrics", required_argument, NULL, 0x100 }, /* long only */
+        { "metrics-cuzk-aliases", no_argument, NULL, 0x1c0 },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
@@ -335,6 +339,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         case 'h': usage(stdout); return -1; /* done: exit 0 */
         case 'c': break; /* taken out by config_args */
         case 0x100: d->metrics_addr = optarg; break; /* --metrics */
+        case 0x1c0: d->metrics_cuzk = 1; break;      /* --metrics-cuzk-aliases */
         default:
             fprintf(stderr, "see `slotprove serve --help`\n");
             return 2;
@@ -679,7 +684,7 @@ int cmd_serve(int argc, char **argv)
             unlink(d.o.socket_path);
         return 1;
     }
-    if (d.metrics_addr && !(d.metrics = metrics_start(d.metrics_addr, &e))) {
+    if (d.metrics_addr && !(d.metrics = metrics_start(d.metrics_addr, d.metrics_cuzk, &e))) {
         fprintf(stderr, "slotprove serve: %s\n", e.msg);
         if (!d.activated)
             unlink(d.o.socket_path);

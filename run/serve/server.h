@@ -67,6 +67,7 @@ struct server {
     int slots_given, slot_bytes_given; /* --slots, --slot-bytes SIZE were given */
     struct sizing sizing;      /* where the defaults came from (sizing.h) */
     const char *metrics_addr;  /* --metrics ADDR:PORT, or NULL */
+    int metrics_cuzk;          /* --metrics-cuzk-aliases */
     struct metrics *metrics;   /* its HTTP thread (metrics.h), or NULL */
     struct sd_state sd;        /* systemd notifications (sd.h) */
     int activated;             /* listen_fd came from systemd: do not unlink the socket */
