@@ -51,8 +51,9 @@ assert st["slots"]["slot_bytes"] == (want + page - 1) // page * page, st["slots"
 assert sz["slot_bytes_from"] == "memory" and sz["slots_from"] == "default", sz
 print("%d slots of %d MiB from %.1f GiB usable" % (sz["slots"], sz["slot_bytes"] >> 20, u / 2**30))
 PY
-    grep -q "slots (default) of .* MiB (memory); memory usable" d1/log \
-        && ok "no arguments: the sizes are printed at start" || bad "no arguments: start line" d1/log
+    grep -q "slots (default) of .* MiB (memory; not prefaulted: pages are allocated as jobs fill the slots); memory usable" d1/log \
+        && [ "$(jq .sizing.prefaulted d1/status.json)" = false ] \
+        && ok "no arguments: the sizes are printed at start; the pool is not prefaulted (log and status say so)" || bad "no arguments: start line" d1/log
     SLOTPROVE_SOCKET=$TMP/d1/s.sock "$BIN" submit --zkey "$FIX/bn128/chain.zkey" --witness "$FIX/bn128/chain.wtns" \
         --wait --proof p1.json --public pub1.json >/dev/null 2>err \
         && verifies p1.json pub1.json chain && ok "no arguments: a --zkey job is proved (snarkjs verifies)" \
@@ -80,6 +81,37 @@ if poll 60 up d2/s.sock; then
     stop $P || bad "--slot-bytes 64K: exit" d2/log
 else
     bad "serve --slot-bytes 64K did not come up" d2/log
+fi
+
+# one slot size (issue 39): slots sized by a --key are the pool's, a whole
+# number of pages, in status's slots and sizing and in the refusal of a
+# larger --zkey alike; the human status is a summary naming that figure
+mkdir -m 700 d7
+"$BIN" serve --socket d7/s.sock --key n="$FIX/bn128/nopub.zkey" 2>d7/log &
+P=$!; PIDS="$PIDS $P"
+if poll 60 up d7/s.sock; then
+    st d7/s.sock > d7/st.json
+    sb=$(jq .slots.slot_bytes d7/st.json)
+    [ "$sb" = "$(jq .sizing.slot_bytes d7/st.json)" ] && [ $((sb % $(getconf PAGESIZE))) = 0 ] \
+        && ok "a --key sizes the slots: status's slots.slot_bytes = sizing.slot_bytes = $sb, whole pages" \
+        || bad "slot size: slots $sb, sizing $(jq .sizing.slot_bytes d7/st.json)" d7/st.json
+    "$BIN" submit --socket d7/s.sock --zkey "$FIX/bn128/chain.zkey" --witness "$FIX/bn128/chain.wtns" \
+        --wait --proof d7/p.json --public d7/q.json >/dev/null 2>err
+    grep -q "needs [0-9]*-byte slots but the pool's are $sb bytes" err \
+        && ok "a --zkey too large for them is refused naming the same $sb bytes" || bad "refusal: $(cat err)"
+    "$BIN" status --socket d7/s.sock > d7/human
+    pids=$(jq -r '.processes[].pid' d7/st.json | tr '\n' ' ')
+    ver=$("$BIN" --version)
+    n=0; for p in $pids; do grep -q "^  [a-z]* *[0-9]* *$p " d7/human && n=$((n + 1)); done
+    head -1 d7/human | grep -q "^${ver% (*} (commit $(echo "$ver" | sed 's/.*commit \(.*\))/\1/')), up [0-9dhms ]*\$" \
+        && grep -q "^slots: $(jq .slots.total d7/st.json) of $(awk -v b=$sb 'BEGIN { printf "%d KiB", b / 1024 }') each " d7/human \
+        && [ "$(grep -c "$sb\|bytes" d7/human)" = 0 ] && [ "$n" = "$(jq '.processes | length' d7/st.json)" ] \
+        && grep -q '^keys: n$' d7/human && [ "$(wc -l < d7/human)" -le 20 ] \
+        && ok "status without --json: $(wc -l < d7/human) lines: version and commit as --version says, one slot size ($((sb / 1024)) KiB), each of the $n processes by pid, the key" \
+        || bad "human status" d7/human
+    stop $P || bad "--key n: exit" d7/log
+else
+    bad "serve --key n=nopub.zkey did not come up" d7/log
 fi
 
 # ---- 2. --metrics --------------------------------------------------------------------

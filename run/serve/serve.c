@@ -657,6 +657,9 @@ int cmd_serve(int argc, char **argv)
     plan_synthesis(&d); /* synthds first: the default slot count follows them */
     sizing_pick(&d.sizing, core->o.synthds, core->o.gpuds, d.slots_given, d.slot_bytes_given,
                 keys_max_slot_bytes(&core->keys), &core->o.slots, &core->o.slot_bytes);
+    /* no key and no --slot-bytes: the slots are sized for the largest key
+     * memory allows, so their pages come as jobs write them (sizing.h) */
+    core->o.lazy_pool = strcmp(d.sizing.slot_bytes_from, "memory") == 0;
     if (keys_max_slot_bytes(&core->keys) > core->o.slot_bytes) {
         fprintf(stderr, "slotprove serve: --slot-bytes %llu is too small: the largest --key needs "
                         "%llu-byte slots\n", (unsigned long long)core->o.slot_bytes,
@@ -701,12 +704,13 @@ int cmd_serve(int argc, char **argv)
     }
     sup_log(LOG_NOTE, "event=listening synthds=%u gpuds=%u slots=%u slot_bytes=%llu|listening on %s: "
             "%u synthd, %u gpud (%s; %s), %u slots (%s) of %.1f MiB "
-            "(%s); memory usable %.1f GiB (%s), pool budget %.1f GiB",
+            "(%s%s); memory usable %.1f GiB (%s), pool budget %.1f GiB",
             core->o.synthds, core->o.gpuds, core->o.slots, (unsigned long long)core->pool.slot_bytes,
             d.activated ? "the socket systemd passed" : d.o.socket_path,
             core->o.synthds, core->o.gpuds, core->o.backend,
             d.sizing.gpuds_from, core->o.slots, d.sizing.slots_from,
             core->o.slot_bytes / 1048576.0, d.sizing.slot_bytes_from,
+            core->o.lazy_pool ? "; not prefaulted: pages are allocated as jobs fill the slots" : "",
             d.sizing.usable_bytes / 1073741824.0, d.sizing.usable_from,
             d.sizing.pool_budget_bytes / 1073741824.0);
     sup_log(LOG_NOTE, "event=synthesis|synthesis %s", core->o.synth_plan);

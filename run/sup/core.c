@@ -60,13 +60,18 @@ static void foreign_share(struct core *c)
 
 int core_start(struct core *c, struct sp_err *e)
 {
-    int rc = pool_create_rings(&c->pool, c->o.slots, c->o.slot_bytes, c->o.gpuds);
+    int rc = c->o.lazy_pool ? pool_create_lazy(&c->pool, c->o.slots, c->o.slot_bytes, c->o.gpuds)
+                            : pool_create_rings(&c->pool, c->o.slots, c->o.slot_bytes, c->o.gpuds);
     if (rc == 0)
         pool_guard_init(&c->pool_guard, &c->pool);
     if (rc < 0)
         return sp_fail(e, rc, "cannot create %u slots of %llu bytes: %s", c->o.slots,
                        (unsigned long long)c->o.slot_bytes, strerror(-rc));
-    c->keys.slot_bytes = c->o.slot_bytes;
+    /* one slot size from here on: the pool's, a whole number of pages
+     * (status, the log and a too-small key's refusal all name this one) */
+    c->o.slot_bytes = c->pool.slot_bytes;
+    c->keys.slot_bytes = c->pool.slot_bytes;
+    c->started_ns = now_ns();
     for (unsigned g = 0; g < c->o.gpuds; g++)
         if ((c->doorbells[g] = eventfd(0, EFD_CLOEXEC)) < 0)
             return sp_fail(e, -errno, "eventfd: %s", strerror(errno));
