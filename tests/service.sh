@@ -202,6 +202,44 @@ if command -v systemd-socket-activate >/dev/null 2>&1; then
         && verifies d5/ip.json d5/ipub.json chain \
         && ok "make install DESTDIR PREFIX=/usr: units filled in; the installed slotprove proves through its installed synthd/gpud" \
         || bad "make install" d5/install.log
+    # issue 39: the installed units, checked by systemd's own tools
+    DEST=$TMP/dest; U=usr/lib/systemd/system; DOC=$DEST/usr/share/doc/slotprove
+    # every relative link of the installed README (and of run/serve's, which the unit names) is installed
+    missing=$(cd "$DOC" && for f in README.md run/serve/README.md; do
+        grep -o '](\([^):#]*\)' "$f" | sed 's/^](//' | while read -r l; do
+            [ -e "$(dirname "$f")/$l" ] || echo "$f -> $l"; done; done)
+    [ -z "$missing" ] && [ -f "$DOC/run/README.md" ] \
+        && ok "make install: every relative link of the installed README.md and run/serve/README.md resolves ($(find "$DOC" -name '*.md' | wc -l) docs)" \
+        || bad "installed docs: missing $missing" /dev/null
+    # the example config is installed twice and parses (allow-gid as a group name: ours here)
+    sed "s/^allow-gid = slotprove\$/allow-gid = $(id -gn)/" "$DEST/etc/slotprove/serve.conf" > d5/serve.conf
+    cmp -s "$DEST/etc/slotprove/serve.conf" "$DOC/serve.conf.example" \
+        && "$BIN" serve --config d5/serve.conf --help >/dev/null 2>err \
+        && ! "$BIN" serve --config d5/serve.conf --allow-gid no-such-group-39 --help >/dev/null 2>d5/gid.err \
+        && grep -q "no-such-group-39.*a numeric gid or a group's name" d5/gid.err \
+        && ok "make install: the example serve.conf (etc and doc) parses; allow-gid takes a group name" \
+        || bad "example serve.conf: $(cat err)" d5/serve.conf
+    # systemd-sysusers and systemd-tmpfiles on an empty root: the user, then its socket directory
+    mkdir -p d5/root/etc
+    systemd-sysusers --root="$TMP/d5/root" "$DEST/usr/lib/sysusers.d/slotprove.conf" >/dev/null 2>&1 \
+        && systemd-tmpfiles --root="$TMP/d5/root" --create "$DEST/usr/lib/tmpfiles.d/slotprove.conf" >/dev/null 2>&1 \
+        && uid=$(awk -F: '$1 == "slotprove" { print $3 }' d5/root/etc/passwd) && [ -n "$uid" ] \
+        && [ "$(stat -c '%a %u' d5/root/run/slotprove)" = "750 $uid" ] \
+        && ok "systemd-sysusers creates the user slotprove (uid $uid); systemd-tmpfiles its socket directory, 0750" \
+        || bad "sysusers/tmpfiles" /dev/null
+    # systemd-analyze on a root holding the installed units and the system's (sysinit.target …)
+    mkdir -p d5/vroot && cp -a "$DEST/." d5/vroot/ && cp -rn /lib/systemd/system/. "d5/vroot/$U/" 2>/dev/null
+    out=$(systemd-analyze verify --root="$TMP/d5/vroot" "$U/slotprove.service" "$U/slotprove.socket" 2>&1); rc=$?
+    [ $rc = 0 ] && [ -z "$out" ] && grep -q '^User=slotprove$' "$DEST/$U/slotprove.service" \
+        && ok "systemd-analyze verify: the installed slotprove.service (User=slotprove) and .socket, no complaint" \
+        || bad "systemd-analyze verify (exit $rc): $out" /dev/null
+    systemd-analyze security --offline=true --root="$TMP/d5/vroot" "$U/slotprove.service" >d5/security 2>&1
+    score=$(sed -n 's/.*Overall exposure level for slotprove.service: \([0-9.]*\) .*/\1/p' d5/security)
+    # run/serve/README.md gives the score; a change of the unit that raises it fails here
+    [ -n "$score" ] && awk -v s="$score" 'BEGIN { exit !(s <= 2.8) }' \
+        && grep -q "exposure $score " "$ROOT/run/serve/README.md" \
+        && ok "systemd-analyze security: exposure $score ($(tail -1 d5/security | sed 's/.*: [0-9.]* //')), as run/serve/README.md says" \
+        || bad "systemd-analyze security: exposure '$score' (README: $(grep -o 'exposure [0-9.]* ' "$ROOT/run/serve/README.md"))" d5/security
 else
     skipped "systemd: systemd-socket-activate not installed"
 fi

@@ -118,7 +118,8 @@ static void usage(FILE *f)
         "  --allow-uid UID        uid allowed to connect (repeatable; default: own uid);\n"
         "                         it must also reach the socket directory, so it has to\n"
         "                         be in the --allow-gid group\n"
-        "  --allow-gid GID        group allowed to connect (socket dir becomes 0750)\n"
+        "  --allow-gid GID        group (number or name) allowed to connect (socket dir\n"
+        "                         becomes 0750)\n"
         "  --trace-buffers        log BUFFERS[event] slot counts on every transition\n"
         "  --trace-times          log a TIMES line per proved partition: queue and slot\n"
         "                         waits, synthesis wall and CPU time, proving (ns)\n"
@@ -303,12 +304,14 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
                 return bad_opt("--allow-uid", optarg, "a numeric uid");
             so->allow_uid[so->n_allow_uid++] = (uid_t)v;
             break;
-        case 'g':
-            if (parse_count(optarg, 0, 0xfffffffe, &v) < 0)
-                return bad_opt("--allow-gid", optarg, "a numeric gid");
-            so->allow_gid = (gid_t)v;
+        case 'g': {
+            struct group *gr = NULL;
+            if (parse_count(optarg, 0, 0xfffffffe, &v) < 0 && !(gr = getgrnam(optarg)))
+                return bad_opt("--allow-gid", optarg, "a numeric gid or a group's name");
+            so->allow_gid = gr ? gr->gr_gid : (gid_t)v;
             so->has_allow_gid = 1;
             break;
+        }
         case 'K':
             if (!(so->max_job_key = parse_size(optarg)))
                 return bad_opt("--max-job-key", optarg, "SIZE (e.g. 256M)");
