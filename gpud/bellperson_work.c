@@ -15,6 +15,7 @@
 #include "pool_scan.h"
 #include "send.h"
 #include "state.h"
+#include "log_stamp.h"
 
 /* The proof on the backend's device where it has one (a, b kept), else,
  * or (--backend auto) when the device cannot, on the CPU (a, b used up;
@@ -36,7 +37,7 @@ static int prove(const struct child_key *k, struct bellperson_key *bk, const uin
         }
         if (!be->fallback_on_fault) /* --backend cuda: no CPU behind it */
             return rc == -E2BIG || !be->ops->device_errors ? rc : -SP_EDEVICE;
-        fprintf(stderr, "gpud: %s; this partition is proved on the CPU\n", e->msg);
+        diag(LOG_WARN, "gpud: %s; this partition is proved on the CPU", e->msg);
         e->msg[0] = 0;
     }
     return bp_prove_abc(&bk->key, &k->pce, wit, a, a + n, a + 2 * n, A, B, C, be->nthreads, e);
@@ -93,8 +94,8 @@ void bellperson_work(const struct work *w, const struct child_key *k)
                  * CPU tells them apart, from the vectors the device kept */
                 bls12381_fr_t *a = (bls12381_fr_t *)abc;
                 size_t n = zk->domain_size;
-                fprintf(stderr, "gpud: the %s proof of job %llu partition %u failed its check; "
-                        "proving it again on the CPU\n", on, (unsigned long long)h.job_id,
+                diag(LOG_WARN, "gpud: the %s proof of job %llu partition %u failed its check; "
+                        "proving it again on the CPU", on, (unsigned long long)h.job_id,
                         h.partition);
                 e.msg[0] = 0;
                 rc = bp_prove_abc(&bk->key, &k->pce, wit, a, a + n, a + 2 * n, &A, &B, &C,

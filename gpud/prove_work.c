@@ -13,6 +13,7 @@
 #include "self_check.h"
 #include "send.h"
 #include "state.h"
+#include "log_stamp.h"
 
 /* Every proof is checked (proof_self_check) before it leaves gpud, unless
  * the supervisor was started with --no-verify. */
@@ -114,8 +115,8 @@ void prove_work(const struct work *w)
         if (rc == -SP_EVERIFY && be->ops->reprove) {
             /* a device fault fails the check as an unsatisfied witness
              * does: prove once more another way before saying which */
-            fprintf(stderr, "gpud: the %s proof of job %llu partition %u failed its check; "
-                    "proving it again on the %s backend\n", be->ops->name,
+            diag(LOG_WARN, "gpud: the %s proof of job %llu partition %u failed its check; "
+                    "proving it again on the %s backend", be->ops->name,
                     (unsigned long long)h.job_id, h.partition,
                     be->fallback ? be->fallback->ops->name : be->ops->name);
             e.msg[0] = 0;

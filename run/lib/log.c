@@ -4,12 +4,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "escape.h"
 #include "journal.h"
 #include "log.h"
+#include "log_stamp.h"
 
 static const char *log_prefix = "slotprove";
 static int log_stamp;
@@ -24,18 +24,6 @@ void log_setup(const char *prefix, int stamp, enum log_level min_level, int quie
     log_min = min_level;
     log_quiet = quiet;
     log_journal = stderr_is_journal();
-}
-
-/* Now as RFC 3339 in UTC with milliseconds, "2026-12-07T23:45:01.123Z", into
- * ts (cap >= 25 bytes). */
-static void log_rfc3339(char *ts, size_t cap)
-{
-    struct timespec now;
-    struct tm tm;
-    clock_gettime(CLOCK_REALTIME, &now);
-    gmtime_r(&now.tv_sec, &tm);
-    size_t n = strftime(ts, cap, "%Y-%m-%dT%H:%M:%S", &tm);
-    snprintf(ts + n, cap - n, ".%03uZ", (unsigned)(now.tv_nsec / 1000000) % 1000u);
 }
 
 /* src as a logfmt quoted value into dst (cap bytes): control bytes escaped
@@ -60,21 +48,16 @@ static void quote(char *dst, size_t cap, const char *src)
 void sup_log(enum log_level level, const char *fmt, ...)
 {
     static const char *const level_event[] = { "note", "warning", "error" };
-    static const int priority[] = { 5, 4, 3 };
-    static const char *const level_name[] = { "notice", "warning", "error" };
     if (log_quiet || level < log_min)
         return;
-    char prefix[128], body[1024], text[3072], line[4096];
-    if (log_journal) { /* the journal keeps the pid and time itself */
-        snprintf(prefix, sizeof(prefix), "<%d>%s: ", priority[level], log_prefix);
-    } else if (log_stamp) {
-        char ts[40];
-        log_rfc3339(ts, sizeof(ts));
-        snprintf(prefix, sizeof(prefix), "%s[%d] %s level=%s ", log_prefix, (int)getpid(), ts,
-                 level_name[level]);
-    } else {
-        snprintf(prefix, sizeof(prefix), "%s: ", log_prefix);
-    }
+    char prefix[192], stamp[64], body[1024], text[3072], line[4096];
+    /* the journal keeps the pid and time itself: "<N>slotprove serve: ";
+     * else "2026-12-07T23:45:01.123Z level=notice slotprove serve[PID]: " */
+    log_stamp_prefix(stamp, sizeof(stamp), level, log_journal, log_stamp);
+    if (log_stamp && !log_journal)
+        snprintf(prefix, sizeof(prefix), "%s%s[%d]: ", stamp, log_prefix, (int)getpid());
+    else
+        snprintf(prefix, sizeof(prefix), "%s%s: ", stamp, log_prefix);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(body, sizeof(body), fmt, ap);

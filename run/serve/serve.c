@@ -638,6 +638,7 @@ int cmd_serve(int argc, char **argv)
     core_init(core);
     d.listen_fd = d.spare_fd = -1;
     log_setup("slotprove serve", 1, LOG_NOTE, 0);
+    core->o.log_stamp = 1; /* the children's lines too */
     if ((rc = parse_opts(&d, argc, argv, &keys, &nkeys)) != 0)
         return rc < 0 ? 0 : rc; /* < 0: --help was printed */
     core->keys.max_job_key = d.o.max_job_key;

@@ -95,6 +95,7 @@ int core_start(struct core *c, struct sp_err *e)
     t->synth_rss_max = c->o.synth_rss_max;
     t->no_verify = c->o.no_verify;
     t->trace_buffers = c->o.trace_buffers;
+    t->log_stamp = c->o.log_stamp;
     t->witness_mem = c->o.witness_mem;
     t->witness_cpu = c->o.witness_cpu_s;
     t->witness_time = c->o.witness_wall_s;

@@ -22,6 +22,7 @@ struct core_opts {
     unsigned gpuds;            /* 1..MAX_GPUDS */
     unsigned slots;
     uint64_t slot_bytes;
+    int log_stamp;             /* children's lines start with time and level (serve; log_stamp.h) */
     int lazy_pool;             /* pages on first touch, not prefaulted (pool_create_lazy) */
     uint64_t synth_rss_max;    /* bytes of RssAnon; 0 = no limit */
     const char *backend;
