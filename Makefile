@@ -26,7 +26,13 @@ $(BUILD)/obj/run/keygen/%.o: CFLAGS += -Irun/keygen -Irun/lib
 $(BUILD)/obj/run/fleet/%.o: CFLAGS += -Irun/fleet -Irun/cli -Irun/sup -Irun/lib $(PQ_CFLAGS)
 # the schema files are embedded by .incbin (run/fleet/schema_sql.c)
 $(BUILD)/obj/run/fleet/schema_sql.o: $(wildcard run/fleet/sql/*.sql)
-$(BUILD)/obj/run/main.o: CFLAGS += -Irun/cli -Irun/serve -Irun/keygen
+$(BUILD)/obj/run/main.o: CFLAGS += -Irun/cli -Irun/serve -Irun/keygen -Irun/lib
+# the commit for --version and slotprove_build_info (run/lib/version.h):
+# build/commit.h is rewritten only when the commit changes
+COMMIT := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+COMMIT_H := $(shell printf '\043define SLOTPROVE_COMMIT "%s"' '$(COMMIT)')
+$(shell mkdir -p $(BUILD) && echo '$(COMMIT_H)' | cmp -s - $(BUILD)/commit.h || echo '$(COMMIT_H)' > $(BUILD)/commit.h)
+$(BUILD)/obj/run/lib/version.o: CFLAGS += -I$(BUILD)
 $(BUILD)/obj/tests/%.o: CFLAGS += -Isynthd -Igpud -Igpud/cpu $(addprefix -Irun/,$(RUN_ROOMS) fleet)
 # liburing is linked statically so the binaries also run on hosts without it.
 LDLIBS  := -l:liburing.a -lbsd -lmd -ljansson -lgmp -lpthread -lm
@@ -160,21 +166,35 @@ demo: deps all
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the programs in
 # $(PREFIX)/libexec/slotprove (they find each other there), slotprove linked
-# from $(PREFIX)/bin, the systemd units in $(PREFIX)/lib/systemd/system
+# from $(PREFIX)/bin, the systemd units in $(PREFIX)/lib/systemd/system with
+# the user (sysusers.d) and the socket's directory (tmpfiles.d) they need,
+# an example serve.conf (also as $(SYSCONFDIR)/slotprove/serve.conf when
+# there is none), and README.md with every README it links, at the same
+# relative paths under $(DOCDIR). Without DESTDIR it also creates the user
+# slotprove (systemd-sysusers). run/serve/README.md, "systemd".
 PREFIX     ?= /usr/local
 SYSCONFDIR ?= $(if $(filter /usr,$(PREFIX)),/etc,$(PREFIX)/etc)
 LIBEXECDIR := $(PREFIX)/libexec/slotprove
 UNITDIR    := $(PREFIX)/lib/systemd/system
 DOCDIR     := $(PREFIX)/share/doc/slotprove
+# the top README's relative links to .md files, and run/serve's (the units name it)
+DOCS       := README.md run/serve/README.md $(shell grep -o '](\([^):#]*\.md\)' README.md | sed 's/^](//; s/)$$//' | sort -u)
 install: $(BINS)
-	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR)
+	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(UNITDIR) $(DESTDIR)$(DOCDIR) \
+	    $(DESTDIR)$(PREFIX)/lib/sysusers.d $(DESTDIR)$(PREFIX)/lib/tmpfiles.d $(DESTDIR)$(SYSCONFDIR)/slotprove
 	install -m 0755 $(BINS) $(wildcard $(BUILD)/slotprove-keygen-gpu) $(DESTDIR)$(LIBEXECDIR)/
 	ln -sf ../libexec/slotprove/slotprove $(DESTDIR)$(PREFIX)/bin/slotprove
 	sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 	    -e 's|@DOCDIR@|$(DOCDIR)|g' dist/slotprove.service.in > $(DESTDIR)$(UNITDIR)/slotprove.service
 	install -m 0644 dist/slotprove.socket $(DESTDIR)$(UNITDIR)/slotprove.socket
-	install -m 0644 README.md $(DESTDIR)$(DOCDIR)/README.md
-	install -m 0644 run/serve/README.md $(DESTDIR)$(DOCDIR)/serve.md
+	install -m 0644 dist/slotprove.sysusers $(DESTDIR)$(PREFIX)/lib/sysusers.d/slotprove.conf
+	install -m 0644 dist/slotprove.tmpfiles $(DESTDIR)$(PREFIX)/lib/tmpfiles.d/slotprove.conf
+	install -m 0644 dist/serve.conf $(DESTDIR)$(DOCDIR)/serve.conf.example
+	test -e $(DESTDIR)$(SYSCONFDIR)/slotprove/serve.conf || install -m 0644 dist/serve.conf $(DESTDIR)$(SYSCONFDIR)/slotprove/serve.conf
+	for f in $(DOCS); do install -D -m 0644 $$f $(DESTDIR)$(DOCDIR)/$$f || exit 1; done
+	if [ -z "$(DESTDIR)" ] && command -v systemd-sysusers >/dev/null; then \
+	    systemd-sysusers $(PREFIX)/lib/sysusers.d/slotprove.conf && \
+	    { ! command -v systemd-tmpfiles >/dev/null || systemd-tmpfiles --create $(PREFIX)/lib/tmpfiles.d/slotprove.conf; }; fi
 
 clean:
 	rm -rf $(BUILD)

@@ -25,6 +25,7 @@
 #include "status.h"
 #include "wake.h"
 #include "workers.h"
+#include "log_stamp.h"
 
 int main(int argc, char **argv)
 {
@@ -38,18 +39,18 @@ int main(int argc, char **argv)
     prove_work_verify(!gpud_args.no_verify);
     gpud_trace_buffers = gpud_args.trace_buffers;
     if (gpud_args.gpud_index >= gpud_pool.nrings) {
-        fprintf(stderr, "gpud: the pool has no ticket ring %u\n", gpud_args.gpud_index);
+        diag(LOG_ERR, "gpud: the pool has no ticket ring %u", gpud_args.gpud_index);
         return 2;
     }
     /* --gpu: this gpud's one device, before anything touches CUDA */
     if (gpud_args.gpu && setenv("CUDA_VISIBLE_DEVICES", gpud_args.gpu, 1) < 0) {
-        fprintf(stderr, "gpud: cannot select GPU %s\n", gpud_args.gpu);
+        diag(LOG_ERR, "gpud: cannot select GPU %s", gpud_args.gpu);
         return 2;
     }
     backend_set_device_mem((size_t)gpud_args.gpu_mem, gpud_args.gpu_share); /* --gpu-mem, --gpu-share */
     if (backend_open(be, gpud_args.backend,
                      gpud_args.threads ? gpud_args.threads : parallel_threads(), &e) < 0) {
-        fprintf(stderr, "gpud: %s\n", e.msg);
+        diag(LOG_ERR, "gpud: %s", e.msg);
         return 2;
     }
     if (wake_init() < 0)
@@ -62,7 +63,7 @@ int main(int argc, char **argv)
         nworkers = (unsigned)atoi(ws);
     key_table_init();
     if (workers_start(nworkers) < 0) {
-        fprintf(stderr, "gpud: cannot start worker threads\n");
+        diag(LOG_ERR, "gpud: cannot start worker threads");
         return 2;
     }
     char hello[CTL_TEXT_MAX];
@@ -78,7 +79,7 @@ int main(int argc, char **argv)
     workers_stop();
     wake_exit();
     if (workers_lost()) {
-        fprintf(stderr, "gpud: the GPU's context was lost; exiting so a fresh gpud takes the GPU\n");
+        diag(LOG_ERR, "gpud: the GPU's context was lost; exiting so a fresh gpud takes the GPU");
         pool_detach(&gpud_pool);
         return 1;
     }

@@ -13,6 +13,7 @@
 #include "pool_scan.h"
 #include "send.h"
 #include "state.h"
+#include "log_stamp.h"
 
 /* Every proof is checked (proof_self_check) before it leaves gpud, unless
  * the supervisor was started with --no-verify. */
@@ -124,8 +125,8 @@ void prove_work(const struct work *w)
             if (r > 0) { /* proved that other way already: the verdict stands */
                 e = first;
             } else {
-                fprintf(stderr, "gpud: the %s proof of job %llu partition %u failed its check; "
-                        "proving it again on the %s backend\n", be->ops->name,
+                diag(LOG_WARN, "gpud: the %s proof of job %llu partition %u failed its check; "
+                        "proving it again on the %s backend", be->ops->name,
                         (unsigned long long)h.job_id, h.partition,
                         be->fallback ? be->fallback->ops->name : be->ops->name);
                 rc = r == 0 ? kf->check(k, pub, &proof, &t.ns[STAGE_VERIFY], &e) : r;

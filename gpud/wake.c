@@ -12,6 +12,7 @@
 #include "state.h"
 #include "status.h"
 #include "take.h"
+#include "log_stamp.h"
 
 enum { TAG_DOORBELL = 1, TAG_CTL = 2 };
 
@@ -35,12 +36,12 @@ int wake_init(void)
 {
     int rc;
     if ((rc = io_uring_queue_init(8, &ring, 0)) < 0) {
-        fprintf(stderr, "gpud: io_uring_queue_init: %s\n", strerror(-rc));
+        diag(LOG_ERR, "gpud: io_uring_queue_init: %s", strerror(-rc));
         return -1;
     }
     fcntl(gpud_args.ctl_fd, F_SETFL, fcntl(gpud_args.ctl_fd, F_GETFL) | O_NONBLOCK);
     if (arm(TAG_DOORBELL) < 0 || arm(TAG_CTL) < 0) {
-        fprintf(stderr, "gpud: cannot submit io_uring requests\n");
+        diag(LOG_ERR, "gpud: cannot submit io_uring requests");
         return -1;
     }
     return 0;
@@ -61,7 +62,7 @@ int wake_loop(void)
         if (rc == -ETIME || rc == -EINTR)
             continue;
         if (rc < 0) {
-            fprintf(stderr, "gpud: io_uring_wait_cqe: %s\n", strerror(-rc));
+            diag(LOG_ERR, "gpud: io_uring_wait_cqe: %s", strerror(-rc));
             return -1;
         }
         unsigned head, seen = 0;

@@ -9,8 +9,7 @@
 #include "keygen.h"
 #include "serve.h"
 #include "fleet_exec.h"
-
-#define SLOTPROVE_VERSION "0.1.0"
+#include "version.h"
 
 static void usage(FILE *f)
 {
@@ -76,7 +75,7 @@ int main(int argc, char **argv)
         return 0;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        printf("slotprove %s\n", SLOTPROVE_VERSION);
+        printf("slotprove %s (commit %s)\n", SLOTPROVE_VERSION, slotprove_commit);
         return 0;
     }
     fprintf(stderr, "slotprove: unknown command \"%s\"\n\n", argv[1]);

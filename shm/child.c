@@ -3,6 +3,7 @@
 #include "ctl.h"
 #include "fault_point.h"
 #include "pool.h"
+#include "log_stamp.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -71,6 +72,8 @@ int child_args_parse(struct child_args *a, int argc, char **argv, struct sp_err 
             a->no_verify = (int)v;
         else if (strcmp(k, "--trace-buffers") == 0 && parse_uint(val, 1, &v) == 0)
             a->trace_buffers = (int)v;
+        else if (strcmp(k, "--log-stamp") == 0 && parse_uint(val, 1, &v) == 0)
+            a->log_stamp = (int)v;
         else if (strcmp(k, "--witness-mem") == 0 && parse_uint(val, ULONG_MAX, &v) == 0)
             a->witness_mem = v;
         else if (strcmp(k, "--witness-cpu") == 0 && parse_uint(val, UINT_MAX, &v) == 0)
@@ -125,6 +128,7 @@ int child_start(struct child_args *a, int argc, char **argv, const char *role,
         fprintf(stderr, "%s: %s\n", role, e.msg);
         return 2;
     }
+    diag_setup(a->log_stamp); /* this process's stderr lines from here on (log_stamp.h) */
     if (child_bind_to_supervisor(a) < 0)
         return 2;
     snprintf(point, sizeof(point), "%s-start", role);
@@ -132,8 +136,8 @@ int child_start(struct child_args *a, int argc, char **argv, const char *role,
     if ((rc = pool_attach(pool, a->pool_ctl_fd, a->pool_payload_fd, payload_prot)) < 0) {
         /* not fatal: the supervisor repairs a torn control page within a
          * second (pool_guard.h) and starts this role again, with backoff */
-        fprintf(stderr, "%s: cannot attach the slot pool: %s (a bug, or a process wrote the "
-                "pool: please report it)\n", role, strerror(-rc));
+        diag(LOG_ERR, "%s: cannot attach the slot pool: %s (a bug, or a process wrote the "
+             "pool: please report it)", role, strerror(-rc));
         return 1;
     }
     return 0;

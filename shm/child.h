@@ -42,6 +42,7 @@ struct child_args {
     unsigned gpud_index;   /* gpud: its ticket ring */
     int no_verify;         /* gpud: --no-verify 1: no proof_self_check (serve/prove --no-verify) */
     int trace_buffers;     /* --trace-buffers 1: a slot-table line per claim/publish/take/release */
+    int log_stamp;         /* --log-stamp 1 (serve): stderr lines start with time and level (log_stamp.h) */
     uint64_t witness_mem;  /* synthd: --witness-mem, a witness program's memory limit, bytes (0: default) */
     unsigned witness_cpu;  /* synthd: --witness-cpu, its CPU-time limit, s (0: default) */
     unsigned witness_time; /* synthd: --witness-time, its wall-clock limit, s (0: default) */

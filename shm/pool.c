@@ -61,17 +61,18 @@ static int compute_layout(uint32_t nslots, uint64_t slot_bytes, uint32_t nrings,
     return 0;
 }
 
-/* A sealed, fully allocated memfd of size bytes.  fallocate charges the
- * pages to the creator now (ENOSPC/ENOMEM here, not SIGBUS later); the
- * seals stop anyone from shrinking it under another process's mapping. */
-static int make_memfd(const char *name, uint64_t size, int *out)
+/* A sealed, fully allocated memfd of size bytes (lazy: allocated on first
+ * touch).  fallocate charges the pages to the creator now (ENOSPC/ENOMEM
+ * here, not SIGBUS later); the seals stop anyone from shrinking it under
+ * another process's mapping. */
+static int make_memfd(const char *name, uint64_t size, int lazy, int *out)
 {
     int fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING), rc = 0;
 
     if (fd < 0)
         return -errno;
     if (ftruncate(fd, (off_t)size) < 0 ||
-        fallocate(fd, 0, 0, (off_t)size) < 0 ||
+        (!lazy && fallocate(fd, 0, 0, (off_t)size) < 0) ||
         fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
         rc = -errno;
     if (rc < 0) {
@@ -152,7 +153,21 @@ int pool_create(struct pool *pool, uint32_t nslots, uint64_t slot_bytes)
     return pool_create_rings(pool, nslots, slot_bytes, 1);
 }
 
+static int create(struct pool *pool, uint32_t nslots, uint64_t slot_bytes, uint32_t nrings,
+                  int lazy);
+
 int pool_create_rings(struct pool *pool, uint32_t nslots, uint64_t slot_bytes, uint32_t nrings)
+{
+    return create(pool, nslots, slot_bytes, nrings, 0);
+}
+
+int pool_create_lazy(struct pool *pool, uint32_t nslots, uint64_t slot_bytes, uint32_t nrings)
+{
+    return create(pool, nslots, slot_bytes, nrings, 1);
+}
+
+static int create(struct pool *pool, uint32_t nslots, uint64_t slot_bytes, uint32_t nrings,
+                  int lazy)
 {
     struct layout l;
     struct pool_header *h;
@@ -164,9 +179,9 @@ int pool_create_rings(struct pool *pool, uint32_t nslots, uint64_t slot_bytes, u
     set_detached(pool);
     rc = compute_layout(nslots, slot_bytes, nrings, page, &l);
     if (rc == 0)
-        rc = make_memfd("slotprove-ctl", l.ctl_bytes, &pool->ctl_fd);
+        rc = make_memfd("slotprove-ctl", l.ctl_bytes, 0, &pool->ctl_fd);
     if (rc == 0)
-        rc = make_memfd("slotprove-payload", l.payload_bytes, &pool->payload_fd);
+        rc = make_memfd("slotprove-payload", l.payload_bytes, lazy, &pool->payload_fd);
     if (rc < 0)
         goto fail;
     pool->ctl_bytes = l.ctl_bytes;          /* sizes first: detach unmaps */
@@ -179,7 +194,7 @@ int pool_create_rings(struct pool *pool, uint32_t nslots, uint64_t slot_bytes, u
     }
     pool->payload_prot = PROT_READ | PROT_WRITE;
     rc = prefault(pool->hdr, l.ctl_bytes, page);
-    if (rc == 0)
+    if (rc == 0 && !lazy)
         rc = prefault(pool->payload, l.payload_bytes, page);
     if (rc < 0)
         goto fail;
@@ -198,6 +213,7 @@ int pool_create_rings(struct pool *pool, uint32_t nslots, uint64_t slot_bytes, u
     h->slots_off = l.slots_off;
     h->cursors_off = l.cursors_off;
     h->nrings = l.nrings;
+    h->lazy = lazy != 0;
     atomic_init(&h->free_seq, 0);
     atomic_init(&h->ready_seq, 0);
     atomic_init(&h->claim_hint, 0);
@@ -291,7 +307,8 @@ int pool_attach(struct pool *pool, int ctl_fd, int payload_fd, int payload_prot)
         goto fail;
     }
     pool->payload_prot = payload_prot;
-    populate_view(pool->payload, l.payload_bytes, payload_prot);
+    if (!pool->hdr->lazy) /* a lazy pool's pages come as jobs write them */
+        populate_view(pool->payload, l.payload_bytes, payload_prot);
     bind_view(pool, &l);
     return 0;
 fail:

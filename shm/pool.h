@@ -58,6 +58,8 @@ struct pool_header {
     uint32_t nrings;                   /* immutable: ticket rings (1..POOL_MAX_RINGS) */
     _Atomic uint64_t publish_counter;  /* next publish_seq (starts at 1) */
     uint64_t cursors_off;              /* immutable: byte offset of the ring cursors */
+    uint32_t lazy;                     /* immutable: 1 when the payload's pages are
+                                        * allocated on first touch (pool_create_lazy) */
 };
 
 /* A process's view of the pool.  All pointers point into its own mappings. */
@@ -87,6 +89,14 @@ int pool_create(struct pool *pool, uint32_t nslots, uint64_t slot_bytes);
 
 /* pool_create with nrings (1..POOL_MAX_RINGS) ticket rings, one per gpud. */
 int pool_create_rings(struct pool *pool, uint32_t nslots, uint64_t slot_bytes, uint32_t nrings);
+
+/* pool_create_rings, but the payload's pages are neither allocated nor
+ * prefaulted: each is allocated when first written (and attachers do not
+ * populate their views), so memory grows with the slot bytes jobs use. For
+ * `serve` with no key to size slots by: a short key touches a few pages of
+ * each slot. The price: a shortage shows as a fault (SIGBUS or the OOM
+ * killer) in the writer instead of an error here. */
+int pool_create_lazy(struct pool *pool, uint32_t nslots, uint64_t slot_bytes, uint32_t nrings);
 
 /* Map an existing pool from its two fds (e.g. inherited over exec).  The fds
  * are duplicated (CLOEXEC), so the caller keeps ownership of its own.

@@ -12,6 +12,7 @@ void pool_guard_init(struct pool_guard *g, const struct pool *p)
         .slot_bytes = h->slot_bytes, .ring_cap = h->ring_cap, .page_size = h->page_size,
         .ctl_bytes = h->ctl_bytes, .payload_bytes = h->payload_bytes, .ring_off = h->ring_off,
         .slots_off = h->slots_off, .cursors_off = h->cursors_off, .nrings = h->nrings,
+        .lazy = h->lazy,
     };
 }
 
@@ -55,6 +56,7 @@ void pool_guard_check(const struct pool_guard *g, struct pool *p, unsigned *fiel
     FIX(slots_off);
     FIX(cursors_off);
     FIX(nrings);
+    FIX(lazy);
     /* a torn ring starts again empty: it only orders work, the slot table
      * decides, and a READY slot without a ticket is found by gpud's scan
      * (ring.h, pool_scan.h) */

@@ -30,6 +30,7 @@ struct pool_guard {
     uint32_t ring_cap, page_size;
     uint64_t ctl_bytes, payload_bytes, ring_off, slots_off, cursors_off;
     uint32_t nrings;
+    uint32_t lazy;
 };
 
 /* Copies the pool's layout fields (right after pool_create). */

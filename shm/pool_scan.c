@@ -1,5 +1,6 @@
 /* pool_scan.c - whole-table scans (see pool_scan.h). */
 #include "pool_scan.h"
+#include "log_stamp.h"
 
 #include "slot.h"
 
@@ -86,5 +87,5 @@ void pool_trace_buffers(const struct pool *pool, int on, const char *who, uint32
 {
     char line[160];
     if (on && pool_format_buffers(pool, event, line, sizeof(line)) == 0)
-        fprintf(stderr, "%s[%u]: %s\n", who, incarnation, line);
+        diag(LOG_NOTE, "%s[%u]: %s", who, incarnation, line);
 }

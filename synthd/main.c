@@ -44,6 +44,7 @@
 #include "witness_read.h"
 #include "wtns.h"
 #include "zkey.h"
+#include "log_stamp.h"
 
 
 static struct child_args args;
@@ -398,7 +399,7 @@ int main(int argc, char **argv)
     if (argc == 2 && strcmp(argv[1], "--sandbox-probe") == 0) {
         struct sp_err e = { "" };
         if (witness_sandbox_probe(&e) < 0) {
-            fprintf(stderr, "%s\n", e.msg);
+            diag(LOG_ERR, "%s", e.msg);
             return 1;
         }
         return 0;
@@ -415,7 +416,7 @@ int main(int argc, char **argv)
     child_send(&args, &hello);
 
     if ((build.done_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
-        fprintf(stderr, "synthd: eventfd: %s\n", strerror(errno));
+        diag(LOG_ERR, "synthd: eventfd: %s", strerror(errno));
         return 2;
     }
 

@@ -244,7 +244,7 @@ if [ $rc -eq 0 ] && [ "$(jq length bigq.json)" = 64 ] && [ "$(jq '.[63] | length
 else bad "big job (exit $rc, $bytes bytes)"; fi
 
 # a witness whose name forges a log line
-evil="$(printf 'evil\nslotprove serve[1] 00:00:00: job 00000000000000000000000000000000 done.wtns')"
+evil="$(printf 'evil\n2026-01-01T00:00:00.000Z level=notice slotprove serve[1]: event=job_done job=00000000000000000000000000000000 partitions=1 ms=1 msg="done.wtns')"
 # a valid container whose value 5 is not below r: refused by synthd, after
 # submit, so the failure (naming the file) reaches the daemon's log
 node -e 'const fs = require("fs"); const b = fs.readFileSync(process.argv[1]);
@@ -252,7 +252,8 @@ node -e 'const fs = require("fs"); const b = fs.readFileSync(process.argv[1]);
 $BIN submit $C --key chain --witness "$evil" --proof p.json --public q.json --wait >/dev/null 2>err
 sleep 0.3
 kill -TERM $srv; wait $srv
-if grep -q 'evil.*not below r' serve.log && ! grep -q '^slotprove serve\[1\]' serve.log && ! grep -q '^slotprove serve\[1\]' err; then
+forged='^2026-01-01T00:00:00.000Z level=notice slotprove serve\[1\]'
+if grep -q 'evil.*not below r' serve.log && ! grep -q "$forged" serve.log && ! grep -q "$forged" err; then
     ok "a witness name with a newline cannot forge a log line (daemon log and client message)"
 else bad "log forging: $(grep -c . serve.log) log lines"; sed 's/^/       /' serve.log | head; fi
 

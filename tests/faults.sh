@@ -372,7 +372,7 @@ new_gpud() {
     _g=$(sj '.processes[] | select(.role == "gpud" and .state == "idle") | "\(.pid) \(.incarnation)"')
     [ -n "$_g" ] && [ "${_g% *}" != 0 ] && [ "${_g% *}" != "$1" ]
 }
-released() { grep -q "^gpud\[$1\]: BUFFERS\[release\]" "$LOG"; }
+released() { grep -q " level=notice gpud\[$1\]: BUFFERS\[release\]" "$LOG"; }
 gpud_deaths_is() { [ "$(counter gpud_deaths)" = "$1" ]; }
 
 s2() {
@@ -492,11 +492,11 @@ backoff_snapshot() {
 # backoffs_kept: "N M": of the synthds' crash-loop backoffs in $LOG that a
 # start of the same synthd followed, N were checked and M ended early: the
 # start came less than backoff_s - 1 s after the crash_loop line (the log's
-# times are whole seconds)
+# times are RFC 3339 in milliseconds; 1 s of room for the supervisor's tick)
 backoffs_kept() {
     awk 'function ix() { match($0, / index=[0-9]+/); return substr($0, RSTART + 7, RLENGTH - 7) }
-        match($0, /\] [0-9][0-9]:[0-9][0-9]:[0-9][0-9]: /) {
-            split(substr($0, RSTART + 2, 8), h, ":")
+        match($0, /^[0-9-]+T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]\.[0-9][0-9][0-9]Z level=/) {
+            split(substr($0, 12, 12), h, ":")
             t = h[1] * 3600 + h[2] * 60 + h[3]
         }
         / event=crash_loop role=synthd / {
@@ -1039,7 +1039,7 @@ gpud_up_again() {
     [ -n "$_p" ] && [ "$_p" != 0 ] && [ "$_p" != "$2" ] &&
         case $(gpud_of "$1" state) in idle | busy) true ;; *) false ;; esac
 }
-took() { grep -q "^gpud\[$1\]: BUFFERS\[take\]" "$LOG"; }
+took() { grep -q " level=notice gpud\[$1\]: BUFFERS\[take\]" "$LOG"; }
 
 s14() {
     # while $TMP/s14.hold exists each gpud holds the slot it took: both take
@@ -1103,7 +1103,7 @@ s17() {
             || bad "s17: submit $i: $(cat "$D/err")"
     done
     check "s17: gpud ($gp) holds two partitions after their slots' early release" \
-        poll 60 eval '[ "$(grep -c "^gpud\[$inc\]: BUFFERS\[release\]" "$LOG")" -ge 2 ]'
+        poll 60 eval '[ "$(grep -c " level=notice gpud\[$inc\]: BUFFERS\[release\]" "$LOG")" -ge 2 ]'
     r0=$(counter resynthesized)
     p0=$(counter proofs)
     kill -KILL "$gp"

@@ -51,8 +51,9 @@ assert st["slots"]["slot_bytes"] == (want + page - 1) // page * page, st["slots"
 assert sz["slot_bytes_from"] == "memory" and sz["slots_from"] == "default", sz
 print("%d slots of %d MiB from %.1f GiB usable" % (sz["slots"], sz["slot_bytes"] >> 20, u / 2**30))
 PY
-    grep -q "slots (default) of .* MiB (memory); memory usable" d1/log \
-        && ok "no arguments: the sizes are printed at start" || bad "no arguments: start line" d1/log
+    grep -q "slots (default) of .* MiB (memory; not prefaulted: pages are allocated as jobs fill the slots); memory usable" d1/log \
+        && [ "$(jq .sizing.prefaulted d1/status.json)" = false ] \
+        && ok "no arguments: the sizes are printed at start; the pool is not prefaulted (log and status say so)" || bad "no arguments: start line" d1/log
     SLOTPROVE_SOCKET=$TMP/d1/s.sock "$BIN" submit --zkey "$FIX/bn128/chain.zkey" --witness "$FIX/bn128/chain.wtns" \
         --wait --proof p1.json --public pub1.json >/dev/null 2>err \
         && verifies p1.json pub1.json chain && ok "no arguments: a --zkey job is proved (snarkjs verifies)" \
@@ -82,6 +83,37 @@ else
     bad "serve --slot-bytes 64K did not come up" d2/log
 fi
 
+# one slot size (issue 39): slots sized by a --key are the pool's, a whole
+# number of pages, in status's slots and sizing and in the refusal of a
+# larger --zkey alike; the human status is a summary naming that figure
+mkdir -m 700 d7
+"$BIN" serve --socket d7/s.sock --key n="$FIX/bn128/nopub.zkey" 2>d7/log &
+P=$!; PIDS="$PIDS $P"
+if poll 60 up d7/s.sock; then
+    st d7/s.sock > d7/st.json
+    sb=$(jq .slots.slot_bytes d7/st.json)
+    [ "$sb" = "$(jq .sizing.slot_bytes d7/st.json)" ] && [ $((sb % $(getconf PAGESIZE))) = 0 ] \
+        && ok "a --key sizes the slots: status's slots.slot_bytes = sizing.slot_bytes = $sb, whole pages" \
+        || bad "slot size: slots $sb, sizing $(jq .sizing.slot_bytes d7/st.json)" d7/st.json
+    "$BIN" submit --socket d7/s.sock --zkey "$FIX/bn128/chain.zkey" --witness "$FIX/bn128/chain.wtns" \
+        --wait --proof d7/p.json --public d7/q.json >/dev/null 2>err
+    grep -q "needs [0-9]*-byte slots but the pool's are $sb bytes" err \
+        && ok "a --zkey too large for them is refused naming the same $sb bytes" || bad "refusal: $(cat err)"
+    "$BIN" status --socket d7/s.sock > d7/human
+    pids=$(jq -r '.processes[].pid' d7/st.json | tr '\n' ' ')
+    ver=$("$BIN" --version)
+    n=0; for p in $pids; do grep -q "^  [a-z]* *[0-9]* *$p " d7/human && n=$((n + 1)); done
+    head -1 d7/human | grep -q "^${ver% (*} (commit $(echo "$ver" | sed 's/.*commit \(.*\))/\1/')), up [0-9dhms ]*\$" \
+        && grep -q "^slots: $(jq .slots.total d7/st.json) of $(awk -v b=$sb 'BEGIN { printf "%d KiB", b / 1024 }') each " d7/human \
+        && [ "$(grep -c "$sb\|bytes" d7/human)" = 0 ] && [ "$n" = "$(jq '.processes | length' d7/st.json)" ] \
+        && grep -q '^keys: n$' d7/human && [ "$(wc -l < d7/human)" -le 20 ] \
+        && ok "status without --json: $(wc -l < d7/human) lines: version and commit as --version says, one slot size ($((sb / 1024)) KiB), each of the $n processes by pid, the key" \
+        || bad "human status" d7/human
+    stop $P || bad "--key n: exit" d7/log
+else
+    bad "serve --key n=nopub.zkey did not come up" d7/log
+fi
+
 # ---- 2. --metrics --------------------------------------------------------------------
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 mkdir -m 700 d4
@@ -102,6 +134,20 @@ if poll 60 up d4/s.sock; then
     stop $P || bad "--metrics: exit" d4/log
 else
     bad "serve --metrics did not come up" d4/log
+fi
+# --metrics-cuzk-aliases: cuzk's series with cuzk's meanings (jobs, not partitions)
+PORT=$(free_port)
+SLOTPROVE_FAULT_DELAY_MS=1500 "$BIN" serve --socket d4/c.sock --slot-bytes 8M --slots 1 --synth 1 \
+    --metrics 127.0.0.1:$PORT --metrics-cuzk-aliases 2>d4/clog &
+P=$!; PIDS="$PIDS $P"
+if poll 60 up d4/c.sock; then
+    /usr/bin/python3 "$ROOT/tests/service_cuzk.py" "$BIN" d4/c.sock "$PORT" "$FIX" >d4/cout 2>&1; rc=$?
+    grep -E '^(ok|FAIL)' d4/cout | while read -r line; do echo "   $line"; done
+    [ $rc = 0 ] && ok "--metrics-cuzk-aliases: cuzk_* series count jobs, as cuzk's do ($(grep -c '^ok' d4/cout) checks)" \
+        || bad "--metrics-cuzk-aliases (see the lines above)" d4/cout
+    stop $P || bad "--metrics-cuzk-aliases: exit" d4/clog
+else
+    bad "serve --metrics-cuzk-aliases did not come up" d4/clog
 fi
 "$BIN" serve --socket d4/s2.sock --slot-bytes 8M --metrics 127.0.0.1:$PORT:x >/dev/null 2>err; rc=$?
 [ $rc != 0 ] && grep -q 'metrics 127.0.0.1:'"$PORT"':x: expected ADDR:PORT' err && ok "--metrics: a bad address is named" || bad "--metrics bad address (exit $rc)"
@@ -156,6 +202,44 @@ if command -v systemd-socket-activate >/dev/null 2>&1; then
         && verifies d5/ip.json d5/ipub.json chain \
         && ok "make install DESTDIR PREFIX=/usr: units filled in; the installed slotprove proves through its installed synthd/gpud" \
         || bad "make install" d5/install.log
+    # issue 39: the installed units, checked by systemd's own tools
+    DEST=$TMP/dest; U=usr/lib/systemd/system; DOC=$DEST/usr/share/doc/slotprove
+    # every relative link of the installed README (and of run/serve's, which the unit names) is installed
+    missing=$(cd "$DOC" && for f in README.md run/serve/README.md; do
+        grep -o '](\([^):#]*\)' "$f" | sed 's/^](//' | while read -r l; do
+            [ -e "$(dirname "$f")/$l" ] || echo "$f -> $l"; done; done)
+    [ -z "$missing" ] && [ -f "$DOC/run/README.md" ] \
+        && ok "make install: every relative link of the installed README.md and run/serve/README.md resolves ($(find "$DOC" -name '*.md' | wc -l) docs)" \
+        || bad "installed docs: missing $missing" /dev/null
+    # the example config is installed twice and parses (allow-gid as a group name: ours here)
+    sed "s/^allow-gid = slotprove\$/allow-gid = $(id -gn)/" "$DEST/etc/slotprove/serve.conf" > d5/serve.conf
+    cmp -s "$DEST/etc/slotprove/serve.conf" "$DOC/serve.conf.example" \
+        && "$BIN" serve --config d5/serve.conf --help >/dev/null 2>err \
+        && ! "$BIN" serve --config d5/serve.conf --allow-gid no-such-group-39 --help >/dev/null 2>d5/gid.err \
+        && grep -q "no-such-group-39.*a numeric gid or a group's name" d5/gid.err \
+        && ok "make install: the example serve.conf (etc and doc) parses; allow-gid takes a group name" \
+        || bad "example serve.conf: $(cat err)" d5/serve.conf
+    # systemd-sysusers and systemd-tmpfiles on an empty root: the user, then its socket directory
+    mkdir -p d5/root/etc
+    systemd-sysusers --root="$TMP/d5/root" "$DEST/usr/lib/sysusers.d/slotprove.conf" >/dev/null 2>&1 \
+        && systemd-tmpfiles --root="$TMP/d5/root" --create "$DEST/usr/lib/tmpfiles.d/slotprove.conf" >/dev/null 2>&1 \
+        && uid=$(awk -F: '$1 == "slotprove" { print $3 }' d5/root/etc/passwd) && [ -n "$uid" ] \
+        && [ "$(stat -c '%a %u' d5/root/run/slotprove)" = "750 $uid" ] \
+        && ok "systemd-sysusers creates the user slotprove (uid $uid); systemd-tmpfiles its socket directory, 0750" \
+        || bad "sysusers/tmpfiles" /dev/null
+    # systemd-analyze on a root holding the installed units and the system's (sysinit.target …)
+    mkdir -p d5/vroot && cp -a "$DEST/." d5/vroot/ && cp -rn /lib/systemd/system/. "d5/vroot/$U/" 2>/dev/null
+    out=$(systemd-analyze verify --root="$TMP/d5/vroot" "$U/slotprove.service" "$U/slotprove.socket" 2>&1); rc=$?
+    [ $rc = 0 ] && [ -z "$out" ] && grep -q '^User=slotprove$' "$DEST/$U/slotprove.service" \
+        && ok "systemd-analyze verify: the installed slotprove.service (User=slotprove) and .socket, no complaint" \
+        || bad "systemd-analyze verify (exit $rc): $out" /dev/null
+    systemd-analyze security --offline=true --root="$TMP/d5/vroot" "$U/slotprove.service" >d5/security 2>&1
+    score=$(sed -n 's/.*Overall exposure level for slotprove.service: \([0-9.]*\) .*/\1/p' d5/security)
+    # run/serve/README.md gives the score; a change of the unit that raises it fails here
+    [ -n "$score" ] && awk -v s="$score" 'BEGIN { exit !(s <= 2.8) }' \
+        && grep -q "exposure $score " "$ROOT/run/serve/README.md" \
+        && ok "systemd-analyze security: exposure $score ($(tail -1 d5/security | sed 's/.*: [0-9.]* //')), as run/serve/README.md says" \
+        || bad "systemd-analyze security: exposure '$score' (README: $(grep -o 'exposure [0-9.]* ' "$ROOT/run/serve/README.md"))" d5/security
 else
     skipped "systemd: systemd-socket-activate not installed"
 fi
@@ -182,7 +266,7 @@ if poll 60 up d3/s.sock; then
         && ok "--config: the file's options apply (slot-bytes 8M, synth 1); --slots 5 on the command line overrides slots = 3" \
         || bad "--config values" d3/status.json
     "$BIN" submit --socket d3/s.sock --key chain --witness "$FIX/bn128/chain.wtns" --wait --proof p3.json --public pub3.json >/dev/null 2>err \
-        && verifies p3.json pub3.json chain && grep -q ' event=times job=[0-9]* part=0 ' d3/log \
+        && verifies p3.json pub3.json chain && grep -q ' event=times job=[0-9a-f]\{32\} part=0 ' d3/log \
         && ok "--config: the key named in the file proves (snarkjs verifies); trace-times = true logs event=times" \
         || bad "--config: key from the file" d3/log
     stop $P || bad "--config: exit" d3/log

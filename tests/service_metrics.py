@@ -9,7 +9,9 @@ on the metrics port, and a scraper parses the page every 0.2 s. Afterwards
 (quiet: scraped with status until they agree, 30 s at most) the counters
 must equal status's; the failures by
 cause the count of failed submits; the proof-duration histogram status's
-proofs and prover busy time; the uptime the supervisor's age from /proc.
+proofs and prover busy time; the uptime the supervisor's age from /proc;
+slotprove_build_info `slotprove --version`'s; and no cuzk_* series (serve
+runs without --metrics-cuzk-aliases). service_cuzk.py checks those.
 Prints one "ok"/"FAIL" line per check; exit 1 on any FAIL."""
 import json, os, socket, subprocess, sys, time, urllib.request
 from prometheus_client.parser import text_string_to_metric_families
@@ -87,7 +89,6 @@ def pairs(fams, st):
     c = st["counters"]
     out = [
         ("slotprove_proofs_total", value(fams, "slotprove_proofs_total"), c["proofs"]),
-        ("cuzk_proofs_completed_total", value(fams, "cuzk_proofs_completed_total"), c["proofs"]),
         ("slotprove_jobs_ended_total{done}",
          value(fams, "slotprove_jobs_ended_total", state="done"), c["jobs_done"]),
         ("slotprove_child_deaths_total{synthd}",
@@ -96,7 +97,8 @@ def pairs(fams, st):
          value(fams, "slotprove_child_deaths_total", role="gpud"), c["gpud_deaths"]),
         ("slotprove_rss_kills_total", value(fams, "slotprove_rss_kills_total"), c["rss_kills"]),
         ("slotprove_stall_kills_total", value(fams, "slotprove_stall_kills_total"), c["stall_kills"]),
-        ("cuzk_queue_depth", value(fams, "cuzk_queue_depth"), st["jobs"]["partitions_queued"]),
+        ("slotprove_queue_partitions", value(fams, "slotprove_queue_partitions"),
+         st["jobs"]["partitions_queued"]),
         ("slotprove_job_latency_seconds_count",
          value(fams, "slotprove_job_latency_seconds_count"), c["jobs_done"]),
     ]
@@ -137,16 +139,14 @@ by = c["jobs_failed_by_cause"]
 check(by.get("input") == bad_failed and sum(by.values()) == c["jobs_failed"],
       "failures by cause: input %s = the %d failed submits; the causes sum to jobs_failed %s"
       % (by.get("input"), bad_failed, c["jobs_failed"]))
-check(value(fams, "cuzk_proofs_failed_total") == c["jobs_failed"], "cuzk_proofs_failed_total = jobs_failed")
 busy_s = st["pipeline"]["prover_busy_ns"] / 1e9
 pcount = value(fams, "slotprove_proof_duration_seconds_count")
 psum = value(fams, "slotprove_proof_duration_seconds_sum")
 check(pcount == c["proofs"] and abs(psum - busy_s) <= 1e-6 * max(busy_s, 1),
       "proof-duration histogram: count %s = proofs %s, sum %.6f s = status prover_busy_ns %.6f s"
       % (pcount, c["proofs"], psum, busy_s))
-check(value(fams, "slotprove_proof_duration_seconds_bucket", le="+Inf") == pcount and
-      value(fams, "cuzk_proof_duration_seconds_count") == pcount and
-      value(fams, "cuzk_proof_duration_seconds_sum") == psum, "its +Inf bucket and the cuzk summary agree")
+check(value(fams, "slotprove_proof_duration_seconds_bucket", le="+Inf") == pcount,
+      "its +Inf bucket agrees")
 gpuds = [p for p in st["processes"] if p["role"] == "gpud" and p.get("state") != "stuck"]
 gsum = 0.0
 for g in gpuds:
@@ -167,18 +167,22 @@ for g in gpuds:
                 check(True, "%s{index=%d} absent, as status has no device memory (%s)"
                       % (name, g["index"], g.get("backend", "")[:40]))
 check(abs(gsum - busy_s) <= 1e-6 * max(busy_s, 1), "per-gpud busy seconds sum to prover_busy_ns")
-check(value(fams, "cuzk_gpu_workers") == len(gpuds) == value(fams, "slotprove_gpuds"),
-      "cuzk_gpu_workers = %d gpuds" % len(gpuds))
-check(value(fams, "cuzk_running_jobs") == value(fams, "slotprove_partitions", state="taken") == 0,
-      "cuzk_running_jobs = partitions taken (0, quiet)")
+check(value(fams, "slotprove_gpuds") == len(gpuds), "slotprove_gpuds = %d gpuds" % len(gpuds))
+cuzk = sorted(n for n in fams if n.startswith("cuzk_"))
+check(not cuzk, "no cuzk_* series without --metrics-cuzk-aliases (%s)" % cuzk)
+ver = subprocess.run([BIN, "--version"], capture_output=True, text=True).stdout.split()
+info = [s for s in fams["slotprove_build_info"].samples]
+check(len(ver) == 4 and len(info) == 1 and info[0].value == 1 and
+      info[0].labels == {"version": ver[1], "commit": ver[3].rstrip(")")},
+      "slotprove_build_info %s = 1, as `slotprove --version` says (%s)" % (info[0].labels if info else None, " ".join(ver)))
 sup = [p for p in st["processes"] if p["role"] == "supervisor"][0]
 with open("/proc/%d/stat" % sup["pid"]) as f:
     start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
 with open("/proc/uptime") as f:
     age = float(f.read().split()[0]) - start_ticks / os.sysconf("SC_CLK_TCK")
-up = value(fams, "cuzk_uptime_seconds")
-check(up == value(fams, "slotprove_uptime_seconds") and 0 < up <= age + 0.5,
-      "uptime %.2f s, the supervisor's age from /proc %.2f s" % (up, age))
+up = value(fams, "slotprove_uptime_seconds")
+check(up == int(up) and 0 < up <= age + 0.5,
+      "uptime %s s, whole seconds, within the supervisor's age from /proc %.2f s" % (up, age))
 inf = value(fams, "slotprove_job_latency_seconds_bucket", le="+Inf")
 check(inf == c["jobs_done"], "the latency histogram's +Inf bucket holds every done job")
 check(value(fams, "slotprove_prove_seconds_total") > 0 and

@@ -1029,3 +1029,32 @@ Test(shm_ring, one_ring_per_consumer, .timeout = 5)
     cr_assert_eq(pool_create_rings(&p, 4, 4096, 0), -EINVAL);
     cr_assert_eq(pool_create_rings(&p, 4, 4096, POOL_MAX_RINGS + 1), -EINVAL);
 }
+
+/* pool_create_lazy (serve with no key): the payload memfd has no blocks
+ * until a slot is written, and then only the pages written (st_blocks, in
+ * 512-byte units, from the kernel); pool_create_rings allocates all; an
+ * attacher of the lazy pool sees its flag and adds no pages by mapping. */
+Test(shm_pool, lazy_payload_allocated_on_first_touch)
+{
+    struct pool lazy, full, view;
+    struct stat st;
+    long page = sysconf(_SC_PAGESIZE);
+    cr_assert_eq(pool_create_lazy(&lazy, 4, 1 << 20, 1), 0);
+    cr_assert_eq(pool_create_rings(&full, 4, 1 << 20, 1), 0);
+    cr_assert_eq(fstat(full.payload_fd, &st), 0);
+    cr_assert_eq((uint64_t)st.st_blocks * 512, full.payload_bytes);
+    cr_assert_eq(fstat(lazy.payload_fd, &st), 0);
+    cr_assert_eq(st.st_blocks, 0);
+    cr_assert_eq(pool_attach(&view, lazy.ctl_fd, lazy.payload_fd, PROT_READ | PROT_WRITE), 0);
+    cr_assert_eq(view.hdr->lazy, 1);
+    cr_assert_eq(full.hdr->lazy, 0);
+    cr_assert_eq(fstat(lazy.payload_fd, &st), 0);
+    cr_assert_eq(st.st_blocks, 0, "attaching allocated %lld blocks", (long long)st.st_blocks);
+    memset(pool_payload(&view, 2), 7, (size_t)(3 * page)); /* 3 pages of slot 2 */
+    cr_assert_eq(fstat(lazy.payload_fd, &st), 0);
+    cr_assert_eq((uint64_t)st.st_blocks * 512, (uint64_t)(3 * page));
+    cr_assert_eq(((uint8_t *)pool_payload(&lazy, 2))[3 * page - 1], 7);
+    pool_detach(&view);
+    pool_detach(&lazy);
+    pool_detach(&full);
+}

@@ -64,6 +64,7 @@
 #include "gpu_prove.h"
 #include "msm.h"
 #include "payload.h"
+#include "log_stamp.h"
 
 
 static int cuda_lost(struct backend *be)
@@ -120,14 +121,14 @@ static int cuda_prove_start(struct backend *be, const struct child_key *ck,
             return rc;
         }
         if (rc == 0 && k->g1)
-            fprintf(stderr, "gpud: key %s on the GPU: %s (%.2f GiB of device memory) in %.1f ms\n",
+            diag(LOG_NOTE, "gpud: key %s on the GPU: %s (%.2f GiB of device memory) in %.1f ms",
                     k->name,
                     k->stream ? (k->host_registered ? "points streamed from page-locked host memory"
                                                     : "points streamed, staged by the driver")
                               : "points resident",
                     k->bytes / 1073741824.0, (now_ns() - k0) / 1e6);
         else if (rc < 0) {
-            fprintf(stderr, "gpud: %s; proving it on the CPU\n", e->msg);
+            diag(LOG_WARN, "gpud: %s; proving it on the CPU", e->msg);
             on_cpu = 1;
         }
         rc = 0;
@@ -164,9 +165,9 @@ static int cuda_prove_start(struct backend *be, const struct child_key *ck,
         uint64_t u1 = now_ns();
         double gib = (2.0 * vec + wit) / 1073741824.0;
         k->uploads_timed = 1;
-        fprintf(stderr,
+        diag(LOG_NOTE,
                 "gpud: key %s upload: a, b and the witness, %.2f GiB in %.1f ms (%.1f GB/s, slot pool %s); "
-                "buffer set wait %.1f ms, allocation %.1f ms\n",
+                "buffer set wait %.1f ms, allocation %.1f ms",
                 k->name, gib, (u1 - u0) / 1e6, (2.0 * vec + wit) / (double)(u1 - u0 ? u1 - u0 : 1),
                 p->registered ? "page-locked" : "staged by the driver", (s1 - s0) / 1e6, (u0 - s1) / 1e6);
     }
@@ -180,7 +181,7 @@ static int cuda_prove_start(struct backend *be, const struct child_key *ck,
     if (rc < 0) {
         cuda_gpu_failed(rc);
         if (p->fallback && !cuda_is_lost()) {
-            fprintf(stderr, "gpud: %s; proving this partition on the CPU\n", e->msg);
+            diag(LOG_WARN, "gpud: %s; proving this partition on the CPU", e->msg);
             cuda_set_put(p, j->set);
             j->set = NULL;
             rc = cuda_fallback_start(p, ck, in, &j->cpu_job, e);
@@ -334,7 +335,7 @@ static int cuda_prove_finish(struct backend *be, const struct child_key *ck, voi
         /* a lean set's inputs were overwritten: the partition is proved
          * again from the start (the failure is the device's) */
         if (p->fallback && !cuda_is_lost() && !j->set->lean) {
-            fprintf(stderr, "gpud: %s; proving this partition on the CPU\n", e->msg);
+            diag(LOG_WARN, "gpud: %s; proving this partition on the CPU", e->msg);
             rc = cuda_cpu_from_device(be, ck, j, out, t, e);
             j->on_fallback = rc == 0;
         }
@@ -441,13 +442,13 @@ static void cuda_host_memory(struct backend *be, void *ptr, size_t len)
         return;
     struct gpu_mem_pin pin;
     if (gpu_mem_register(ptr, len, "slot pool", &pin, &e) < 0) {
-        fprintf(stderr, "gpud: %s; uploads are staged instead\n", e.msg);
+        diag(LOG_WARN, "gpud: %s; uploads are staged instead", e.msg);
         return;
     }
     p->registered = ptr;
     p->pool_pinned = pin.charged;
-    fprintf(stderr, "gpud: slot pool: %.2f GiB page-locked; device cost measured %.1f MiB, charged "
-            "%.1f MiB (pinned)\n", len / 1073741824.0, pin.measured / 1048576.0, pin.charged / 1048576.0);
+    diag(LOG_NOTE, "gpud: slot pool: %.2f GiB page-locked; device cost measured %.1f MiB, charged "
+            "%.1f MiB (pinned)", len / 1073741824.0, pin.measured / 1048576.0, pin.charged / 1048576.0);
 }
 
 static int cuda_open(struct backend *be, struct sp_err *e)
@@ -538,7 +539,7 @@ static int cuda_key_check(struct backend *be, const struct child_key *ck, struct
      * the plan); the upload plans again with what it was charged */
     int rc = cuda_plan_key(zk, name, p->budget, p->pool_pinned, cuda_key_pin_planned(NULL, zk), &pl, e);
     if (rc == -E2BIG && p->fallback) {
-        fprintf(stderr, "gpud: %s; it is proved on the CPU\n", e->msg);
+        diag(LOG_WARN, "gpud: %s; it is proved on the CPU", e->msg);
         return 0;
     }
     if (rc == 0) {
@@ -547,10 +548,10 @@ static int cuda_key_check(struct backend *be, const struct child_key *ck, struct
         char parts[40] = "unbounded";
         if (pl.chunk)
             snprintf(parts, sizeof(parts), "of at most 2^%d points", __builtin_ctzl(pl.chunk));
-        fprintf(stderr,
+        diag(LOG_NOTE,
                 "gpud: key %s within the %.2f GiB device budget: points %s, MSM parts %s, "
                 "%u %sworker buffer set%s, %.2f GiB planned (%.0f MiB of it page-locked host "
-                "memory's device cost)\n",
+                "memory's device cost)",
                 name, p->budget / 1073741824.0, pl.stream ? "streamed from host memory" : "resident",
                 parts, pl.sets, pl.lean ? "lean (LDEs in place) " : "", pl.sets == 1 ? "" : "s",
                 pl.total / 1073741824.0, pl.pinned / 1048576.0);
@@ -579,7 +580,7 @@ static void cuda_close(struct backend *be)
         return;
     char ledger[300];
     gpu_mem_describe(ledger, sizeof(ledger));
-    fprintf(stderr, "gpud: device memory at exit: %s GiB; device peak after a proof %.2f GiB\n", ledger,
+    diag(LOG_NOTE, "gpud: device memory at exit: %s GiB; device peak after a proof %.2f GiB", ledger,
             p->device_peak / 1073741824.0);
     if (!cuda_is_lost()) {
         if (p->registered)

@@ -15,6 +15,7 @@
 #include "gpu_msm.h"
 #include "gpu_ntt.h"
 #include "gpu_prove.h"
+#include "log_stamp.h"
 
 struct cuda_bp_engine {
     struct gpu_msm *g1, *g2;
@@ -108,9 +109,9 @@ static int make_engine(struct cuda_bp_engine **ret, const struct bp_key *k, unsi
     char parts[40] = "unbounded";
     if (pl.chunk)
         snprintf(parts, sizeof(parts), "of at most 2^%d points", __builtin_ctzl(pl.chunk));
-    fprintf(stderr, "gpud: bellperson key %s (2^%u domain) on the GPU: points %s, MSM parts %s, "
+    diag(LOG_NOTE, "gpud: bellperson key %s (2^%u domain) on the GPU: points %s, MSM parts %s, "
             "%s quotient, %.2f GiB planned (points %.2f, MSM %.2f, vectors %.2f, NTT %.2f, "
-            "pinned %.2f) of %.2f GiB left\n", k->params.path, log_n,
+            "pinned %.2f) of %.2f GiB left", k->params.path, log_n,
             eng->stream ? "streamed from host memory" : "resident", parts,
             eng->lean ? "lean (in place, compact NTT domain)" : "fast", pl.total / 1073741824.0,
             pl.points / 1073741824.0, pl.msm / 1073741824.0, pl.vectors / 1073741824.0,

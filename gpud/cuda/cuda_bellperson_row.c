@@ -12,6 +12,7 @@
 #include "cuda_bellperson.h"
 #include "cuda_fallback.h"
 #include "cuda_lost.h"
+#include "log_stamp.h"
 #include "cuda_priv.h"
 #include "payload.h"
 
@@ -55,7 +56,7 @@ static int row_start(struct backend *be, const struct child_key *k, const struct
             job_free(j);
             return rc;
         }
-        fprintf(stderr, "gpud: %s; this partition is proved on the CPU\n", e->msg);
+        diag(LOG_WARN, "gpud: %s; this partition is proved on the CPU", e->msg);
         e->msg[0] = 0;
         if ((rc = cuda_fallback_start(p, k, in, &j->cpu_job, e)) < 0) {
             job_free(j);
@@ -105,7 +106,7 @@ static int row_finish(struct backend *be, const struct child_key *k, void *job,
         return 0; /* the inputs kept until job_done or reprove */
     }
     if (p->fallback) {
-        fprintf(stderr, "gpud: %s; this partition is proved on the CPU\n", e->msg);
+        diag(LOG_WARN, "gpud: %s; this partition is proved on the CPU", e->msg);
         e->msg[0] = 0;
         rc = cuda_fallback_host(be, k, &in, out, t, e);
         j->on_fallback = rc == 0;

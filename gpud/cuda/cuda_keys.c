@@ -13,6 +13,7 @@
 #include "gpu_msm.h"
 #include "gpu_prove.h"
 #include "stages.h"
+#include "log_stamp.h"
 
 /* Page-locks k's key file (gpu_mem_register: its device cost charged to
  * the ledger's "pinned" part); 0, or the error in *e (nothing locked). */
@@ -76,7 +77,7 @@ int cuda_evict_lru(struct cuda_priv *p, const struct cuda_key *keep)
     }
     if (!lru)
         return -1;
-    fprintf(stderr, "gpud: evicting key %s from the GPU (least recently used%s)\n", lru->name,
+    diag(LOG_NOTE, "gpud: evicting key %s from the GPU (least recently used%s)", lru->name,
             lru->host_registered ? "; its key file unlocked" : "");
     cuda_key_evict(lru);
     return 0;
@@ -125,7 +126,7 @@ int cuda_key_upload(struct cuda_priv *p, struct cuda_key *k, struct sp_err *e)
     if (pl.stream && !k->host_registered) {
         struct sp_err re;
         if (key_lock(k, NULL, &re) < 0)
-            fprintf(stderr, "gpud: key %s: %s; its streamed points are staged\n", k->name, re.msg);
+            diag(LOG_WARN, "gpud: key %s: %s; its streamed points are staged", k->name, re.msg);
     }
     enum gpu_group gg1 = zk->curve == CURVE_BN254 ? GPU_BN254_G1 : GPU_BLS12381_G1;
     enum gpu_group gg2 = zk->curve == CURVE_BN254 ? GPU_BN254_G2 : GPU_BLS12381_G2;
@@ -168,13 +169,13 @@ void cuda_key_pin(struct cuda_priv *p, const struct zkey *zk)
         struct gpu_mem_pin pin;
         uint64_t t0 = now_ns();
         if (key_lock(k, &pin, &re) == 0) {
-            fprintf(stderr, "gpud: key %s: %.2f GiB of key file page-locked at load in %.1f ms "
+            diag(LOG_NOTE, "gpud: key %s: %.2f GiB of key file page-locked at load in %.1f ms "
                     "(its streamed points are copied straight from it); device cost measured "
-                    "%.1f MiB, charged %.1f MiB (pinned)\n",
+                    "%.1f MiB, charged %.1f MiB (pinned)",
                     k->name, zk->map_len / 1073741824.0, (now_ns() - t0) / 1e6,
                     pin.measured / 1048576.0, pin.charged / 1048576.0);
         } else {
-            fprintf(stderr, "gpud: key %s: %s; its streamed points are staged\n", k->name, re.msg);
+            diag(LOG_WARN, "gpud: key %s: %s; its streamed points are staged", k->name, re.msg);
         }
     }
     pthread_mutex_unlock(&p->gpu);

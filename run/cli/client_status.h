@@ -4,8 +4,11 @@
 
 #include <jansson.h>
 
-/* Prints a status object (the daemon's "status" answer) as indented
- * "key: value" lines and tables on stdout. */
+/* Prints a summary of a status object (the daemon's "status" answer) on
+ * stdout: version and uptime, jobs, proofs, slots (one slot size: the
+ * pool's), each process (pid, state, restarts, Pss), each GPU's device
+ * memory, the preloaded keys. Strings from the daemon are sanitized
+ * (client_sanitize). `status --json` prints the whole object. */
 void client_print_status(json_t *status);
 
 #endif

@@ -4,12 +4,12 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "escape.h"
 #include "journal.h"
 #include "log.h"
+#include "log_stamp.h"
 
 static const char *log_prefix = "slotprove";
 static int log_stamp;
@@ -48,22 +48,16 @@ static void quote(char *dst, size_t cap, const char *src)
 void sup_log(enum log_level level, const char *fmt, ...)
 {
     static const char *const level_event[] = { "note", "warning", "error" };
-    static const int priority[] = { 5, 4, 3 };
     if (log_quiet || level < log_min)
         return;
-    char prefix[128], body[1024], text[3072], line[4096];
-    if (log_journal) { /* the journal keeps the pid and time itself */
-        snprintf(prefix, sizeof(prefix), "<%d>%s: ", priority[level], log_prefix);
-    } else if (log_stamp) {
-        char ts[32];
-        time_t t = time(NULL);
-        struct tm tm;
-        localtime_r(&t, &tm);
-        strftime(ts, sizeof(ts), "%H:%M:%S", &tm);
-        snprintf(prefix, sizeof(prefix), "%s[%d] %s: ", log_prefix, (int)getpid(), ts);
-    } else {
-        snprintf(prefix, sizeof(prefix), "%s: ", log_prefix);
-    }
+    char prefix[192], stamp[64], body[1024], text[3072], line[4096];
+    /* the journal keeps the pid and time itself: "<N>slotprove serve: ";
+     * else "2026-12-07T23:45:01.123Z level=notice slotprove serve[PID]: " */
+    log_stamp_prefix(stamp, sizeof(stamp), level, log_journal, log_stamp);
+    if (log_stamp && !log_journal)
+        snprintf(prefix, sizeof(prefix), "%s%s[%d]: ", stamp, log_prefix, (int)getpid());
+    else
+        snprintf(prefix, sizeof(prefix), "%s%s: ", stamp, log_prefix);
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(body, sizeof(body), fmt, ap);

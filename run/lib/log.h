@@ -2,7 +2,8 @@
  * log.h — the supervisor's log lines on stderr.
  *
  * One line per event. The daemon (`slotprove serve`) writes logfmt after its
- * prefix: "PREFIX[PID] HH:MM:SS: event=NAME key=value … msg=\"text\"", the
+ * time, level and name (log_stamp.h): "2026-12-07T23:45:01.123Z
+ * level=notice slotprove serve[PID]: event=NAME key=value … msg=\"text\"", the
  * fields first (event names and keys are listed in run/README.md, "Logs"),
  * then the human-readable text, quoted (\" and \\ escaped; control bytes
  * as escape.h writes them). When stderr is the systemd journal (journal.h)
@@ -22,7 +23,7 @@
 #ifndef SLOTPROVE_LOG_H
 #define SLOTPROVE_LOG_H
 
-enum log_level { LOG_NOTE, LOG_WARN, LOG_ERR };
+#include "log_stamp.h" /* enum log_level, the lines' time and level */
 
 /* prefix: "slotprove serve" or "slotprove"; stamp: add pid and time, and
  * write fields (the daemon); min_level: lines below it are dropped; quiet:

@@ -14,6 +14,7 @@
 #include "metrics_http.h"
 #include "pool_scan.h"
 #include "slot.h"
+#include "version.h"
 
 /* job latency and proof duration buckets, seconds (le) */
 static const double bucket_s[] = { 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800 };
@@ -45,6 +46,7 @@ struct metrics {
     uint64_t last_ns;
     /* supervisor thread only */
     uint64_t start_ns;         /* metrics_start: the uptime's origin */
+    int cuzk_aliases;          /* --metrics-cuzk-aliases */
     struct histogram latency;  /* jobs done: submit to end */
     struct histogram proof;    /* proofs accepted: gpud take to checked proof */
     uint64_t ended[4];         /* by enum job_state */
@@ -64,7 +66,7 @@ static char *page_copy(void *ctx, size_t *len)
     return copy;
 }
 
-struct metrics *metrics_start(const char *addr_port, struct sp_err *e)
+struct metrics *metrics_start(const char *addr_port, int cuzk_aliases, struct sp_err *e)
 {
     struct metrics *m = calloc(1, sizeof(*m));
     if (!m || !(m->page = strdup(""))) {
@@ -74,6 +76,7 @@ struct metrics *metrics_start(const char *addr_port, struct sp_err *e)
     }
     pthread_mutex_init(&m->mu, NULL);
     m->start_ns = now_ns();
+    m->cuzk_aliases = cuzk_aliases;
     if (metrics_http_start(addr_port, page_copy, m, &m->http, e) < 0) {
         pthread_mutex_destroy(&m->mu);
         free(m->page);
@@ -147,6 +150,36 @@ static void gpud_family(FILE *f, struct kid_table *t, const char *name, const ch
     }
 }
 
+/* --metrics-cuzk-aliases: the series of cuzk's GetMetrics (Curio's proving
+ * daemon) with cuzk's meanings. A cuzk request (a PoRep C2 of several
+ * partitions, say) is a slotprove job: completed and failed count jobs; a
+ * job is running while a partition of it is in synthesis or proving, and
+ * queued while none is; the duration summary is jobs' submit to end. */
+static void cuzk_series(const struct metrics *m, struct core *c, FILE *f, uint64_t up)
+{
+    unsigned running = 0, queued = 0;
+    for (const struct job *j = c->jobs.head; j; j = j->next) {
+        if (j->state != JOB_RUNNING)
+            continue;
+        int busy = 0;
+        for (uint32_t i = 0; i < j->d.nparts && !busy; i++)
+            busy = j->d.parts[i].state >= DSP_SYNTH && j->d.parts[i].state <= DSP_TAKEN;
+        busy ? running++ : queued++;
+    }
+    one(f, "cuzk_proofs_completed_total", "counter", "Jobs done (cuzk: requests completed).",
+        (double)m->ended[JOB_DONE]);
+    one(f, "cuzk_proofs_failed_total", "counter", "Jobs failed, all causes.",
+        (double)c->c.jobs_failed);
+    one(f, "cuzk_uptime_seconds", "gauge", "Whole seconds since the daemon started.", (double)up);
+    one(f, "cuzk_queue_depth", "gauge", "Jobs running none of whose partitions has started.",
+        queued);
+    one(f, "cuzk_running_jobs", "gauge", "Jobs with a partition in synthesis or proving.", running);
+    one(f, "cuzk_gpu_workers", "gauge", "gpud processes.", c->kids.ngpuds);
+    head(f, "cuzk_proof_duration_seconds", "summary", "Jobs done: submit to end (count and sum).");
+    fprintf(f, "cuzk_proof_duration_seconds_count %llu\n", (unsigned long long)m->latency.count);
+    fprintf(f, "cuzk_proof_duration_seconds_sum %.17g\n", m->latency.sum_s);
+}
+
 static void render(struct metrics *m, struct core *c, FILE *f)
 {
     unsigned parts[DSP_FAILED + 1];
@@ -154,9 +187,10 @@ static void render(struct metrics *m, struct core *c, FILE *f)
     dispatch_counts(&c->dsp, parts);
     pool_counts(&c->pool, &pc);
 
+    head(f, "slotprove_build_info", "gauge", "Always 1: the version and git commit of this build.");
+    fprintf(f, "slotprove_build_info{version=\"%s\",commit=\"%s\"} 1\n", SLOTPROVE_VERSION,
+            slotprove_commit);
     one(f, "slotprove_proofs_total", "counter", "Partitions proved and returned.", (double)c->c.proofs);
-    one(f, "cuzk_proofs_completed_total", "counter", "Alias of slotprove_proofs_total.",
-        (double)c->c.proofs);
     head(f, "slotprove_jobs_ended_total", "counter", "Jobs ended, by how they ended.");
     static const char *const st[] = { "running", "done", "failed", "cancelled" };
     for (int s = 1; s < 4; s++)
@@ -166,21 +200,16 @@ static void render(struct metrics *m, struct core *c, FILE *f)
     for (int k = 0; k < FAIL_NCAUSES; k++)
         fprintf(f, "slotprove_jobs_failed_total{cause=\"%s\"} %llu\n",
                 fail_cause_name((enum fail_cause)k), (unsigned long long)c->c.jobs_failed_by[k]);
-    one(f, "cuzk_proofs_failed_total", "counter", "Alias of slotprove_jobs_failed_total, all causes.",
-        (double)c->c.jobs_failed);
     one(f, "slotprove_jobs_running", "gauge", "Jobs running.", jobs_active(&c->jobs));
-    double up = (now_ns() - m->start_ns) / 1e9;
-    one(f, "slotprove_uptime_seconds", "gauge", "Seconds since the daemon started.", up);
-    one(f, "cuzk_uptime_seconds", "gauge", "Alias of slotprove_uptime_seconds.", up);
+    uint64_t up = (now_ns() - m->start_ns) / 1000000000ull;
+    one(f, "slotprove_uptime_seconds", "gauge", "Whole seconds since the daemon started.",
+        (double)up);
     one(f, "slotprove_queue_partitions", "gauge", "Partitions submitted and waiting for a synthd.",
         parts[DSP_QUEUED]);
-    one(f, "cuzk_queue_depth", "gauge", "Alias of slotprove_queue_partitions.", parts[DSP_QUEUED]);
     head(f, "slotprove_partitions", "gauge", "Partitions of running jobs, by state.");
     static const char *const ps[] = { "queued", "synth", "published", "taken", "done", "failed" };
     for (int s = 0; s <= DSP_FAILED; s++)
         fprintf(f, "slotprove_partitions{state=\"%s\"} %u\n", ps[s], parts[s]);
-    one(f, "cuzk_running_jobs", "gauge", "Alias of slotprove_partitions{state=\"taken\"}: "
-        "partitions a gpud is proving.", parts[DSP_TAKEN]);
     head(f, "slotprove_slots", "gauge", "Shared-memory slots, by state (from the slot table).");
     for (int s = 0; s < SLOT_NSTATES; s++)
         fprintf(f, "slotprove_slots{state=\"%s\"} %u\n", slot_state_name((uint32_t)s),
@@ -225,7 +254,6 @@ static void render(struct metrics *m, struct core *c, FILE *f)
     }
     one(f, "slotprove_gpuds", "gauge", "gpud processes (one per GPU, or one on the CPU).",
         c->kids.ngpuds);
-    one(f, "cuzk_gpu_workers", "gauge", "Alias of slotprove_gpuds.", c->kids.ngpuds);
     gpud_family(f, &c->kids, "slotprove_gpud_busy_seconds_total", "counter",
                 "Each gpud's time from taking a slot to a checked proof.", GPUD_BUSY_S);
     gpud_family(f, &c->kids, "slotprove_gpud_device_memory_budget_bytes", "gauge",
@@ -249,11 +277,8 @@ static void render(struct metrics *m, struct core *c, FILE *f)
               &m->latency);
     histogram(f, "slotprove_proof_duration_seconds",
               "Proofs accepted: gpud's take of the slot to the checked proof.", &m->proof);
-    /* cuzk's is a summary of count and sum */
-    head(f, "cuzk_proof_duration_seconds", "summary",
-         "Alias of slotprove_proof_duration_seconds (count and sum).");
-    fprintf(f, "cuzk_proof_duration_seconds_count %llu\n", (unsigned long long)m->proof.count);
-    fprintf(f, "cuzk_proof_duration_seconds_sum %.17g\n", m->proof.sum_s);
+    if (m->cuzk_aliases)
+        cuzk_series(m, c, f, up);
 }
 
 void metrics_tick(struct metrics *m, struct core *c, uint64_t now_ns)

@@ -11,9 +11,11 @@
  * and past its connection limit closes the oldest connection still
  * receiving, so slow or silent clients cannot keep a scraper out.
  *
- * Names (base units, `_total` counters) are listed in run/serve/README.md,
- * with the cuzk_* aliases that repeat a slotprove_* figure of the same
- * meaning for dashboards made for cuzk (Curio's proving daemon).
+ * Names (base units, `_total` counters) are listed in run/serve/README.md;
+ * slotprove_build_info{version,commit} is 1. With cuzk_aliases
+ * (--metrics-cuzk-aliases) the page also has the cuzk_* series of cuzk's
+ * metrics (Curio's proving daemon), with cuzk's meanings: a cuzk request is
+ * a job.
  */
 #ifndef SLOTPROVE_METRICS_H
 #define SLOTPROVE_METRICS_H
@@ -28,8 +30,9 @@
 struct metrics;
 
 /* Starts the HTTP thread on ADDR:PORT (an IPv4 address or host name, or
- * [IPv6]; PORT 1..65535). NULL with e naming the address and the reason. */
-struct metrics *metrics_start(const char *addr_port, struct sp_err *e);
+ * [IPv6]; PORT 1..65535); cuzk_aliases 1 adds the cuzk_* series. NULL with
+ * e naming the address and the reason. */
+struct metrics *metrics_start(const char *addr_port, int cuzk_aliases, struct sp_err *e);
 
 /* On the supervisor's thread, each loop turn: renders a new page when the
  * last is METRICS_EVERY_MS old. */

@@ -2,7 +2,8 @@
  * sd.h — serve under systemd (libsystemd's sd_notify and sd_listen_fds;
  * both do nothing outside systemd: no NOTIFY_SOCKET, no LISTEN_FDS).
  *
- * Type=notify: READY=1 once the slot pool is prefaulted (core_start) and
+ * Type=notify: READY=1 once the slot pool is made (core_start; prefaulted
+ * unless no key sized it, pool_create_lazy) and
  * every synthd and gpud has said hello; STATUS= lines (jobs, queue,
  * proofs, deaths) when they change, at most once a second; STOPPING=1 when
  * a signal starts the drain. WatchdogSec=: WATCHDOG=1 every half of it from

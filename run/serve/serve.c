@@ -120,7 +120,8 @@ static void usage(FILE *f)
         "  --allow-uid UID        uid allowed to connect (repeatable; default: own uid);\n"
         "                         it must also reach the socket directory, so it has to\n"
         "                         be in the --allow-gid group\n"
-        "  --allow-gid GID        group allowed to connect (socket dir becomes 0750)\n"
+        "  --allow-gid GID        group (number or name) allowed to connect (socket dir\n"
+        "                         becomes 0750)\n"
         "  --trace-buffers        log BUFFERS[event] slot counts on every transition\n"
         "  --trace-times          log a TIMES line per proved partition: queue and slot\n"
         "                         waits, synthesis wall and CPU time, proving (ns)\n"
@@ -142,6 +143,9 @@ static void usage(FILE *f)
         "  --http-token-file FILE every --http request must carry Authorization: Bearer\n"
         "                         and the token in FILE (one line, not readable by\n"
         "                         others); without it --http must be a loopback address\n"
+        "  --metrics-cuzk-aliases also the cuzk_* series of cuzk's metrics (Curio's\n"
+        "                         proving daemon), with cuzk's meanings: a request\n"
+        "                         is a job (run/serve/README.md)\n"
         "  --config FILE          options from FILE, one `key = value` a line, key a\n"
         "                         long option without the dashes (e.g. slots = 8;\n"
         "                         no-verify = true); the command line overrides it;\n"
@@ -205,6 +209,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         { "metrics", required_argument, NULL, 0x100 }, /* long only */
         { "http", required_argument, NULL, 0x102 },
         { "http-token-file", required_argument, NULL, 0x103 },
+        { "metrics-cuzk-aliases", no_argument, NULL, 0x1c0 },
         { "help", no_argument, NULL, 'h' },
         { 0, 0, 0, 0 },
     };
@@ -312,12 +317,14 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
                 return bad_opt("--allow-uid", optarg, "a numeric uid");
             so->allow_uid[so->n_allow_uid++] = (uid_t)v;
             break;
-        case 'g':
-            if (parse_count(optarg, 0, 0xfffffffe, &v) < 0)
-                return bad_opt("--allow-gid", optarg, "a numeric gid");
-            so->allow_gid = (gid_t)v;
+        case 'g': {
+            struct group *gr = NULL;
+            if (parse_count(optarg, 0, 0xfffffffe, &v) < 0 && !(gr = getgrnam(optarg)))
+                return bad_opt("--allow-gid", optarg, "a numeric gid or a group's name");
+            so->allow_gid = gr ? gr->gr_gid : (gid_t)v;
             so->has_allow_gid = 1;
             break;
+        }
         case 'K':
             if (!(so->max_job_key = parse_size(optarg)))
                 return bad_opt("--max-job-key", optarg, "SIZE (e.g. 256M)");
@@ -350,6 +357,7 @@ static int parse_opts(struct server *d, int argc, char **argv, char ***keys, int
         case 0x100: d->metrics_addr = optarg; break; /* --metrics */
         case 0x102: d->http_addr = optarg; break;
         case 0x103: d->http_token_file = optarg; break;
+        case 0x1c0: d->metrics_cuzk = 1; break;      /* --metrics-cuzk-aliases */
         default:
             fprintf(stderr, "see `slotprove serve --help`\n");
             return 2;
@@ -723,6 +731,7 @@ int cmd_serve(int argc, char **argv)
     core_init(core);
     d.listen_fd = d.spare_fd = -1;
     log_setup("slotprove serve", 1, LOG_NOTE, 0);
+    core->o.log_stamp = 1; /* the children's lines too */
     if ((rc = parse_opts(&d, argc, argv, &keys, &nkeys)) != 0)
         return rc < 0 ? 0 : rc; /* < 0: --help was printed */
     core->keys.max_job_key = d.o.max_job_key;
@@ -747,6 +756,9 @@ int cmd_serve(int argc, char **argv)
                 keys_max_slot_bytes(&core->keys), &core->o.slots, &core->o.slot_bytes);
     if ((rc = fit_host(&d)) != 0)
         return rc;
+    /* no key and no --slot-bytes: the slots are sized for the largest key
+     * memory allows, so their pages come as jobs write them (sizing.h) */
+    core->o.lazy_pool = strcmp(d.sizing.slot_bytes_from, "memory") == 0;
     if (keys_max_slot_bytes(&core->keys) > core->o.slot_bytes) {
         fprintf(stderr, "slotprove serve: --slot-bytes %llu is too small: the largest --key needs "
                         "%llu-byte slots\n", (unsigned long long)core->o.slot_bytes,
@@ -774,7 +786,7 @@ int cmd_serve(int argc, char **argv)
             unlink(d.o.socket_path);
         return 1;
     }
-    if (d.metrics_addr && !(d.metrics = metrics_start(d.metrics_addr, &e))) {
+    if (d.metrics_addr && !(d.metrics = metrics_start(d.metrics_addr, d.metrics_cuzk, &e))) {
         fprintf(stderr, "slotprove serve: %s\n", e.msg);
         if (!d.activated)
             unlink(d.o.socket_path);
@@ -799,12 +811,13 @@ int cmd_serve(int argc, char **argv)
     }
     sup_log(LOG_NOTE, "event=listening synthds=%u gpuds=%u slots=%u slot_bytes=%llu|listening on %s: "
             "%u synthd, %u gpud (%s; %s), %u slots (%s) of %.1f MiB "
-            "(%s); memory usable %.1f GiB (%s), pool budget %.1f GiB",
+            "(%s%s); memory usable %.1f GiB (%s), pool budget %.1f GiB",
             core->o.synthds, core->o.gpuds, core->o.slots, (unsigned long long)core->pool.slot_bytes,
             d.activated ? "the socket systemd passed" : d.o.socket_path,
             core->o.synthds, core->o.gpuds, core->o.backend,
             d.sizing.gpuds_from, core->o.slots, d.sizing.slots_from,
             core->o.slot_bytes / 1048576.0, d.sizing.slot_bytes_from,
+            core->o.lazy_pool ? "; not prefaulted: pages are allocated as jobs fill the slots" : "",
             d.sizing.usable_bytes / 1073741824.0, d.sizing.usable_from,
             d.sizing.pool_budget_bytes / 1073741824.0);
     sup_log(LOG_NOTE, "event=synthesis|synthesis %s", core->o.synth_plan);

@@ -75,6 +75,7 @@ struct server {
     int slots_given, slot_bytes_given; /* --slots, --slot-bytes SIZE were given */
     struct sizing sizing;      /* where the defaults came from (sizing.h) */
     const char *metrics_addr;  /* --metrics ADDR:PORT, or NULL */
+    int metrics_cuzk;          /* --metrics-cuzk-aliases */
     struct metrics *metrics;   /* its HTTP thread (metrics.h), or NULL */
     const char *http_addr;     /* --http ADDR:PORT, or NULL */
     const char *http_token_file; /* --http-token-file, or NULL */

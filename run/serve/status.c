@@ -17,6 +17,7 @@
 #include "pool_scan.h"
 #include "status.h"
 #include "slot.h"
+#include "version.h"
 
 static long pss_kib(pid_t pid)
 {
@@ -138,6 +139,9 @@ char *status_json(struct core *d, uid_t viewer, const struct sizing *sz)
     json_t *o = json_object();
     json_object_set_new(o, "ok", json_true());
     json_t *st = json_object();
+    json_object_set_new(st, "version", json_string(SLOTPROVE_VERSION));
+    json_object_set_new(st, "commit", json_string(slotprove_commit));
+    json_object_set_new(st, "uptime_s", json_integer((json_int_t)((now - d->started_ns) / 1000000000ull)));
     json_object_set_new(st, "processes", processes(d, viewer, &group_pss));
     json_object_set_new(st, "group_pss_kib", json_integer(group_pss));
     json_object_set_new(st, "slots", slots);
@@ -207,6 +211,7 @@ char *status_json(struct core *d, uid_t viewer, const struct sizing *sz)
                                       "slot_bytes", (json_int_t)d->o.slot_bytes,
                                       "slot_bytes_from", sz->slot_bytes_from, "gpuds",
                                       (int)d->o.gpuds, "gpuds_from", sz->gpuds_from));
+    json_object_set_new(json_object_get(st, "sizing"), "prefaulted", json_boolean(!d->o.lazy_pool));
     json_object_set_new(o, "status", st);
     char *s = json_dumps(o, JSON_COMPACT | JSON_PRESERVE_ORDER);
     json_decref(o);

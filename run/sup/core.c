@@ -60,13 +60,18 @@ static void foreign_share(struct core *c)
 
 int core_start(struct core *c, struct sp_err *e)
 {
-    int rc = pool_create_rings(&c->pool, c->o.slots, c->o.slot_bytes, c->o.gpuds);
+    int rc = c->o.lazy_pool ? pool_create_lazy(&c->pool, c->o.slots, c->o.slot_bytes, c->o.gpuds)
+                            : pool_create_rings(&c->pool, c->o.slots, c->o.slot_bytes, c->o.gpuds);
     if (rc == 0)
         pool_guard_init(&c->pool_guard, &c->pool);
     if (rc < 0)
         return sp_fail(e, rc, "cannot create %u slots of %llu bytes: %s", c->o.slots,
                        (unsigned long long)c->o.slot_bytes, strerror(-rc));
-    c->keys.slot_bytes = c->o.slot_bytes;
+    /* one slot size from here on: the pool's, a whole number of pages
+     * (status, the log and a too-small key's refusal all name this one) */
+    c->o.slot_bytes = c->pool.slot_bytes;
+    c->keys.slot_bytes = c->pool.slot_bytes;
+    c->started_ns = now_ns();
     for (unsigned g = 0; g < c->o.gpuds; g++)
         if ((c->doorbells[g] = eventfd(0, EFD_CLOEXEC)) < 0)
             return sp_fail(e, -errno, "eventfd: %s", strerror(errno));
@@ -90,6 +95,7 @@ int core_start(struct core *c, struct sp_err *e)
     t->synth_rss_max = c->o.synth_rss_max;
     t->no_verify = c->o.no_verify;
     t->trace_buffers = c->o.trace_buffers;
+    t->log_stamp = c->o.log_stamp;
     t->witness_mem = c->o.witness_mem;
     t->witness_cpu = c->o.witness_cpu_s;
     t->witness_time = c->o.witness_wall_s;
@@ -398,6 +404,11 @@ static void death_outcome(void *ctx, struct dsp_job *dj, uint32_t part, enum dsp
         x->c->c.reproved_from_shm++;
     else if (o == DSP_POISONED)
         fail_poisoned(x->c, j, part, x->dd->why);
+    if (o == DSP_REQUEUED || o == DSP_REPROVE) /* the died line names the process, this the job */
+        sup_log(LOG_WARN, "event=requeued job=%s partition=%u role=%s how=%s|job %s partition %u: "
+                "%s; %s", j->id, part, x->gpud ? "gpud" : "synthd",
+                o == DSP_REPROVE ? "reprove" : "resynthesize", j->id, part, x->dd->why,
+                o == DSP_REPROVE ? "proving its slot again" : "synthesizing it again");
 }
 
 static void on_exit_(struct core *c, struct kid *k)

@@ -30,6 +30,8 @@ struct core_opts {
     unsigned gpuds;            /* 1..MAX_GPUDS */
     unsigned slots;
     uint64_t slot_bytes;
+    int log_stamp;             /* children's lines start with time and level (serve; log_stamp.h) */
+    int lazy_pool;             /* pages on first touch, not prefaulted (pool_create_lazy) */
     uint64_t synth_rss_max;    /* bytes of RssAnon; 0 = no limit */
     const char *backend;
     const char *const *gpus;   /* NULL, or gpud i's CUDA device (index or UUID) for each gpud */
@@ -122,6 +124,7 @@ struct core {
     struct pipeline_counters pc;
     struct core_hooks hooks;
     char no_sandbox[400];      /* why witness programs cannot be boxed here ("": they can) */
+    uint64_t started_ns;       /* core_start's now_ns(): status's uptime */
     uint64_t done_ns[4096];    /* ring of proof completion times, for proofs/s */
     unsigned done_head;
     uint64_t last_purge_ns;

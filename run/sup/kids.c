@@ -78,6 +78,7 @@ static int spawn(struct kid_table *t, struct kid *k)
         .backend = k->role == ROLE_GPUD ? t->backend : NULL,
         .no_verify = k->role == ROLE_GPUD && t->no_verify,
         .trace_buffers = t->trace_buffers,
+        .log_stamp = t->log_stamp,
         .gpu = k->role == ROLE_GPUD && t->gpus ? t->gpus[k->index] : NULL,
         .gpu_mem = k->role == ROLE_GPUD ? t->gpu_mem : 0,
         .gpu_share = k->role == ROLE_GPUD ? gpu_share(t, k->index) : 0,

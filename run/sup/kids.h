@@ -108,6 +108,7 @@ struct kid_table {
     uint64_t synth_rss_max;    /* bytes of RssAnon; 0 = no limit */
     int no_verify;             /* gpuds: no self-check of proofs (--no-verify) */
     int trace_buffers;         /* every child: slot-table lines on stderr (--trace-buffers) */
+    int log_stamp;             /* every child: --log-stamp 1 (log_stamp.h) */
     uint64_t witness_mem;      /* synthds: --witness-mem BYTES, 0: not passed (witness_program.h) */
     unsigned witness_cpu, witness_time; /* synthds: --witness-cpu/--witness-time S, 0: not passed */
     uint64_t oom_kills;        /* /proc/vmstat oom_kill at the last sample */

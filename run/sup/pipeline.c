@@ -59,10 +59,10 @@ void core_note_proved(struct core *c, const struct job *j, uint32_t part, uint32
     uint64_t queue = jp->t_queued_ns && jp->t_first_synth_ns ? jp->t_first_synth_ns - jp->t_queued_ns : 0;
     uint64_t ready = jp->t_published_ns && taken > jp->t_published_ns ? taken - jp->t_published_ns : 0;
     sup_log(LOG_WARN,
-            "event=times job=%llu part=%u gpud=%u rows=%llu done_ns=%llu queue_ns=%llu "
+            "event=times job=%s part=%u gpud=%u rows=%llu done_ns=%llu queue_ns=%llu "
             "slot_wait_ns=%llu synth_ns=%llu synth_cpu_ns=%llu ready_ns=%llu prove_ns=%llu "
             "verify_ns=%llu latency_ns=%llu",
-            (unsigned long long)j->d.num, part, gpud, (unsigned long long)key_rows(c, j),
+            j->id, part, gpud, (unsigned long long)key_rows(c, j),
             (unsigned long long)now, (unsigned long long)queue,
             (unsigned long long)jp->slot_wait_ns, (unsigned long long)jp->synth_ns,
             (unsigned long long)jp->synth_cpu_ns, (unsigned long long)ready,

@@ -82,6 +82,10 @@ static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const cha
         argv[k++] = "--trace-buffers";
         argv[k++] = "1";
     }
+    if (o->log_stamp) {
+        argv[k++] = "--log-stamp";
+        argv[k++] = "1";
+    }
     char a_gm[24];
     if (o->gpu_mem) {
         snprintf(a_gm, sizeof(a_gm), "%llu", (unsigned long long)o->gpu_mem);

@@ -40,6 +40,7 @@ struct spawn_opts {
     const char *gpu;      /* gpud only: its CUDA device (an index or UUID), or NULL */
     int no_verify;        /* gpud only: --no-verify 1 (no self-check of its proofs) */
     int trace_buffers;    /* --trace-buffers 1: slot-table lines on stderr */
+    int log_stamp;        /* --log-stamp 1: stderr lines start with time and level */
     uint64_t gpu_mem;     /* gpud only: --gpu-mem BYTES, 0: not passed */
     unsigned gpu_share;   /* gpud only: gpuds sharing its device; > 1: --gpu-share N */
     uint64_t witness_mem; /* synthd only: --witness-mem BYTES, 0: not passed */
