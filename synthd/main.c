@@ -373,7 +373,7 @@ static void synthesize_input(const struct ctl_msg *req, int input_fd, int prog_f
     int rc = witness_program_run(prog_fd, prog, aux, naux, input_fd, name, &lim, max_wtns, &wfd, &e);
     /* a program of another circuit: one message with both wire counts */
     if ((rc == 0 || rc == -EFBIG) &&
-        witness_mismatch_check(wfd, rc == -EFBIG, max_wtns, name, prog, k->name, k->zk.n_vars,
+        witness_mismatch_check(wfd, rc == -EFBIG, max_wtns, name, prog, k->name, k->shape.n_vars,
                                &e) < 0)
         rc = -SP_EMISMATCH;
     if (rc < 0) {
