@@ -27,6 +27,7 @@
 #include "output.h"
 #include "payload.h"
 #include "proc.h"
+#include "prove_bellperson.h"
 #include "prove_opts.h"
 #include "sandbox_check.h"
 #include "submit.h"
@@ -38,6 +39,8 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: slotprove fullprove [options] INPUT.json PROGRAM CIRCUIT.zkey PROOF.json PUBLIC.json\n"
+            "       slotprove fullprove --params P.params --pce C.pce [options] INPUT PROGRAM OUT\n"
+            "                       (bellperson keys: `slotprove fullprove --params --help`)\n"
             "\n"
             "Computes the witness of INPUT.json with the circuit's witness program, then\n"
             "proves it as `slotprove prove` does (snarkjs groth16 fullprove's arguments).\n"
@@ -101,6 +104,8 @@ static void on_job_ended(void *ctx, struct job *j)
 int cmd_fullprove(int argc, char **argv)
 {
     stop_signals_block(NULL); /* before any thread exists (stop_signals.h) */
+    if (bellperson_wanted(argc, argv, "--params")) /* prove_bellperson.c */
+        return cmd_fullprove_bellperson(argc, argv);
     static struct core core;
     struct fullprove_run r = { 0, 0, 0, 0, 0 };
     struct prove_opts po;
