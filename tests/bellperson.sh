@@ -164,6 +164,87 @@ $BIN serve --socket "$SOCK" --backend cpu --key bp="$d/circuit.params:$TMP/o/cir
 [ $? -ne 0 ] && grep -q 'aux wires, but .* has l of' "$TMP/err" && ok "serve: a PCE of another circuit is refused at start" \
     || bad "serve: PCE mismatch"
 
+# ---- witness programs for bellperson keys (issue 38.2): circom's native
+# contract `PROGRAM INPUT OUT.wtns`, the values in bellperson's [inputs |
+# aux] order. tests/witness/bp_program.c writes them from a JSON list that
+# Python makes of keygen's circuit.wtns; the prover's constraint check and
+# verify --bellperson judge its output. Then programs that crash, loop and
+# write another circuit's witness, each failing only its job.
+P="$TMP/prog"
+mkdir -p "$P"
+cc -O2 -o "$P/bpw" tests/witness/bp_program.c 2>"$TMP/err" || bad "cannot build tests/witness/bp_program.c"
+cc -O2 -o "$P/fp-segv" tests/witness/fault_program.c 2>"$TMP/err" && cp "$P/fp-segv" "$P/fp-loop" \
+    || bad "cannot build tests/witness/fault_program.c"
+for f in bpw fp-segv fp-loop; do echo "no data: the programs read only INPUT" >"$P/$f.dat"; done
+R=52435875175126190479447740508185965837690552500527637822603658699938581184513 # r of BLS12-381
+# a .wtns's values as {"wires": [decimal, ...]} (values from byte 76, nWitness at 60)
+wires_json() {
+    python3 -c '
+import sys, json
+b = open(sys.argv[1], "rb").read()
+n = int.from_bytes(b[60:64], "little")
+assert b[:4] == b"wtns" and len(b) == 76 + 32 * n
+v = [int.from_bytes(b[76 + 32 * i:108 + 32 * i], "little") for i in range(n)]
+if len(sys.argv) > 3:
+    v[-1] = (v[-1] + 1) % int(sys.argv[3])  # the last aux wire changed
+json.dump({"wires": [str(x) for x in v]}, open(sys.argv[2], "w"))
+' "$@"
+}
+wires_json "$d/circuit.wtns" "$d/wires.json" && wires_json "$TMP/o/circuit.wtns" "$d/other.json" \
+    && wires_json "$d/circuit.wtns" "$d/unsat.json" "$R" || bad "wires_json"
+rm -f "$d/fp.bin"
+if $BIN fullprove --params "$d/circuit.params" --pce "$d/circuit.pce" --backend cpu -q \
+    "$d/wires.json" "$P/bpw" "$d/fp.bin" 2>"$TMP/err" \
+    && $BIN verify --bellperson -q "$d/circuit.vk" "$d/public.json" "$d/fp.bin" 2>>"$TMP/err"; then
+    ok "fullprove --params --pce: the witness program's witness is proved, verify --bellperson accepts it"
+else bad "fullprove --params --pce with tests/witness/bp_program.c"; fi
+$BIN fullprove --params "$d/circuit.params" --pce "$d/circuit.pce" --backend cpu -q \
+    "$d/unsat.json" "$P/bpw" "$d/fpu.bin" 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q 'unsat.json.*does not satisfy the circuit' "$TMP/err" && [ ! -e "$d/fpu.bin" ] \
+    && ok "fullprove --params: an input whose last aux wire is off by one is not proved (nothing written)" \
+    || bad "fullprove --params: unsatisfied input"
+$BIN fullprove --params "$d/circuit.params" --pce "$d/circuit.pce" --backend cpu -q \
+    "$d/other.json" "$P/bpw" "$d/fpo.bin" 2>"$TMP/err"
+[ $? -eq 1 ] && grep -q 'other.json: the witness program .*/bpw writes a witness of 1004 wires, the key .* has 2048: made for another circuit?' "$TMP/err" \
+    && [ ! -e "$d/fpo.bin" ] && ok "fullprove --params: another circuit's witness names both wire counts" \
+    || bad "fullprove --params: another circuit's witness"
+
+# one program per key, and names of one pair are one key (cached by SHA-256):
+# the failing programs get keys of their own (any circuit: they write nothing)
+mkdir -p "$TMP/o2"
+$BIN keygen -q --curve bls12381 --constraints 500 --public 1 --seed 6 --format bellperson --out "$TMP/o2" 2>/dev/null
+$BIN serve --socket "$SOCK" --threads 2 --synth 2 --slots 2 --backend cpu --witness-time 4 \
+    --key bp="$d/circuit.params:$d/circuit.pce" --key segv="$TMP/o/circuit.params:$TMP/o/circuit.pce" \
+    --key loop="$TMP/o2/circuit.params:$TMP/o2/circuit.pce" --witness-program bp="$P/bpw" \
+    --witness-program segv="$P/fp-segv" --witness-program loop="$P/fp-loop" 2>"$TMP/serve.log" &
+SERVE_PID=$!
+i=0
+while [ ! -S "$SOCK" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+[ -S "$SOCK" ] || { cp "$TMP/serve.log" "$TMP/err"; bad "serve --witness-program for bellperson keys did not come up"; }
+j_segv=$($BIN submit --socket "$SOCK" --key segv --input "$d/wires.json" 2>"$TMP/err")
+j_loop=$($BIN submit --socket "$SOCK" --key loop --input "$d/wires.json" 2>>"$TMP/err")
+j_other=$($BIN submit --socket "$SOCK" --key bp --input "$d/other.json" 2>>"$TMP/err")
+rm -f "$d/in.bin"
+if $BIN submit --socket "$SOCK" --key bp --input "$d/wires.json" --input "$d/wires.json" --wait \
+    --bellperson "$d/in.bin" >/dev/null 2>>"$TMP/err" && [ "$(wc -c < "$d/in.bin")" -eq 384 ] \
+    && $BIN verify --bellperson -q "$d/circuit.vk" "$d/public.json,$d/public.json" "$d/in.bin" 2>>"$TMP/err"; then
+    ok "daemon: submit --key bp --input x2 --wait --bellperson: 384 bytes, both proofs pass verify --bellperson"
+else bad "daemon: submit --input on a bellperson key"; fi
+bp_job_fail() {
+    if $BIN wait --socket "$SOCK" --bellperson "$d/x.bin" "$2" 2>"$TMP/err"; then bad "daemon: the $1 job succeeded"
+    elif grep -q -- "$3" "$TMP/err" && [ ! -e "$d/x.bin" ]; then ok "daemon: the $1 job fails alone: $(head -c 150 "$TMP/err")"
+    else bad "daemon: the $1 job failed without '$3'"; fi
+}
+bp_job_fail "segfaulting program's" "$j_segv" "wires.json: the witness program failed (killed by signal 11"
+bp_job_fail "looping program's" "$j_loop" "wires.json: the witness program failed (past its wall-clock limit of 4 s)"
+bp_job_fail "other circuit's program's" "$j_other" "other.json: the witness program .*/bpw writes a witness of 1004 wires, the key .* has 2048: made for another circuit?"
+rm -f "$d/after.bin"
+$BIN submit --socket "$SOCK" --key bp --input "$d/wires.json" --wait --bellperson "$d/after.bin" >/dev/null 2>"$TMP/err" \
+    && $BIN verify --bellperson -q "$d/circuit.vk" "$d/public.json" "$d/after.bin" 2>>"$TMP/err" \
+    && ok "daemon: after the three failures an input job of the key is proved and verifies" \
+    || bad "daemon: input job after the failures"
+kill "$SERVE_PID"; wait "$SERVE_PID" 2>/dev/null; SERVE_PID=
+
 # ---- failures
 cp "$d/proof.bin" "$d/t.bin"; xorbyte "$d/t.bin" 100 1
 $BIN verify --bellperson "$d/circuit.vk" "$d/public.json" "$d/t.bin" 2>"$TMP/err" \
