@@ -209,6 +209,12 @@ $BIN fullprove --params "$d/circuit.params" --pce "$d/circuit.pce" --backend cpu
     && [ ! -e "$d/fpo.bin" ] && ok "fullprove --params: another circuit's witness names both wire counts" \
     || bad "fullprove --params: another circuit's witness"
 
+$BIN fullprove --params "$d/circuit.params" --pce "$d/circuit.pce" "$d/wires.json" "$P/bpw" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q 'INPUT, PROGRAM and OUT are required' "$TMP/err" \
+    && ok "fullprove --params: INPUT PROGRAM without OUT is a usage error" || bad "fullprove --params: 2 positionals"
+$BIN fullprove --params "$d/circuit.params" --pce "$d/circuit.pce" --witness-time 0 "$d/wires.json" "$P/bpw" "$d/z.bin" 2>"$TMP/err"
+[ $? -eq 2 ] && grep -q -- '--witness-time 0: want 1..2592000 seconds' "$TMP/err" && [ ! -e "$d/z.bin" ] \
+    && ok "fullprove --params: --witness-time 0 is a usage error" || bad "fullprove --params: --witness-time 0"
 # one program per key, and names of one pair are one key (cached by SHA-256):
 # the failing programs get keys of their own (any circuit: they write nothing)
 mkdir -p "$TMP/o2"
