@@ -638,10 +638,12 @@ static int fit_host(struct server *d)
     for (uint32_t i = 0; i < CTL_MAX_KEYS; i++) {
         const struct key_entry *k = &core->keys.keys[i];
         struct stat ps, cs;
-        if (!k->used || k->kind != CTL_KEY_BELLPERSON || fstat(k->fd, &ps) < 0 ||
-            fstat(k->pce_fd, &cs) < 0)
+        /* the keys whose synthesis reads a PCE (bellperson's): their .params
+         * are decoded in each gpud, the PCE mapped in every synthd */
+        if (!k->used || k->pce_fd < 0 || fstat(k->fd, &ps) < 0 || fstat(k->pce_fd, &cs) < 0)
             continue;
-        uint64_t w = 3 * k->zk.domain_size * 32 + (uint64_t)k->zk.n_vars * 32;
+        /* a worker's copy of a, b, c (domain_size each) and the witness (n_vars), 32 B a value */
+        uint64_t w = 3 * (uint64_t)k->shape.domain_size * 32 + (uint64_t)k->shape.n_vars * 32;
         if ((uint64_t)ps.st_size > in.srs_bytes)
             in.srs_bytes = (uint64_t)ps.st_size;
         in.pce_bytes += (uint64_t)cs.st_size;
