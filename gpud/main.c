@@ -59,7 +59,9 @@ int main(int argc, char **argv)
         be->ops->host_memory(be, gpud_pool.payload, (size_t)gpud_pool.payload_bytes);
     unsigned nworkers = be->ops->workers ? be->ops->workers : 1;
     const char *ws = getenv("SLOTPROVE_GPUD_WORKERS"); /* benchmarks: 1 against 2 */
-    if (ws && atoi(ws) >= 1 && atoi(ws) <= WORKERS_MAX)
+    if (gpud_args.workers && gpud_args.workers <= WORKERS_MAX)
+        nworkers = gpud_args.workers; /* serve's host-memory plan (run/serve/sizing_host.h) */
+    else if (ws && atoi(ws) >= 1 && atoi(ws) <= WORKERS_MAX)
         nworkers = (unsigned)atoi(ws);
     key_table_init();
     if (workers_start(nworkers) < 0) {

@@ -66,6 +66,8 @@ int child_args_parse(struct child_args *a, int argc, char **argv, struct sp_err 
             a->gpu_mem = v;
         else if (strcmp(k, "--gpu-share") == 0 && parse_uint(val, CHILD_MAX_DOORBELLS, &v) == 0 && v)
             a->gpu_share = (unsigned)v;
+        else if (strcmp(k, "--workers") == 0 && parse_uint(val, CHILD_MAX_WORKERS, &v) == 0 && v)
+            a->workers = (unsigned)v;
         else if (strcmp(k, "--doorbells") == 0 && parse_uint(val, CHILD_MAX_DOORBELLS, &v) == 0 && v)
             a->ndoorbells = (unsigned)v;
         else if (strcmp(k, "--no-verify") == 0 && parse_uint(val, 1, &v) == 0)

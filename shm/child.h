@@ -27,6 +27,7 @@
 
 enum { CHILD_FD_CTL = 3, CHILD_FD_POOL_CTL = 4, CHILD_FD_POOL_PAYLOAD = 5, CHILD_FD_DOORBELL = 6 };
 #define CHILD_MAX_DOORBELLS 16 /* gpuds */
+#define CHILD_MAX_WORKERS 4    /* gpud --workers: at most gpud/workers.h WORKERS_MAX */
 
 struct child_args {
     int ctl_fd, pool_ctl_fd, pool_payload_fd, doorbell_fd;
@@ -38,6 +39,7 @@ struct child_args {
     uint64_t gpu_mem;      /* gpud only: --gpu-mem, device bytes it may use (0: default) */
     unsigned gpu_share;    /* gpud only: --gpu-share, gpuds sharing its device (0, 1: alone);
                               the default budget is divided among them */
+    unsigned workers;      /* gpud only: --workers, partitions proved at once (0: the backend's) */
     unsigned ndoorbells;   /* synthd: doorbells at doorbell_fd + 0 .. ndoorbells-1 */
     unsigned gpud_index;   /* gpud: its ticket ring */
     int no_verify;         /* gpud: --no-verify 1: no proof_self_check (serve/prove --no-verify) */

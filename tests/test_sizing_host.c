@@ -94,12 +94,13 @@ Test(sizing_host, porep_on_128_gib_one_worker_fits)
     cr_assert_eq(h.need_bytes, want - slot - (256ull << 20));
 }
 
-/* the GPU backend's two workers: 2 × 15.9 GiB off the slots, so even the
- * least plan (2 slots, 1 synthd) needs about 129.6 GiB: refused, with the
- * figure */
+/* two workers set by the operator (SLOTPROVE_GPUD_WORKERS=2): 2 × 15.9
+ * GiB off the slots, so even the least plan (2 slots, 1 synthd) needs
+ * about 129.6 GiB: refused, with the figure */
 Test(sizing_host, porep_on_128_gib_two_workers_refused_with_figure)
 {
     struct sizing_host_in in = porep_in(128 * GIB, 2);
+    in.workers_given = 1;
     struct sizing_host h;
     sizing_host_plan(&in, &h);
     uint64_t least = (4ull << 30) + srs_bytes() + pce_bytes() + 2 * in.worker_bytes +
@@ -117,6 +118,38 @@ Test(sizing_host, porep_on_128_gib_two_workers_refused_with_figure)
     in.usable = least - 1;
     sizing_host_plan(&in, &h);
     cr_assert_not(h.fits);
+}
+
+/* the GPU backend's default of two workers, not set by the operator: the
+ * least two-worker plan does not fit 128 GiB, so one worker a gpud is
+ * planned, with the one-worker plan's slots and synthds (3 and 2) */
+Test(sizing_host, porep_on_128_gib_default_workers_fall_back_to_one)
+{
+    struct sizing_host_in in = porep_in(128 * GIB, 2);
+    struct sizing_host h;
+    sizing_host_plan(&in, &h);
+    uint64_t one = (4ull << 30) + srs_bytes() + pce_bytes() + in.worker_bytes + 3 * in.slot_bytes +
+                   2 * (256ull << 20);
+    cr_assert(h.fits);
+    cr_assert_eq(h.workers, 1);
+    cr_assert_eq(h.slots, 3);
+    cr_assert_eq(h.synthds, 2);
+    cr_assert_eq(h.need_bytes, one);
+    /* where two fit (the least two-worker plan, summed here), two are kept */
+    uint64_t two = (4ull << 30) + srs_bytes() + pce_bytes() + 2 * in.worker_bytes +
+                   2 * in.slot_bytes + (256ull << 20);
+    in.usable = two;
+    sizing_host_plan(&in, &h);
+    cr_assert(h.fits && h.workers == 2 && h.slots == 2, "workers %u slots %u", h.workers, h.slots);
+    /* one byte less: the one-worker plan, which fits there */
+    in.usable = two - 1;
+    sizing_host_plan(&in, &h);
+    cr_assert(h.fits && h.workers == 1, "workers %u", h.workers);
+    /* neither fits: refused with the two-worker plan's figure */
+    in.usable = 64 * GIB;
+    sizing_host_plan(&in, &h);
+    cr_assert_not(h.fits);
+    cr_assert_eq(h.workers, 2);
 }
 
 /* --slots and --synthds are kept and only checked */

@@ -653,7 +653,8 @@ static int fit_host(struct server *d)
     if (!in.srs_bytes || !in.usable)
         return 0;
     const char *ws = getenv("SLOTPROVE_GPUD_WORKERS"); /* gpud/main.c reads the same */
-    in.workers = ws && atoi(ws) >= 1 ? (unsigned)atoi(ws) : strcmp(o->backend, "cpu") == 0 ? 1 : 2;
+    in.workers_given = ws && atoi(ws) >= 1;
+    in.workers = in.workers_given ? (unsigned)atoi(ws) : strcmp(o->backend, "cpu") == 0 ? 1 : 2;
     if (in.slots > POOL_MAX_SLOTS)
         in.slots = POOL_MAX_SLOTS;
     struct sizing_host h;
@@ -667,8 +668,13 @@ static int fit_host(struct server *d)
                 in.gpuds, h.slots, h.synthds, (unsigned long long)h.need_bytes, h.need_bytes / G,
                 in.srs_bytes / G, in.pce_bytes / G, in.workers, in.worker_bytes / G,
                 in.slot_bytes / G, (unsigned long long)in.usable, in.usable / G,
-                in.workers > 1 ? " (SLOTPROVE_GPUD_WORKERS=1 holds one partition per gpud)" : "");
+                in.workers_given && in.workers > 1 ? " (SLOTPROVE_GPUD_WORKERS=1 holds one partition per gpud)" : "");
         return 2;
+    }
+    if (h.workers < in.workers) {
+        fprintf(stderr, "slotprove serve: bellperson keys: one partition per gpud at a time: "
+                        "%u would not fit %.1f GiB of host memory\n", in.workers, in.usable / G);
+        o->gpud_workers = h.workers;
     }
     if (h.slots != o->slots || h.synthds != o->synthds)
         fprintf(stderr, "slotprove serve: bellperson keys: %u slots and %u synthds (of %u and %u) "

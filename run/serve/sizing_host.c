@@ -7,9 +7,10 @@ static uint64_t total(const struct sizing_host_in *in, uint64_t fixed, unsigned 
     return fixed + (uint64_t)slots * in->slot_bytes + (uint64_t)synthds * SIZING_HOST_SYNTHD_BYTES;
 }
 
-void sizing_host_plan(const struct sizing_host_in *in, struct sizing_host *out)
+static void plan(const struct sizing_host_in *in, struct sizing_host *out)
 {
     unsigned g = in->gpuds ? in->gpuds : 1;
+    out->workers = in->workers;
     out->fixed_bytes = (uint64_t)g * (in->srs_bytes + (uint64_t)in->workers * in->worker_bytes) +
                        in->pce_bytes + SIZING_HOST_MARGIN;
     unsigned lo = g + 1, hi = in->slots > lo ? in->slots : lo;
@@ -30,4 +31,17 @@ void sizing_host_plan(const struct sizing_host_in *in, struct sizing_host *out)
         }
         slots--;
     }
+}
+
+void sizing_host_plan(const struct sizing_host_in *in, struct sizing_host *out)
+{
+    plan(in, out);
+    if (out->fits || in->workers <= 1 || in->workers_given)
+        return;
+    struct sizing_host_in one = *in;
+    struct sizing_host h1;
+    one.workers = 1;
+    plan(&one, &h1);
+    if (h1.fits)
+        *out = h1;
 }

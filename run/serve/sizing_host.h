@@ -14,7 +14,7 @@
  *   slots    slots × slot bytes (shm/payload.h: a and b, domain × 32
  *            bytes each, and the witness, wires × 32)
  *   scratch  each partition a gpud worker holds off its slot
- *            (gpud/bellperson_work.c: a, b, c and the witness: 3 × domain
+ *            (the bellperson rows of gpud's backends: a, b, c and the witness: 3 × domain
  *            × 32 + wires × 32), gpuds × workers of them; each synthd
  *            SIZING_HOST_SYNTHD_BYTES; SIZING_HOST_MARGIN for the
  *            supervisor and everything else
@@ -22,7 +22,10 @@
  * Rules: slots between gpuds + 1 (one filling while each gpud has one)
  * and the wanted count (serve's default synthds + 2 × gpuds, or --slots),
  * as many as fit; synthds min(wanted, slots − gpuds), at least 1. Given
- * --slots or --synthds are kept and only checked.
+ * --slots or --synthds are kept and only checked. When even the least plan
+ * does not fit with the backend's workers (two on a GPU) and the operator
+ * did not set them, one worker a gpud is planned instead (a PoRep key at
+ * S = 1 on a 128 GiB host).
  */
 #ifndef SLOTPROVE_SIZING_HOST_H
 #define SLOTPROVE_SIZING_HOST_H
@@ -41,11 +44,13 @@ struct sizing_host_in {
     unsigned gpuds, workers;/* gpud processes; partitions each holds at once */
     unsigned slots, synthds;/* wanted (or given) */
     int slots_given, synthds_given;
+    int workers_given;      /* workers set by the operator (SLOTPROVE_GPUD_WORKERS): kept */
 };
 
 struct sizing_host {
     int fits;
     unsigned slots, synthds;
+    unsigned workers;       /* partitions each gpud holds at once in this plan */
     uint64_t fixed_bytes;   /* SRS + PCE + gpud scratch + margin */
     uint64_t need_bytes;    /* fixed + the chosen slots and synthds; when it
                              * does not fit, the least the group needs */

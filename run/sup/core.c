@@ -92,6 +92,7 @@ int core_start(struct core *c, struct sp_err *e)
     t->backend = c->o.backend;
     t->gpus = c->o.gpus;
     t->gpu_mem = c->o.gpu_mem;
+    t->gpud_workers = c->o.gpud_workers;
     t->synth_rss_max = c->o.synth_rss_max;
     t->no_verify = c->o.no_verify;
     t->trace_buffers = c->o.trace_buffers;

@@ -36,6 +36,7 @@ struct core_opts {
     const char *backend;
     const char *const *gpus;   /* NULL, or gpud i's CUDA device (index or UUID) for each gpud */
     uint64_t gpu_mem;          /* --gpu-mem: device bytes each gpud may use; 0 = its default */
+    unsigned gpud_workers;     /* partitions each gpud proves at once; 0 = the backend's default */
     unsigned threads;          /* per child; 0 = all CPUs */
     unsigned synth_threads;    /* per synthd (synth_plan.h); 0 = as threads */
     int synthds_given, threads_given; /* --synth / --threads on the command line */

@@ -81,6 +81,7 @@ static int spawn(struct kid_table *t, struct kid *k)
         .log_stamp = t->log_stamp,
         .gpu = k->role == ROLE_GPUD && t->gpus ? t->gpus[k->index] : NULL,
         .gpu_mem = k->role == ROLE_GPUD ? t->gpu_mem : 0,
+        .workers = k->role == ROLE_GPUD ? t->gpud_workers : 0,
         .gpu_share = k->role == ROLE_GPUD ? gpu_share(t, k->index) : 0,
         .witness_mem = k->role == ROLE_SYNTHD ? t->witness_mem : 0,
         .witness_cpu = k->role == ROLE_SYNTHD ? t->witness_cpu : 0,

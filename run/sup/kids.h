@@ -105,6 +105,7 @@ struct kid_table {
     const char *backend;
     const char *const *gpus;   /* gpud i's CUDA device gpus[i], or NULL: no choice */
     uint64_t gpu_mem;          /* gpud's --gpu-mem in bytes, 0: not passed */
+    unsigned gpud_workers;     /* gpud's --workers, 0: not passed */
     uint64_t synth_rss_max;    /* bytes of RssAnon; 0 = no limit */
     int no_verify;             /* gpuds: no self-check of proofs (--no-verify) */
     int trace_buffers;         /* every child: slot-table lines on stderr (--trace-buffers) */

@@ -54,7 +54,7 @@ static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const cha
     snprintf(a_ctl, sizeof(a_ctl), "%d", CHILD_FD_CTL);
     snprintf(a_pool, sizeof(a_pool), "%d,%d", CHILD_FD_POOL_CTL, CHILD_FD_POOL_PAYLOAD);
     snprintf(a_bell, sizeof(a_bell), "%d", CHILD_FD_DOORBELL);
-    char *argv[40] = {
+    char *argv[48] = {
         (char *)role, "--ctl-fd", a_ctl, "--pool-fds", a_pool, "--doorbell-fd", a_bell,
         "--incarnation", a_inc, "--supervisor", a_sup, "--threads", a_thr,
     };
@@ -97,6 +97,12 @@ static void child_exec(const struct spawn_opts *o, int ctl, pid_t sup, const cha
         snprintf(a_gs, sizeof(a_gs), "%u", o->gpu_share);
         argv[k++] = "--gpu-share";
         argv[k++] = a_gs;
+    }
+    char a_wk[16];
+    if (o->workers) {
+        snprintf(a_wk, sizeof(a_wk), "%u", o->workers);
+        argv[k++] = "--workers";
+        argv[k++] = a_wk;
     }
     char a_wm[24], a_wc[16], a_wt[16];
     if (o->witness_mem) {

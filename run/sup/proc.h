@@ -43,6 +43,7 @@ struct spawn_opts {
     int log_stamp;        /* --log-stamp 1: stderr lines start with time and level */
     uint64_t gpu_mem;     /* gpud only: --gpu-mem BYTES, 0: not passed */
     unsigned gpu_share;   /* gpud only: gpuds sharing its device; > 1: --gpu-share N */
+    unsigned workers;     /* gpud only: --workers N, partitions proved at once; 0: not passed */
     uint64_t witness_mem; /* synthd only: --witness-mem BYTES, 0: not passed */
     unsigned witness_cpu, witness_time; /* synthd only: --witness-cpu/--witness-time S, 0: not passed */
 };
