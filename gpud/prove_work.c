@@ -13,7 +13,6 @@
 #include "pool_scan.h"
 #include "send.h"
 #include "state.h"
-#include "log_stamp.h"
 
 /* Every proof is checked (proof_self_check) before it leaves gpud, unless
  * the supervisor was started with --no-verify. */
@@ -38,7 +37,8 @@ static int device_status(int rc)
  * against (n_public × 32 bytes, CTL_PUBLIC messages; pub may be NULL),
  * then PROVED with the proof in binary and the stage times. */
 static void send_proof(const struct slot_header *hp, const struct stage_times *tp,
-                     const uint8_t *pub, uint32_t n_public, const struct groth16_proof *proof)
+                     const uint8_t *pub, uint32_t n_public, const struct groth16_proof *proof,
+                     int reproved)
 {
     struct slot_header h = *hp;
     struct stage_times t = *tp;
@@ -62,6 +62,7 @@ static void send_proof(const struct slot_header *hp, const struct stage_times *t
     m.partition = h.partition;
     m.key_id = h.key_id;
     m.times = t;
+    m.reproved = reproved ? 1 : 0;
     ctl_bytes(&m, proof, sizeof(*proof));
     send_ctl(&m);
 }
@@ -75,7 +76,7 @@ void prove_work(const struct work *w)
     struct slot_header h = *hp;
     uint32_t slot = w->slot, gen = w->gen;
     uint64_t t0 = now_ns();
-    int rc;
+    int rc, reproved = 0;
 
     memset(&t, 0, sizeof(t));
     /* the key's format: the backend's row proves, gpud's checks */
@@ -125,10 +126,9 @@ void prove_work(const struct work *w)
             if (r > 0) { /* proved that other way already: the verdict stands */
                 e = first;
             } else {
-                diag(LOG_WARN, "gpud: the %s proof of job %llu partition %u failed its check; "
-                        "proving it again on the %s backend", be->ops->name,
-                        (unsigned long long)h.job_id, h.partition,
-                        be->fallback ? be->fallback->ops->name : be->ops->name);
+                /* the supervisor logs it with the job's id (PROVED's reproved,
+                 * or the PROVE_ERR that follows) */
+                reproved = 1;
                 rc = r == 0 ? kf->check(k, pub, &proof, &t.ns[STAGE_VERIFY], &e) : r;
             }
         }
@@ -142,6 +142,6 @@ void prove_work(const struct work *w)
         send_msg(CTL_PROVE_ERR, h.job_id, h.partition, h.key_id, rc, NULL, e.msg);
         return;
     }
-    send_proof(&h, &t, pub, sh->n_public, &proof);
+    send_proof(&h, &t, pub, sh->n_public, &proof, reproved);
     free(pub);
 }

@@ -80,6 +80,8 @@ struct ctl_msg {
     uint32_t stage;      /* PROGRESS: the enum stage that finished */
     uint32_t key_kind;   /* KEY_LOAD: enum ctl_key_kind */
     uint32_t first;      /* PUBLIC: the index of the first public signal in text */
+    uint32_t reproved;   /* PROVED: 1 when the backend's first proof failed its check and
+                            this one is its reprove's (gpud/prove_work.c) */
     uint64_t load_seq;   /* KEY_LOAD: the supervisor's load sequence, echoed by a
                             synthd's KEY_OK and KEY_ERR (a late answer for an
                             evicted key under the same id is told apart) */

@@ -199,6 +199,10 @@ static void on_proved(struct core *c, struct kid *k, const struct ctl_msg *m)
     c->c.proofs++;
     k->proofs++;
     k->busy_ns += m->times.ns[STAGE_PROVE] + m->times.ns[STAGE_VERIFY];
+    if (m->reproved)
+        sup_log(LOG_WARN, "event=reproved job=%s partition=%u gpud=%u|job %s partition %u: the "
+                "%s backend's proof failed its check; proved again by its fallback and checked",
+                j->id, m->partition, k->index, j->id, m->partition, c->o.backend);
     sup_log(LOG_NOTE, "event=proved job=%s partition=%u gpud=%u ms=%llu|job %s partition %u "
             "proved by gpud %u", j->id, m->partition, k->index,
             (unsigned long long)((m->times.ns[STAGE_PROVE] + m->times.ns[STAGE_VERIFY]) / 1000000),
