@@ -15,9 +15,10 @@
 #ifndef SLOTPROVE_GPUD_WORKERS_H
 #define SLOTPROVE_GPUD_WORKERS_H
 
+#include "child.h"
 #include "prove_work.h"
 
-#define WORKERS_MAX 4
+#define WORKERS_MAX CHILD_MAX_WORKERS /* gpud --workers N: 1..WORKERS_MAX */
 
 int workers_start(unsigned n);
 int workers_wait_free(void);

@@ -27,7 +27,7 @@
 
 enum { CHILD_FD_CTL = 3, CHILD_FD_POOL_CTL = 4, CHILD_FD_POOL_PAYLOAD = 5, CHILD_FD_DOORBELL = 6 };
 #define CHILD_MAX_DOORBELLS 16 /* gpuds */
-#define CHILD_MAX_WORKERS 4    /* gpud --workers: at most gpud/workers.h WORKERS_MAX */
+#define CHILD_MAX_WORKERS 4    /* gpud --workers N: partitions a gpud proves at once, at most */
 
 struct child_args {
     int ctl_fd, pool_ctl_fd, pool_payload_fd, doorbell_fd;
