@@ -11,27 +11,14 @@ before, they would differ). Once it is done: cuzk_proofs_completed_total is 1 jo
 counts 3 proofs), cuzk_proof_duration_seconds the job's latency (equal to
 slotprove_job_latency_seconds), the uptime whole seconds.
 Prints one "ok"/"FAIL" line per check; exit 1 on any FAIL."""
-import json, subprocess, sys, time, urllib.request
-from prometheus_client.parser import text_string_to_metric_families
+import json, subprocess, sys, time
+import metrics_check
 
 BIN, SOCK, PORT, FIX = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-fails = 0
-
-def check(ok, msg):
-    global fails
-    print(("ok   - " if ok else "FAIL - ") + msg)
-    fails += 0 if ok else 1
+check, value = metrics_check.check, metrics_check.value
 
 def scrape():
-    with urllib.request.urlopen("http://127.0.0.1:%d/metrics" % PORT, timeout=30) as r:
-        return {f.name: f for f in text_string_to_metric_families(r.read().decode())}
-
-def value(fams, name, **labels):
-    for f in fams.values():
-        for s in f.samples:
-            if s.name == name and all(s.labels.get(k) == v for k, v in labels.items()):
-                return s.value
-    raise KeyError(name)
+    return metrics_check.scrape(PORT)[1]
 
 def poll(seconds, cond):
     end = time.time() + seconds
@@ -79,4 +66,4 @@ check(value(f, "cuzk_gpu_workers") == len(gpuds), "cuzk_gpu_workers = %d gpuds" 
 up = value(f, "cuzk_uptime_seconds")
 check(up == int(up) == value(f, "slotprove_uptime_seconds"),
       "cuzk_uptime_seconds %s = slotprove_uptime_seconds, whole seconds" % up)
-sys.exit(1 if fails else 0)
+sys.exit(1 if metrics_check.fails else 0)

@@ -14,30 +14,13 @@ slotprove_build_info `slotprove --version`'s; and no cuzk_* series (serve
 runs without --metrics-cuzk-aliases). service_cuzk.py checks those.
 Prints one "ok"/"FAIL" line per check; exit 1 on any FAIL."""
 import json, os, socket, subprocess, sys, time, urllib.request
-from prometheus_client.parser import text_string_to_metric_families
+import metrics_check
 
 BIN, SOCK, PORT, FIX = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-URL = "http://127.0.0.1:%d/metrics" % PORT
-fails = 0
-
-def check(ok, msg):
-    global fails
-    print(("ok   - " if ok else "FAIL - ") + msg)
-    fails += 0 if ok else 1
+check, value = metrics_check.check, metrics_check.value
 
 def scrape():
-    with urllib.request.urlopen(URL, timeout=30) as r:
-        ctype = r.headers.get("Content-Type", "")
-        text = r.read().decode()
-    fams = {f.name: f for f in text_string_to_metric_families(text)}
-    return ctype, fams
-
-def value(fams, name, **labels):
-    for f in fams.values():
-        for s in f.samples:
-            if s.name == name and all(s.labels.get(k) == v for k, v in labels.items()):
-                return s.value
-    raise KeyError(name)
+    return metrics_check.scrape(PORT)
 
 def status():
     out = subprocess.run([BIN, "status", "--socket", SOCK, "--json"], capture_output=True,
@@ -195,4 +178,4 @@ try:
 except urllib.error.HTTPError as e:
     check(e.code == 404, "GET /other is 404 (%d)" % e.code)
 hostile.close()
-sys.exit(1 if fails else 0)
+sys.exit(1 if metrics_check.fails else 0)
