@@ -1420,6 +1420,17 @@ os.pwrite(f, b'\xff' * os.fstat(f).st_size, 0)" 2>"$D/err" || bad "s20: overwrit
 # gid_daemon [VAR=VALUE ...]: serve in $G (0750, group OTHER_GID) for uid
 # 65534 in that group as well as root, the nopub key preloaded; sets D,
 # SOCK, LOG, DPID and as_member (runs a command as that uid)
+# other_uid_dir TAG: G, a fresh folder the other uid (as_member) may read,
+# removed at the end; status 1 (after a SKIP note) without root or setpriv
+other_uid_dir() {
+    if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
+        note "$1: SKIP: needs root and setpriv for a second uid"
+        return 1
+    fi
+    G=$(mktemp -d /tmp/slotprove-faults.XXXXXX)
+    EXTRA="$EXTRA $G"
+    chgrp "$OTHER_GID" "$G" && chmod 0750 "$G"
+}
 as_member() { setpriv --reuid 65534 --regid "$OTHER_GID" --clear-groups "$@"; }
 gid_daemon() {
     D=$G SOCK=$G/s.sock LOG=$G/daemon.log
@@ -1440,13 +1451,7 @@ gid_daemon() {
 # threads stay bounded.
 s21() {
     TAG=s21
-    if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
-        note "s21: SKIP: needs root and setpriv for a second uid"
-        return
-    fi
-    G=$(mktemp -d /tmp/slotprove-faults.XXXXXX)
-    EXTRA="$EXTRA $G"
-    chgrp "$OTHER_GID" "$G" && chmod 0750 "$G"
+    other_uid_dir s21 || return
     mkdir -m 0755 "$G/w"
     for i in $(seq 20); do cp "$FIX/nopub.wtns" "$G/w/stall$i.wtns"; done
     chmod 0644 "$G"/w/*
@@ -1495,13 +1500,7 @@ s21() {
 # before the stall deadline (minutes) would free a synthd.
 s22() {
     TAG=s22
-    if [ "$(id -u)" != 0 ] || ! command -v setpriv >/dev/null; then
-        note "s22: SKIP: needs root and setpriv for a second uid"
-        return
-    fi
-    G=$(mktemp -d /tmp/slotprove-faults.XXXXXX)
-    EXTRA="$EXTRA $G"
-    chgrp "$OTHER_GID" "$G" && chmod 0750 "$G"
+    other_uid_dir s22 || return
     mkdir -m 0755 "$G/mnt"
     if ! cc -O1 -Wall -Werror -o "$G/stuck_fuse" "$ROOT/tests/stuck_fuse.c" $(pkg-config --cflags --libs fuse3) 2>"$G/err"; then
         note "s22: SKIP: cannot build tests/stuck_fuse.c: $(head -2 "$G/err")"
